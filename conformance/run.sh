@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Run the official protobuf 27.1 conformance suite against buffa.
+#
+# Usage: conformance/run.sh [--if-cached] [-- <extra conformance_test_runner args>]
+#
+#   --if-cached   only run if the conformance runner has already been built
+#                 (see build-runner.sh); otherwise print a message and exit 0.
+#                 Same as setting BUFFA_CONFORMANCE_IF_CACHED=1.
+#   -- ARGS       passed to conformance_test_runner before the testee path,
+#                 e.g. `-- --verbose` or `-- --failure_list FILE`.
+#
+# Steps: build (or reuse) the runner via build-runner.sh, build the testee
+# `cargo build --release -p conformance --bin buffa-conformance`, then run
+#   conformance_test_runner --enforce_recommended --maximum_edition 2023 \
+#       --output_dir <results dir> <testee>
+# with no failure list, so every failing test is an unexpected failure.
+#
+# The runner's full output is saved to <results dir>/runner.log, where
+# <results dir> is $BUFFA_CONFORMANCE_OUTPUT_DIR or <cargo target dir>/conformance.
+# Exit status is non-zero if the runner reports any failure.
+set -euo pipefail
+
+script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+workspace_root="$(cd "${script_dir}/.." && pwd)"
+
+log() { printf '[conformance] %s\n' "$*" >&2; }
+die() { printf '[conformance] error: %s\n' "$*" >&2; exit 1; }
+
+if_cached="${BUFFA_CONFORMANCE_IF_CACHED:-0}"
+[[ "${if_cached}" == "0" || "${if_cached}" == "false" || -z "${if_cached}" ]] && if_cached=0 || if_cached=1
+extra_args=()
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --if-cached) if_cached=1; shift ;;
+        --) shift; extra_args=("$@"); break ;;
+        -h|--help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "${BASH_SOURCE[0]}"; exit 0 ;;
+        *) die "unknown argument: $1 (see --help)" ;;
+    esac
+done
+
+# Must match build-runner.sh.
+cache_bin_dir="${BUFFA_CACHE_DIR:-${HOME}/.cache/buffa}/protobuf-27.1/bin"
+if [[ "${if_cached}" == 1 ]] &&
+    ! [[ -x "${cache_bin_dir}/conformance_test_runner" && -x "${cache_bin_dir}/protoc" ]]; then
+    echo "SKIPPED: protobuf conformance tests not run (--if-cached): no cached runner in ${cache_bin_dir}; build it with conformance/build-runner.sh"
+    exit 0
+fi
+
+# --- 1. runner ------------------------------------------------------------------
+runner=""
+while IFS= read -r line; do
+    case "${line}" in
+        CONFORMANCE_TEST_RUNNER=*) runner="${line#CONFORMANCE_TEST_RUNNER=}" ;;
+    esac
+done < <("${script_dir}/build-runner.sh")
+[[ -n "${runner}" && -x "${runner}" ]] || die "build-runner.sh did not produce a runner"
+
+# --- 2. testee ------------------------------------------------------------------
+cargo_bin="${CARGO:-cargo}"
+log "building buffa-conformance (release)"
+testee=""
+while IFS= read -r line; do
+    case "${line}" in
+        *'"reason":"compiler-artifact"'*'"executable":"'*buffa-conformance'"'*)
+            testee="${line##*\"executable\":\"}"
+            testee="${testee%%\"*}"
+            ;;
+    esac
+done < <(cd "${workspace_root}" &&
+    "${cargo_bin}" build --release -p conformance --bin buffa-conformance \
+        --message-format=json-render-diagnostics)
+# Process substitution hides cargo's exit status; a failed build leaves no
+# artifact line, which is checked here.
+[[ -n "${testee}" && -x "${testee}" ]] ||
+    die "cargo build --release -p conformance --bin buffa-conformance failed (no executable produced)"
+log "testee: ${testee}"
+
+# --- 3. run -----------------------------------------------------------------------
+# <target>/release/buffa-conformance -> <target>/conformance
+target_dir="$(dirname "$(dirname "${testee}")")"
+results_dir="${BUFFA_CONFORMANCE_OUTPUT_DIR:-${target_dir}/conformance}"
+mkdir -p "${results_dir}"
+results_dir="$(cd "${results_dir}" && pwd)"
+runner_log="${results_dir}/runner.log"
+# Both suites write these (same names) into --output_dir; remove stale ones.
+rm -f "${results_dir}"/{failing_tests,succeeding_tests,nonexistent_tests}.txt "${runner_log}"
+
+runner_cmd=("${runner}" --enforce_recommended --maximum_edition 2023
+    --output_dir "${results_dir}" ${extra_args[@]+"${extra_args[@]}"} "${testee}")
+log "running: ${runner_cmd[*]}"
+set +e
+(cd "${results_dir}" && "${runner_cmd[@]}") >"${runner_log}" 2>&1
+rc=$?
+set -e
+
+# --- 4. summary -------------------------------------------------------------------
+# The runner prints one "CONFORMANCE SUITE PASSED|FAILED: ..." line per suite
+# (binary+JSON, then text format). Note that it stops after the first failing
+# suite, so a failing binary/JSON suite means the text format suite did not run.
+summary="$(grep -E '^CONFORMANCE SUITE (PASSED|FAILED)' "${runner_log}" || true)"
+passed="$(grep -c '^CONFORMANCE SUITE PASSED' <<<"${summary}" || true)"
+failed="$(grep -c '^CONFORMANCE SUITE FAILED' <<<"${summary}" || true)"
+unexpected="$({ grep -oE '[0-9]+ unexpected failures' <<<"${summary}" || true; } |
+    awk '{ s += $1 } END { print s + 0 }')"
+
+echo "==== protobuf conformance (27.1) summary ===="
+if [[ -n "${summary}" ]]; then
+    printf '%s\n' "${summary}"
+else
+    echo "(no suite summary in runner output)"
+fi
+if [[ -s "${results_dir}/failing_tests.txt" ]]; then
+    n="$(wc -l <"${results_dir}/failing_tests.txt")"
+    echo "${n} failing tests, listed in ${results_dir}/failing_tests.txt; first 20:"
+    head -n 20 "${results_dir}/failing_tests.txt" | sed 's/^/  /'
+fi
+echo "runner exit code: ${rc}; full output: ${runner_log}"
+
+if [[ "${rc}" -ne 0 || "${failed}" -ne 0 || "${passed}" -lt 2 || "${unexpected}" -ne 0 ]]; then
+    if [[ "${failed}" -eq 0 && "${passed}" -lt 2 ]]; then
+        echo "runner did not report a PASSED result for both suites; last lines of its output:"
+        tail -n 20 "${runner_log}" | sed 's/^/  /'
+    fi
+    echo "CONFORMANCE: FAILED"
+    exit 1
+fi
+echo "CONFORMANCE: PASSED"
