@@ -1,0 +1,531 @@
+//! The decode core: a cursor over a byte slice that reads tags and values.
+//!
+//! [`Decoder`] is deliberately independent of owned messages: it knows the
+//! wire format (varints, fixed-width values, length-delimited payloads,
+//! groups) and the limits that protect against hostile input, nothing about
+//! schemas. Owned decoding, and later borrowed views and reflection, are
+//! built on top of it.
+
+use bytes::Bytes;
+
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::unknown_fields::UnknownFields;
+use crate::wire::{Tag, WireType};
+
+/// The default limit on message nesting, as in the C++ implementation.
+pub const DEFAULT_RECURSION_LIMIT: u32 = 100;
+
+/// The largest input a message may occupy: 2 GiB - 1.
+pub const MAX_MESSAGE_LEN: usize = i32::MAX as usize;
+
+/// Options that bound decoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DecodeOptions {
+    recursion_limit: u32,
+}
+
+impl DecodeOptions {
+    /// The defaults: a recursion limit of [`DEFAULT_RECURSION_LIMIT`].
+    pub const fn new() -> DecodeOptions {
+        DecodeOptions {
+            recursion_limit: DEFAULT_RECURSION_LIMIT,
+        }
+    }
+
+    /// Sets how deeply messages (and groups) may nest before decoding fails
+    /// with [`DecodeErrorKind::RecursionLimitExceeded`].
+    pub const fn with_recursion_limit(mut self, limit: u32) -> DecodeOptions {
+        self.recursion_limit = limit;
+        self
+    }
+
+    /// The configured recursion limit.
+    pub const fn recursion_limit(&self) -> u32 {
+        self.recursion_limit
+    }
+}
+
+impl Default for DecodeOptions {
+    fn default() -> Self {
+        DecodeOptions::new()
+    }
+}
+
+/// A cursor over encoded bytes.
+///
+/// It reads from the remaining bytes of the current message. Entering a
+/// nested message narrows the cursor to the nested payload (see
+/// [`Decoder::read_nested`]), so bounds checks are a plain slice length
+/// test on every read.
+pub struct Decoder<'a> {
+    /// The bytes of the current message not read yet.
+    data: &'a [u8],
+    /// The whole input, for reporting offsets.
+    input: &'a [u8],
+    /// The input as shared [`Bytes`], when decoding from `Bytes`: `bytes`
+    /// fields typed as `Bytes` then share it instead of copying.
+    shared: Option<&'a Bytes>,
+    /// Where the most recently read field key began.
+    field_start: &'a [u8],
+    depth_remaining: u32,
+    recursion_limit: u32,
+}
+
+impl<'a> Decoder<'a> {
+    /// A decoder over `input`.
+    ///
+    /// Fails with [`DecodeErrorKind::MessageTooLarge`] if `input` exceeds
+    /// [`MAX_MESSAGE_LEN`].
+    pub fn new(input: &'a [u8], options: &DecodeOptions) -> Result<Decoder<'a>, DecodeError> {
+        if input.len() > MAX_MESSAGE_LEN {
+            return Err(DecodeError::new(DecodeErrorKind::MessageTooLarge {
+                length: input.len() as u64,
+            }));
+        }
+        Ok(Decoder {
+            data: input,
+            input,
+            shared: None,
+            field_start: input,
+            depth_remaining: options.recursion_limit,
+            recursion_limit: options.recursion_limit,
+        })
+    }
+
+    /// A decoder over shared bytes: `bytes` fields typed as [`Bytes`] are
+    /// decoded as slices of `input` without copying.
+    pub fn new_shared(
+        input: &'a Bytes,
+        options: &DecodeOptions,
+    ) -> Result<Decoder<'a>, DecodeError> {
+        let mut decoder = Decoder::new(input.as_ref(), options)?;
+        decoder.shared = Some(input);
+        Ok(decoder)
+    }
+
+    /// Offset of the cursor from the start of the input.
+    #[inline]
+    pub fn offset(&self) -> usize {
+        self.input.len() - self.remaining_in_input()
+    }
+
+    fn remaining_in_input(&self) -> usize {
+        // `data` always ends inside `input`; its distance from the end of
+        // `input` tells the position. Pointer arithmetic without deref.
+        let input_end = self.input.as_ptr() as usize + self.input.len();
+        input_end - self.data.as_ptr() as usize
+    }
+
+    /// Creates an error of `kind` at the cursor's offset.
+    #[cold]
+    pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError::at(kind, self.offset())
+    }
+
+    /// Whether the current message has no bytes left.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// Bytes left in the current message.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.data.len()
+    }
+
+    /// The bytes of the current message not read yet.
+    #[inline]
+    pub fn remaining_slice(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// Length in bytes of the field (key and value) read since the last
+    /// [`Decoder::read_tag`], or of the key alone right after it.
+    #[inline]
+    pub fn last_field_len(&self) -> usize {
+        self.field_start.len() - self.data.len()
+    }
+
+    /// Reads a varint of up to ten bytes.
+    #[inline]
+    pub fn read_varint(&mut self) -> Result<u64, DecodeError> {
+        if let Some(&byte) = self.data.first() {
+            if byte < 0x80 {
+                self.data = &self.data[1..];
+                return Ok(u64::from(byte));
+            }
+        }
+        self.read_varint_slow()
+    }
+
+    #[inline(never)]
+    fn read_varint_slow(&mut self) -> Result<u64, DecodeError> {
+        let mut value = 0u64;
+        for (i, &byte) in self.data.iter().take(10).enumerate() {
+            value |= u64::from(byte & 0x7f) << (7 * i);
+            if byte < 0x80 {
+                self.data = &self.data[i + 1..];
+                return Ok(value);
+            }
+        }
+        if self.data.len() >= 10 {
+            Err(self.error(DecodeErrorKind::VarintTooLong))
+        } else {
+            Err(self.error(DecodeErrorKind::Truncated))
+        }
+    }
+
+    /// Reads a varint and keeps its low 32 bits, as protobuf does for
+    /// `int32`, `uint32` and enums.
+    #[inline]
+    pub fn read_varint32(&mut self) -> Result<u32, DecodeError> {
+        self.read_varint().map(|v| v as u32)
+    }
+
+    /// Reads four little-endian bytes.
+    #[inline]
+    pub fn read_fixed32(&mut self) -> Result<u32, DecodeError> {
+        match self.data.split_first_chunk::<4>() {
+            Some((bytes, rest)) => {
+                self.data = rest;
+                Ok(u32::from_le_bytes(*bytes))
+            }
+            None => Err(self.error(DecodeErrorKind::Truncated)),
+        }
+    }
+
+    /// Reads eight little-endian bytes.
+    #[inline]
+    pub fn read_fixed64(&mut self) -> Result<u64, DecodeError> {
+        match self.data.split_first_chunk::<8>() {
+            Some((bytes, rest)) => {
+                self.data = rest;
+                Ok(u64::from_le_bytes(*bytes))
+            }
+            None => Err(self.error(DecodeErrorKind::Truncated)),
+        }
+    }
+
+    /// Reads the next field key, or `None` at the end of the current
+    /// message.
+    #[inline]
+    pub fn read_tag(&mut self) -> Result<Option<Tag>, DecodeError> {
+        if self.data.is_empty() {
+            return Ok(None);
+        }
+        self.field_start = self.data;
+        let raw = self.read_varint()?;
+        match Tag::from_raw(raw) {
+            Some(tag) => Ok(Some(tag)),
+            None => Err(self.invalid_tag(raw)),
+        }
+    }
+
+    #[cold]
+    fn invalid_tag(&self, raw: u64) -> DecodeError {
+        let offset = self.input.len()
+            - (self.input.as_ptr() as usize + self.input.len()
+                - self.field_start.as_ptr() as usize);
+        let bits = (raw & 7) as u8;
+        let kind =
+            if raw <= u64::from(u32::MAX) && raw >> 3 != 0 && WireType::from_bits(bits).is_none() {
+                DecodeErrorKind::InvalidWireType(bits)
+            } else {
+                DecodeErrorKind::InvalidTag(raw)
+            };
+        DecodeError::at(kind, offset)
+    }
+
+    /// Reads a length prefix and returns that many bytes.
+    #[inline]
+    pub fn read_length_delimited(&mut self) -> Result<&'a [u8], DecodeError> {
+        let length = self.read_varint()?;
+        if length > self.data.len() as u64 {
+            return Err(self.error(DecodeErrorKind::LengthOutOfBounds {
+                length,
+                remaining: self.data.len(),
+            }));
+        }
+        let (payload, rest) = self.data.split_at(length as usize);
+        self.data = rest;
+        Ok(payload)
+    }
+
+    /// Reads a length-delimited payload as [`Bytes`]: a shared slice of the
+    /// input when the decoder was built with [`Decoder::new_shared`], a copy
+    /// otherwise.
+    pub fn read_bytes(&mut self) -> Result<Bytes, DecodeError> {
+        let payload = self.read_length_delimited()?;
+        Ok(match self.shared {
+            Some(shared) => shared.slice_ref(payload),
+            None => Bytes::copy_from_slice(payload),
+        })
+    }
+
+    /// Reads a length-delimited payload and checks that it is UTF-8.
+    pub fn read_str(&mut self) -> Result<&'a str, DecodeError> {
+        let start = self.offset();
+        let payload = self.read_length_delimited()?;
+        core::str::from_utf8(payload)
+            .map_err(|_| DecodeError::at(DecodeErrorKind::InvalidUtf8, start))
+    }
+
+    /// A decoder over `payload`, a slice this decoder has returned, with the
+    /// same limits; for reading packed runs in place.
+    pub fn sub_decoder(&self, payload: &'a [u8]) -> Decoder<'a> {
+        Decoder {
+            data: payload,
+            input: self.input,
+            shared: self.shared,
+            field_start: payload,
+            depth_remaining: self.depth_remaining,
+            recursion_limit: self.recursion_limit,
+        }
+    }
+
+    /// Runs `f` with the cursor narrowed to a length-delimited payload (a
+    /// nested message or map entry), one nesting level deeper. Afterwards
+    /// the cursor continues behind the payload.
+    ///
+    /// Fails with [`DecodeErrorKind::RecursionLimitExceeded`] when the
+    /// nesting limit is reached, and with
+    /// [`DecodeErrorKind::LengthOutOfBounds`] when the prefix overruns the
+    /// input.
+    #[inline]
+    pub fn read_nested<R>(
+        &mut self,
+        f: impl FnOnce(&mut Decoder<'a>) -> Result<R, DecodeError>,
+    ) -> Result<R, DecodeError> {
+        let payload = self.read_length_delimited()?;
+        let rest = core::mem::replace(&mut self.data, payload);
+        self.enter()?;
+        let result = f(self);
+        self.depth_remaining += 1;
+        self.data = rest;
+        result
+    }
+
+    /// Runs `f` one nesting level deeper without narrowing the input: for
+    /// groups, which end at an end-group key rather than at a length.
+    #[inline]
+    pub fn read_group<R>(
+        &mut self,
+        f: impl FnOnce(&mut Decoder<'a>) -> Result<R, DecodeError>,
+    ) -> Result<R, DecodeError> {
+        self.enter()?;
+        let result = f(self);
+        self.depth_remaining += 1;
+        result
+    }
+
+    #[inline]
+    fn enter(&mut self) -> Result<(), DecodeError> {
+        if self.depth_remaining == 0 {
+            return Err(self.error(DecodeErrorKind::RecursionLimitExceeded {
+                limit: self.recursion_limit,
+            }));
+        }
+        self.depth_remaining -= 1;
+        Ok(())
+    }
+
+    /// Skips the value of a field whose key `tag` was just read.
+    ///
+    /// Groups are skipped up to their matching end-group key, nested groups
+    /// included; an end-group key is an error here, since a well-formed
+    /// group's end is consumed by whoever opened it.
+    pub fn skip_field(&mut self, tag: Tag) -> Result<(), DecodeError> {
+        match tag.wire_type() {
+            WireType::Varint => self.read_varint().map(drop),
+            WireType::Fixed64 => self.read_fixed64().map(drop),
+            WireType::Fixed32 => self.read_fixed32().map(drop),
+            WireType::LengthDelimited => self.read_length_delimited().map(drop),
+            WireType::StartGroup => self.read_group(|d| d.skip_group_body(tag.field_number())),
+            WireType::EndGroup => Err(self.error(DecodeErrorKind::UnmatchedEndGroup {
+                field_number: tag.field_number(),
+            })),
+        }
+    }
+
+    fn skip_group_body(&mut self, field_number: u32) -> Result<(), DecodeError> {
+        while let Some(tag) = self.read_tag()? {
+            if tag.wire_type() == WireType::EndGroup {
+                return self.check_end_group(tag, field_number);
+            }
+            self.skip_field(tag)?;
+        }
+        Err(self.error(DecodeErrorKind::MissingEndGroup { field_number }))
+    }
+
+    /// Checks that an end-group key closes the group `field_number`.
+    #[inline]
+    pub fn check_end_group(&self, end: Tag, field_number: u32) -> Result<(), DecodeError> {
+        if end.field_number() == field_number {
+            Ok(())
+        } else {
+            Err(self.error(DecodeErrorKind::UnmatchedEndGroup {
+                field_number: end.field_number(),
+            }))
+        }
+    }
+
+    /// Skips the field whose key `tag` was just read and appends its bytes,
+    /// key included and exactly as they appeared, to `unknown`.
+    pub fn skip_to_unknown(
+        &mut self,
+        tag: Tag,
+        unknown: &mut UnknownFields,
+    ) -> Result<(), DecodeError> {
+        let start = self.field_start;
+        self.skip_field(tag)?;
+        unknown.push_raw(&start[..start.len() - self.data.len()]);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decoder(bytes: &[u8]) -> Decoder<'_> {
+        Decoder::new(bytes, &DecodeOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn varints_at_boundaries() {
+        let cases: [(&[u8], u64); 7] = [
+            (&[0x00], 0),
+            (&[0x01], 1),
+            (&[0x7f], 127),
+            (&[0x80, 0x01], 128),
+            (&[0xff, 0xff, 0xff, 0xff, 0x0f], u64::from(u32::MAX)),
+            (
+                &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
+                u64::MAX,
+            ),
+            // Non-canonical (padded) encodings are accepted.
+            (&[0x81, 0x80, 0x80, 0x00], 1),
+        ];
+        for (bytes, value) in cases {
+            let mut d = decoder(bytes);
+            assert_eq!(d.read_varint().unwrap(), value, "{bytes:?}");
+            assert!(d.is_empty());
+        }
+    }
+
+    #[test]
+    fn varint_errors() {
+        let too_long = [0xffu8; 11];
+        assert_eq!(
+            decoder(&too_long).read_varint().unwrap_err().kind(),
+            &DecodeErrorKind::VarintTooLong
+        );
+        assert_eq!(
+            decoder(&[0x80, 0x80]).read_varint().unwrap_err().kind(),
+            &DecodeErrorKind::Truncated
+        );
+        assert_eq!(
+            decoder(&[]).read_varint().unwrap_err().kind(),
+            &DecodeErrorKind::Truncated
+        );
+    }
+
+    #[test]
+    fn length_prefix_beyond_input_fails_without_allocating() {
+        // Claims 4 GB, holds 3 bytes.
+        let bytes = [0x80, 0x80, 0x80, 0x80, 0x10, 1, 2, 3];
+        let error = decoder(&bytes).read_length_delimited().unwrap_err();
+        assert_eq!(
+            error.kind(),
+            &DecodeErrorKind::LengthOutOfBounds {
+                length: 1 << 32,
+                remaining: 3
+            }
+        );
+        assert_eq!(error.offset(), Some(5));
+    }
+
+    #[test]
+    fn skips_every_wire_type_and_nested_groups() {
+        // field 1 varint, field 2 fixed64, field 3 bytes, field 4 group
+        // containing group 5 containing a varint, field 6 fixed32.
+        let bytes = [
+            0x08, 0x96, 0x01, //
+            0x11, 1, 2, 3, 4, 5, 6, 7, 8, //
+            0x1a, 0x02, 0xaa, 0xbb, //
+            0x23, 0x2b, 0x08, 0x01, 0x2c, 0x24, //
+            0x35, 1, 2, 3, 4,
+        ];
+        let mut d = decoder(&bytes);
+        let mut numbers = Vec::new();
+        while let Some(tag) = d.read_tag().unwrap() {
+            numbers.push(tag.field_number());
+            d.skip_field(tag).unwrap();
+        }
+        assert_eq!(numbers, [1, 2, 3, 4, 6]);
+    }
+
+    #[test]
+    fn group_errors() {
+        // Group 4 closed by end-group 5.
+        let mut d = decoder(&[0x23, 0x2c]);
+        let tag = d.read_tag().unwrap().unwrap();
+        assert_eq!(
+            d.skip_field(tag).unwrap_err().kind(),
+            &DecodeErrorKind::UnmatchedEndGroup { field_number: 5 }
+        );
+        // Group 4 never closed.
+        let mut d = decoder(&[0x23, 0x08, 0x01]);
+        let tag = d.read_tag().unwrap().unwrap();
+        assert_eq!(
+            d.skip_field(tag).unwrap_err().kind(),
+            &DecodeErrorKind::MissingEndGroup { field_number: 4 }
+        );
+    }
+
+    #[test]
+    fn deep_groups_hit_the_recursion_limit() {
+        let mut bytes = vec![0x0b; 200];
+        bytes.extend(vec![0x0c; 200]);
+        let mut d = decoder(&bytes);
+        let tag = d.read_tag().unwrap().unwrap();
+        assert_eq!(
+            d.skip_field(tag).unwrap_err().kind(),
+            &DecodeErrorKind::RecursionLimitExceeded { limit: 100 }
+        );
+    }
+
+    #[test]
+    fn invalid_keys() {
+        assert_eq!(
+            decoder(&[0x0e]).read_tag().unwrap_err().kind(),
+            &DecodeErrorKind::InvalidWireType(6)
+        );
+        assert_eq!(
+            decoder(&[0x00]).read_tag().unwrap_err().kind(),
+            &DecodeErrorKind::InvalidTag(0)
+        );
+    }
+
+    #[test]
+    fn unknown_fields_keep_exact_bytes() {
+        // A key written with a padded varint survives byte for byte.
+        let bytes = [0x88, 0x00, 0x05];
+        let mut d = decoder(&bytes);
+        let mut unknown = UnknownFields::new();
+        let tag = d.read_tag().unwrap().unwrap();
+        d.skip_to_unknown(tag, &mut unknown).unwrap();
+        assert_eq!(unknown.as_bytes(), bytes);
+    }
+
+    #[test]
+    fn shared_bytes_are_not_copied() {
+        let input = Bytes::from_static(&[0x0a, 0x03, b'a', b'b', b'c']);
+        let mut d = Decoder::new_shared(&input, &DecodeOptions::default()).unwrap();
+        d.read_tag().unwrap();
+        let value = d.read_bytes().unwrap();
+        assert_eq!(value, "abc");
+        assert_eq!(value.as_ptr(), input[2..].as_ptr());
+    }
+}

@@ -1,0 +1,163 @@
+//! The write side of the wire format: an append-only cursor over a buffer
+//! whose exact size was computed beforehand.
+
+use core::mem::MaybeUninit;
+
+use crate::wire::{Tag, WireType};
+
+/// Writes encoded bytes into memory reserved for exactly one message.
+///
+/// Encoding runs in two passes: a sizing pass fills a
+/// [`SizeCache`](crate::SizeCache) and yields the total length, then the
+/// caller reserves that many bytes once and the write pass fills them
+/// through an `Encoder`. The buffer may be uninitialised memory; the encoder
+/// only ever appends, so the first [`Encoder::position`] bytes are always
+/// initialised.
+///
+/// Writing past the end of the buffer panics: it can only happen when a
+/// [`Message`](crate::Message) implementation's `compute_size` and
+/// `write_to` disagree, which is a bug in that implementation.
+pub struct Encoder<'a> {
+    buf: &'a mut [MaybeUninit<u8>],
+    pos: usize,
+}
+
+impl<'a> Encoder<'a> {
+    /// An encoder that writes from the start of `buf`.
+    pub fn new(buf: &'a mut [MaybeUninit<u8>]) -> Encoder<'a> {
+        Encoder { buf, pos: 0 }
+    }
+
+    /// An encoder over initialised memory, for callers with a `&mut [u8]`.
+    pub fn from_slice(buf: &'a mut [u8]) -> Encoder<'a> {
+        // SAFETY: `MaybeUninit<u8>` has the layout of `u8`, and the encoder
+        // never writes uninitialised bytes, so the slice stays initialised.
+        let buf = unsafe { &mut *(buf as *mut [u8] as *mut [MaybeUninit<u8>]) };
+        Encoder { buf, pos: 0 }
+    }
+
+    /// Bytes written so far.
+    #[inline]
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes of room left.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
+    /// Appends one byte.
+    #[inline]
+    pub fn put_u8(&mut self, byte: u8) {
+        self.buf[self.pos].write(byte);
+        self.pos += 1;
+    }
+
+    /// Appends `bytes`.
+    #[inline]
+    pub fn put_slice(&mut self, bytes: &[u8]) {
+        let end = self.pos + bytes.len();
+        self.buf[self.pos..end].write_copy_of_slice(bytes);
+        self.pos = end;
+    }
+
+    /// Appends `value` as a varint.
+    #[inline]
+    pub fn put_varint(&mut self, mut value: u64) {
+        if value < 0x80 {
+            self.put_u8(value as u8);
+            return;
+        }
+        if let Some(dst) = self.buf.get_mut(self.pos..self.pos + 10) {
+            // Fast path: room for the longest varint, one bounds check.
+            let mut i = 0;
+            while value >= 0x80 {
+                dst[i].write(value as u8 | 0x80);
+                value >>= 7;
+                i += 1;
+            }
+            dst[i].write(value as u8);
+            self.pos += i + 1;
+            return;
+        }
+        while value >= 0x80 {
+            self.put_u8(value as u8 | 0x80);
+            value >>= 7;
+        }
+        self.put_u8(value as u8);
+    }
+
+    /// Appends a field key.
+    #[inline]
+    pub fn put_tag(&mut self, field_number: u32, wire_type: WireType) {
+        self.put_varint(u64::from(Tag::new(field_number, wire_type).raw()));
+    }
+
+    /// Appends four little-endian bytes.
+    #[inline]
+    pub fn put_fixed32(&mut self, value: u32) {
+        self.put_slice(&value.to_le_bytes());
+    }
+
+    /// Appends eight little-endian bytes.
+    #[inline]
+    pub fn put_fixed64(&mut self, value: u64) {
+        self.put_slice(&value.to_le_bytes());
+    }
+
+    /// Appends a length prefix and then `bytes`.
+    #[inline]
+    pub fn put_length_delimited(&mut self, bytes: &[u8]) {
+        self.put_varint(bytes.len() as u64);
+        self.put_slice(bytes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn encode(f: impl FnOnce(&mut Encoder<'_>)) -> Vec<u8> {
+        let mut buf = [0u8; 32];
+        let mut encoder = Encoder::from_slice(&mut buf);
+        f(&mut encoder);
+        let len = encoder.position();
+        buf[..len].to_vec()
+    }
+
+    #[test]
+    fn varints_at_boundaries() {
+        assert_eq!(encode(|e| e.put_varint(0)), [0x00]);
+        assert_eq!(encode(|e| e.put_varint(1)), [0x01]);
+        assert_eq!(encode(|e| e.put_varint(127)), [0x7f]);
+        assert_eq!(encode(|e| e.put_varint(128)), [0x80, 0x01]);
+        assert_eq!(encode(|e| e.put_varint(300)), [0xac, 0x02]);
+        assert_eq!(
+            encode(|e| e.put_varint(u64::MAX)),
+            [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]
+        );
+        // A negative int32 is sign-extended to ten bytes.
+        assert_eq!(
+            encode(|e| e.put_varint(-1i32 as i64 as u64)),
+            [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]
+        );
+    }
+
+    #[test]
+    fn varint_slow_path_near_the_end_of_the_buffer() {
+        let mut buf = [0u8; 3];
+        let mut encoder = Encoder::from_slice(&mut buf);
+        encoder.put_varint(16_384);
+        assert_eq!(encoder.position(), 3);
+        assert_eq!(buf, [0x80, 0x80, 0x01]);
+    }
+
+    #[test]
+    #[should_panic]
+    fn writing_past_the_end_panics() {
+        let mut buf = [0u8; 1];
+        Encoder::from_slice(&mut buf).put_fixed32(1);
+    }
+}

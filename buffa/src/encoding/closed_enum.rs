@@ -1,0 +1,76 @@
+//! Decoding closed-enum fields: numbers the schema does not declare are
+//! kept in the message's unknown fields, as the specification requires,
+//! instead of in the field.
+
+use crate::decoder::Decoder;
+use crate::enumeration::Enumeration;
+use crate::error::DecodeError;
+use crate::unknown_fields::UnknownFields;
+use crate::wire::{Tag, WireType};
+
+use super::scalar::{check_wire_type, wire_type_mismatch};
+
+/// Reads one value; an undeclared number goes to `unknown` and yields
+/// `None`.
+#[inline]
+pub fn read<E: Enumeration>(
+    tag: Tag,
+    decoder: &mut Decoder<'_>,
+    unknown: &mut UnknownFields,
+) -> Result<Option<E>, DecodeError> {
+    check_wire_type(tag, WireType::Varint, decoder)?;
+    read_value(tag.field_number(), decoder, unknown)
+}
+
+fn read_value<E: Enumeration>(
+    field_number: u32,
+    decoder: &mut Decoder<'_>,
+    unknown: &mut UnknownFields,
+) -> Result<Option<E>, DecodeError> {
+    let raw = decoder.read_varint()?;
+    let known = E::from_i32(raw as i32);
+    if known.is_none() {
+        unknown.push_varint(field_number, raw);
+    }
+    Ok(known)
+}
+
+/// Merges an explicit-presence field; an undeclared number leaves the field
+/// as it was.
+#[inline]
+pub fn merge_optional<E: Enumeration>(
+    tag: Tag,
+    value: &mut Option<E>,
+    decoder: &mut Decoder<'_>,
+    unknown: &mut UnknownFields,
+) -> Result<(), DecodeError> {
+    if let Some(known) = read(tag, decoder, unknown)? {
+        *value = Some(known);
+    }
+    Ok(())
+}
+
+/// Merges a repeated field, packed or not; undeclared numbers go to
+/// `unknown` one by one, in order.
+pub fn merge_repeated<E: Enumeration>(
+    tag: Tag,
+    values: &mut Vec<E>,
+    decoder: &mut Decoder<'_>,
+    unknown: &mut UnknownFields,
+) -> Result<(), DecodeError> {
+    match tag.wire_type() {
+        WireType::Varint => {
+            values.extend(read_value::<E>(tag.field_number(), decoder, unknown)?);
+            Ok(())
+        }
+        WireType::LengthDelimited => {
+            let payload = decoder.read_length_delimited()?;
+            let mut packed = decoder.sub_decoder(payload);
+            while !packed.is_empty() {
+                values.extend(read_value::<E>(tag.field_number(), &mut packed, unknown)?);
+            }
+            Ok(())
+        }
+        _ => Err(wire_type_mismatch(tag, WireType::Varint, decoder)),
+    }
+}

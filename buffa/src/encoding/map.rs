@@ -1,0 +1,217 @@
+//! Field helpers for map fields.
+//!
+//! On the wire a map is a repeated message of entries, key in field 1 and
+//! value in field 2. Entries are written with both key and value, and read
+//! with either missing (a missing one is the type's default); a key seen
+//! twice keeps the last value.
+
+use core::hash::{BuildHasher, Hash};
+use std::collections::{BTreeMap, HashMap};
+
+use crate::decoder::Decoder;
+use crate::encoder::Encoder;
+use crate::error::DecodeError;
+use crate::message::Message;
+use crate::size_cache::SizeCache;
+use crate::unknown_fields::UnknownFields;
+use crate::wire::{Tag, WireType, tag_len, varint_len};
+
+use super::scalar::check_wire_type;
+use super::types::ScalarType;
+
+/// How a map value is encoded inside an entry: every scalar type, or a
+/// message through [`MessageValue`].
+pub trait MapValue {
+    /// The Rust type of the value.
+    type Value: Default;
+
+    /// Size of the value as entry field 2, key included.
+    fn size(value: &Self::Value, cache: &mut SizeCache) -> usize;
+
+    /// Writes the value as entry field 2.
+    fn write(value: &Self::Value, cache: &mut SizeCache, encoder: &mut Encoder<'_>);
+
+    /// Reads entry field 2 into `value`; `Ok(false)` for a value the schema
+    /// does not declare (a closed enum's unknown number).
+    fn merge(
+        tag: Tag,
+        value: &mut Self::Value,
+        decoder: &mut Decoder<'_>,
+    ) -> Result<bool, DecodeError>;
+}
+
+impl<S: ScalarType> MapValue for S {
+    type Value = S::Value;
+
+    #[inline]
+    fn size(value: &S::Value, _: &mut SizeCache) -> usize {
+        1 + S::encoded_len(value)
+    }
+
+    #[inline]
+    fn write(value: &S::Value, _: &mut SizeCache, encoder: &mut Encoder<'_>) {
+        encoder.put_tag(2, S::WIRE_TYPE);
+        S::encode(value, encoder);
+    }
+
+    #[inline]
+    fn merge(
+        tag: Tag,
+        value: &mut S::Value,
+        decoder: &mut Decoder<'_>,
+    ) -> Result<bool, DecodeError> {
+        check_wire_type(tag, S::WIRE_TYPE, decoder)?;
+        match S::decode_known(decoder)? {
+            Some(known) => {
+                *value = known;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+}
+
+/// Marker for message-typed map values.
+#[derive(Debug)]
+pub enum MessageValue<M> {
+    #[doc(hidden)]
+    _Never(core::convert::Infallible, core::marker::PhantomData<M>),
+}
+
+impl<M: Message> MapValue for MessageValue<M> {
+    type Value = M;
+
+    #[inline]
+    fn size(value: &M, cache: &mut SizeCache) -> usize {
+        super::message::size(2, value, cache)
+    }
+
+    #[inline]
+    fn write(value: &M, cache: &mut SizeCache, encoder: &mut Encoder<'_>) {
+        super::message::write(2, value, cache, encoder);
+    }
+
+    #[inline]
+    fn merge(tag: Tag, value: &mut M, decoder: &mut Decoder<'_>) -> Result<bool, DecodeError> {
+        super::message::merge(tag, value, decoder)?;
+        Ok(true)
+    }
+}
+
+/// A map container generated code may use: `HashMap` or `BTreeMap`.
+pub trait MapContainer<K, V> {
+    /// Iterates over the entries.
+    fn entries<'a>(&'a self) -> impl Iterator<Item = (&'a K, &'a V)>
+    where
+        K: 'a,
+        V: 'a;
+    /// Inserts or replaces an entry.
+    fn insert_entry(&mut self, key: K, value: V);
+}
+
+impl<K: Eq + Hash, V, H: BuildHasher> MapContainer<K, V> for HashMap<K, V, H> {
+    #[inline]
+    fn entries<'a>(&'a self) -> impl Iterator<Item = (&'a K, &'a V)>
+    where
+        K: 'a,
+        V: 'a,
+    {
+        self.iter()
+    }
+
+    #[inline]
+    fn insert_entry(&mut self, key: K, value: V) {
+        self.insert(key, value);
+    }
+}
+
+impl<K: Ord, V> MapContainer<K, V> for BTreeMap<K, V> {
+    #[inline]
+    fn entries<'a>(&'a self) -> impl Iterator<Item = (&'a K, &'a V)>
+    where
+        K: 'a,
+        V: 'a,
+    {
+        self.iter()
+    }
+
+    #[inline]
+    fn insert_entry(&mut self, key: K, value: V) {
+        self.insert(key, value);
+    }
+}
+
+/// Size of a map field; records each entry's length.
+pub fn size<K: ScalarType, V: MapValue, C: MapContainer<K::Value, V::Value>>(
+    field_number: u32,
+    map: &C,
+    cache: &mut SizeCache,
+) -> usize {
+    let key_len = tag_len(field_number);
+    map.entries()
+        .map(|(key, value)| {
+            let slot = cache.reserve();
+            let len = 1 + K::encoded_len(key) + V::size(value, cache);
+            cache.set(slot, len);
+            key_len + varint_len(len as u64) + len
+        })
+        .sum()
+}
+
+/// Writes a map field, one entry message per element.
+pub fn write<K: ScalarType, V: MapValue, C: MapContainer<K::Value, V::Value>>(
+    field_number: u32,
+    map: &C,
+    cache: &mut SizeCache,
+    encoder: &mut Encoder<'_>,
+) {
+    for (key, value) in map.entries() {
+        encoder.put_tag(field_number, WireType::LengthDelimited);
+        encoder.put_varint(cache.next_size() as u64);
+        encoder.put_tag(1, K::WIRE_TYPE);
+        K::encode(key, encoder);
+        V::write(value, cache, encoder);
+    }
+}
+
+/// Merges one entry. An entry whose value is a closed-enum number the schema
+/// does not declare is kept whole in `unknown`.
+pub fn merge<K: ScalarType, V: MapValue, C: MapContainer<K::Value, V::Value>>(
+    tag: Tag,
+    map: &mut C,
+    decoder: &mut Decoder<'_>,
+    unknown: &mut UnknownFields,
+) -> Result<(), DecodeError> {
+    check_wire_type(tag, WireType::LengthDelimited, decoder)?;
+    let entry_start = decoder.remaining_slice();
+    let mut key = K::Value::default();
+    let mut value = V::Value::default();
+    let known = decoder.read_nested(|d| {
+        let mut known = true;
+        while let Some(tag) = d.read_tag()? {
+            match tag.field_number() {
+                1 => {
+                    check_wire_type(tag, K::WIRE_TYPE, d)?;
+                    key = K::decode(d)?;
+                }
+                2 => known = V::merge(tag, &mut value, d)?,
+                _ => d.skip_field(tag)?,
+            }
+        }
+        Ok(known)
+    })?;
+    if known {
+        map.insert_entry(key, value);
+    } else {
+        let consumed = entry_start.len() - decoder.remaining();
+        let mut raw = Vec::with_capacity(consumed + 5);
+        let mut key_buf = [0u8; 5];
+        let mut encoder = Encoder::from_slice(&mut key_buf);
+        encoder.put_tag(tag.field_number(), WireType::LengthDelimited);
+        let key_len = encoder.position();
+        raw.extend_from_slice(&key_buf[..key_len]);
+        raw.extend_from_slice(&entry_start[..consumed]);
+        unknown.push_raw(&raw);
+    }
+    Ok(())
+}

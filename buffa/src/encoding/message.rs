@@ -1,0 +1,231 @@
+//! Field helpers for message-typed fields, length-prefixed or delimited
+//! (group) encoded.
+
+use crate::decoder::Decoder;
+use crate::encoder::Encoder;
+use crate::error::DecodeError;
+use crate::message::Message;
+use crate::message_field::MessageField;
+use crate::pointer::ProtoBox;
+use crate::size_cache::SizeCache;
+use crate::wire::{Tag, WireType, tag_len, varint_len};
+
+use super::scalar::check_wire_type;
+
+/// Size of one length-prefixed message, key included; records its length.
+#[inline]
+pub fn size<M: Message>(field_number: u32, message: &M, cache: &mut SizeCache) -> usize {
+    let slot = cache.reserve();
+    let len = message.compute_size(cache);
+    cache.set(slot, len);
+    tag_len(field_number) + varint_len(len as u64) + len
+}
+
+/// Writes one length-prefixed message, key included.
+#[inline]
+pub fn write<M: Message>(
+    field_number: u32,
+    message: &M,
+    cache: &mut SizeCache,
+    encoder: &mut Encoder<'_>,
+) {
+    let len = cache.next_size();
+    encoder.put_tag(field_number, WireType::LengthDelimited);
+    encoder.put_varint(len as u64);
+    message.write_to(cache, encoder);
+}
+
+/// Merges one length-prefixed message into `message`.
+#[inline]
+pub fn merge<M: Message>(
+    tag: Tag,
+    message: &mut M,
+    decoder: &mut Decoder<'_>,
+) -> Result<(), DecodeError> {
+    check_wire_type(tag, WireType::LengthDelimited, decoder)?;
+    decoder.read_nested(|d| message.merge_from(d))
+}
+
+/// Size of a singular message field: zero when unset.
+#[inline]
+pub fn size_field<M: Message, P: ProtoBox<M>>(
+    field_number: u32,
+    field: &MessageField<M, P>,
+    cache: &mut SizeCache,
+) -> usize {
+    field
+        .as_option()
+        .map_or(0, |message| size(field_number, message, cache))
+}
+
+/// Writes a singular message field if it is set.
+#[inline]
+pub fn write_field<M: Message, P: ProtoBox<M>>(
+    field_number: u32,
+    field: &MessageField<M, P>,
+    cache: &mut SizeCache,
+    encoder: &mut Encoder<'_>,
+) {
+    if let Some(message) = field.as_option() {
+        write(field_number, message, cache, encoder);
+    }
+}
+
+/// Merges into a singular message field: a field seen twice merges into the
+/// first value.
+#[inline]
+pub fn merge_field<M: Message, P: ProtoBox<M>>(
+    tag: Tag,
+    field: &mut MessageField<M, P>,
+    decoder: &mut Decoder<'_>,
+) -> Result<(), DecodeError> {
+    check_wire_type(tag, WireType::LengthDelimited, decoder)?;
+    let message = field.get_or_insert_default();
+    decoder.read_nested(|d| message.merge_from(d))
+}
+
+/// Size of a repeated message field.
+#[inline]
+pub fn size_repeated<M: Message>(
+    field_number: u32,
+    messages: &[M],
+    cache: &mut SizeCache,
+) -> usize {
+    messages
+        .iter()
+        .map(|message| size(field_number, message, cache))
+        .sum()
+}
+
+/// Writes a repeated message field.
+#[inline]
+pub fn write_repeated<M: Message>(
+    field_number: u32,
+    messages: &[M],
+    cache: &mut SizeCache,
+    encoder: &mut Encoder<'_>,
+) {
+    for message in messages {
+        write(field_number, message, cache, encoder);
+    }
+}
+
+/// Merges one element of a repeated message field: appends it.
+#[inline]
+pub fn merge_repeated<M: Message>(
+    tag: Tag,
+    messages: &mut Vec<M>,
+    decoder: &mut Decoder<'_>,
+) -> Result<(), DecodeError> {
+    check_wire_type(tag, WireType::LengthDelimited, decoder)?;
+    let mut message = M::default();
+    decoder.read_nested(|d| message.merge_from(d))?;
+    messages.push(message);
+    Ok(())
+}
+
+/// Size of one group-encoded (delimited) message, keys included.
+#[inline]
+pub fn size_group<M: Message>(field_number: u32, message: &M, cache: &mut SizeCache) -> usize {
+    2 * tag_len(field_number) + message.compute_size(cache)
+}
+
+/// Writes one group-encoded message between its start and end keys.
+#[inline]
+pub fn write_group<M: Message>(
+    field_number: u32,
+    message: &M,
+    cache: &mut SizeCache,
+    encoder: &mut Encoder<'_>,
+) {
+    encoder.put_tag(field_number, WireType::StartGroup);
+    message.write_to(cache, encoder);
+    encoder.put_tag(field_number, WireType::EndGroup);
+}
+
+/// Merges one group-encoded message into `message`.
+#[inline]
+pub fn merge_group<M: Message>(
+    tag: Tag,
+    message: &mut M,
+    decoder: &mut Decoder<'_>,
+) -> Result<(), DecodeError> {
+    check_wire_type(tag, WireType::StartGroup, decoder)?;
+    decoder.read_group(|d| message.merge_group(tag.field_number(), d))
+}
+
+/// Size of a singular group-encoded field: zero when unset.
+#[inline]
+pub fn size_group_field<M: Message, P: ProtoBox<M>>(
+    field_number: u32,
+    field: &MessageField<M, P>,
+    cache: &mut SizeCache,
+) -> usize {
+    field
+        .as_option()
+        .map_or(0, |message| size_group(field_number, message, cache))
+}
+
+/// Writes a singular group-encoded field if it is set.
+#[inline]
+pub fn write_group_field<M: Message, P: ProtoBox<M>>(
+    field_number: u32,
+    field: &MessageField<M, P>,
+    cache: &mut SizeCache,
+    encoder: &mut Encoder<'_>,
+) {
+    if let Some(message) = field.as_option() {
+        write_group(field_number, message, cache, encoder);
+    }
+}
+
+/// Merges into a singular group-encoded field.
+#[inline]
+pub fn merge_group_field<M: Message, P: ProtoBox<M>>(
+    tag: Tag,
+    field: &mut MessageField<M, P>,
+    decoder: &mut Decoder<'_>,
+) -> Result<(), DecodeError> {
+    check_wire_type(tag, WireType::StartGroup, decoder)?;
+    let message = field.get_or_insert_default();
+    decoder.read_group(|d| message.merge_group(tag.field_number(), d))
+}
+
+/// Size of a repeated group-encoded field.
+#[inline]
+pub fn size_repeated_group<M: Message>(
+    field_number: u32,
+    messages: &[M],
+    cache: &mut SizeCache,
+) -> usize {
+    messages
+        .iter()
+        .map(|message| size_group(field_number, message, cache))
+        .sum()
+}
+
+/// Writes a repeated group-encoded field.
+#[inline]
+pub fn write_repeated_group<M: Message>(
+    field_number: u32,
+    messages: &[M],
+    cache: &mut SizeCache,
+    encoder: &mut Encoder<'_>,
+) {
+    for message in messages {
+        write_group(field_number, message, cache, encoder);
+    }
+}
+
+/// Merges one element of a repeated group-encoded field: appends it.
+#[inline]
+pub fn merge_repeated_group<M: Message>(
+    tag: Tag,
+    messages: &mut Vec<M>,
+    decoder: &mut Decoder<'_>,
+) -> Result<(), DecodeError> {
+    let mut message = M::default();
+    merge_group(tag, &mut message, decoder)?;
+    messages.push(message);
+    Ok(())
+}

@@ -1,0 +1,130 @@
+//! Field helpers for repeated scalar fields, packed or expanded.
+//!
+//! Whatever the declared encoding, a parser accepts both: a packed run of
+//! values and individual values, in any mix, as the specification requires.
+
+use crate::decoder::Decoder;
+use crate::encoder::Encoder;
+use crate::error::DecodeError;
+use crate::size_cache::SizeCache;
+use crate::wire::{Tag, WireType, tag_len, varint_len};
+
+use super::scalar::{check_wire_type, wire_type_mismatch};
+use super::types::{Packable, ScalarType};
+
+/// Length of the packed payload of `values`, without key and prefix.
+#[inline]
+fn packed_payload_len<S: Packable>(values: &[S::Value]) -> usize {
+    match S::FIXED_SIZE {
+        Some(size) => size * values.len(),
+        None => values.iter().map(S::encoded_len).sum(),
+    }
+}
+
+/// Size of a packed field; records the payload length of variable-width
+/// values in `cache`.
+#[inline]
+pub fn size_packed<S: Packable>(
+    field_number: u32,
+    values: &[S::Value],
+    cache: &mut SizeCache,
+) -> usize {
+    if values.is_empty() {
+        return 0;
+    }
+    let payload = packed_payload_len::<S>(values);
+    if S::FIXED_SIZE.is_none() {
+        cache.push(payload);
+    }
+    tag_len(field_number) + varint_len(payload as u64) + payload
+}
+
+/// Writes a packed field: one key, one length, all values.
+#[inline]
+pub fn write_packed<S: Packable>(
+    field_number: u32,
+    values: &[S::Value],
+    cache: &mut SizeCache,
+    encoder: &mut Encoder<'_>,
+) {
+    if values.is_empty() {
+        return;
+    }
+    let payload = match S::FIXED_SIZE {
+        Some(size) => size * values.len(),
+        None => cache.next_size(),
+    };
+    encoder.put_tag(field_number, WireType::LengthDelimited);
+    encoder.put_varint(payload as u64);
+    for value in values {
+        S::encode(value, encoder);
+    }
+}
+
+/// Size of an expanded field: a key per value.
+#[inline]
+pub fn size_expanded<S: ScalarType>(field_number: u32, values: &[S::Value]) -> usize {
+    let values_len: usize = match S::FIXED_SIZE {
+        Some(size) => size * values.len(),
+        None => values.iter().map(S::encoded_len).sum(),
+    };
+    tag_len(field_number) * values.len() + values_len
+}
+
+/// Writes an expanded field: a key before every value.
+#[inline]
+pub fn write_expanded<S: ScalarType>(
+    field_number: u32,
+    values: &[S::Value],
+    encoder: &mut Encoder<'_>,
+) {
+    for value in values {
+        encoder.put_tag(field_number, S::WIRE_TYPE);
+        S::encode(value, encoder);
+    }
+}
+
+/// Merges a repeated packable field: appends one value, or a packed run.
+#[inline]
+pub fn merge<S: Packable>(
+    tag: Tag,
+    values: &mut Vec<S::Value>,
+    decoder: &mut Decoder<'_>,
+) -> Result<(), DecodeError> {
+    if tag.wire_type() == WireType::LengthDelimited {
+        merge_packed::<S>(values, decoder)
+    } else if tag.wire_type() == S::WIRE_TYPE {
+        values.push(S::decode(decoder)?);
+        Ok(())
+    } else {
+        Err(wire_type_mismatch(tag, S::WIRE_TYPE, decoder))
+    }
+}
+
+/// Appends the values of a packed run.
+fn merge_packed<S: Packable>(
+    values: &mut Vec<S::Value>,
+    decoder: &mut Decoder<'_>,
+) -> Result<(), DecodeError> {
+    let payload = decoder.read_length_delimited()?;
+    // Reserve no more than the payload can hold: at least one byte per
+    // value, so hostile lengths cannot inflate the allocation.
+    values.reserve(payload.len() / S::FIXED_SIZE.unwrap_or(1));
+    let mut packed = decoder.sub_decoder(payload);
+    while !packed.is_empty() {
+        values.push(S::decode(&mut packed)?);
+    }
+    Ok(())
+}
+
+/// Merges a repeated `string` or `bytes` field: appends one value.
+#[inline]
+pub fn merge_unpackable<S: ScalarType>(
+    tag: Tag,
+    values: &mut Vec<S::Value>,
+    decoder: &mut Decoder<'_>,
+) -> Result<(), DecodeError> {
+    check_wire_type(tag, S::WIRE_TYPE, decoder)?;
+    values.push(S::decode(decoder)?);
+    Ok(())
+}

@@ -1,0 +1,123 @@
+//! Field helpers for singular scalar fields, under each presence
+//! discipline: always written (oneof members, required fields), implicit
+//! presence (written unless default), and explicit presence (`Option`).
+
+use crate::decoder::Decoder;
+use crate::encoder::Encoder;
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::wire::{Tag, WireType, tag_len};
+
+use super::types::ScalarType;
+
+/// Size of a field that is always written: key plus value.
+#[inline]
+pub fn size<S: ScalarType>(field_number: u32, value: &S::Value) -> usize {
+    tag_len(field_number) + S::encoded_len(value)
+}
+
+/// Writes a field unconditionally.
+#[inline]
+pub fn write<S: ScalarType>(field_number: u32, value: &S::Value, encoder: &mut Encoder<'_>) {
+    encoder.put_tag(field_number, S::WIRE_TYPE);
+    S::encode(value, encoder);
+}
+
+/// Size of an implicit-presence field: zero when the value is the default.
+#[inline]
+pub fn size_implicit<S: ScalarType>(field_number: u32, value: &S::Value) -> usize {
+    if S::is_default(value) {
+        0
+    } else {
+        size::<S>(field_number, value)
+    }
+}
+
+/// Writes an implicit-presence field unless its value is the default.
+#[inline]
+pub fn write_implicit<S: ScalarType>(
+    field_number: u32,
+    value: &S::Value,
+    encoder: &mut Encoder<'_>,
+) {
+    if !S::is_default(value) {
+        write::<S>(field_number, value, encoder);
+    }
+}
+
+/// Size of an explicit-presence field: zero when unset.
+#[inline]
+pub fn size_optional<S: ScalarType>(field_number: u32, value: &Option<S::Value>) -> usize {
+    value
+        .as_ref()
+        .map_or(0, |value| size::<S>(field_number, value))
+}
+
+/// Writes an explicit-presence field if it is set.
+#[inline]
+pub fn write_optional<S: ScalarType>(
+    field_number: u32,
+    value: &Option<S::Value>,
+    encoder: &mut Encoder<'_>,
+) {
+    if let Some(value) = value {
+        write::<S>(field_number, value, encoder);
+    }
+}
+
+/// Reads one value of a field whose key `tag` was just read, checking the
+/// wire type.
+#[inline]
+pub fn read<S: ScalarType>(tag: Tag, decoder: &mut Decoder<'_>) -> Result<S::Value, DecodeError> {
+    check_wire_type(tag, S::WIRE_TYPE, decoder)?;
+    S::decode(decoder)
+}
+
+/// Merges a singular field: the last value read wins.
+#[inline]
+pub fn merge<S: ScalarType>(
+    tag: Tag,
+    value: &mut S::Value,
+    decoder: &mut Decoder<'_>,
+) -> Result<(), DecodeError> {
+    *value = read::<S>(tag, decoder)?;
+    Ok(())
+}
+
+/// Merges an explicit-presence field: the last value read wins and the
+/// field becomes set.
+#[inline]
+pub fn merge_optional<S: ScalarType>(
+    tag: Tag,
+    value: &mut Option<S::Value>,
+    decoder: &mut Decoder<'_>,
+) -> Result<(), DecodeError> {
+    *value = Some(read::<S>(tag, decoder)?);
+    Ok(())
+}
+
+/// Fails unless `tag` has wire type `expected`.
+#[inline]
+pub fn check_wire_type(
+    tag: Tag,
+    expected: WireType,
+    decoder: &Decoder<'_>,
+) -> Result<(), DecodeError> {
+    if tag.wire_type() == expected {
+        Ok(())
+    } else {
+        Err(wire_type_mismatch(tag, expected, decoder))
+    }
+}
+
+#[cold]
+pub(crate) fn wire_type_mismatch(
+    tag: Tag,
+    expected: WireType,
+    decoder: &Decoder<'_>,
+) -> DecodeError {
+    decoder.error(DecodeErrorKind::WireTypeMismatch {
+        field_number: tag.field_number(),
+        expected,
+        actual: tag.wire_type(),
+    })
+}

@@ -1,0 +1,263 @@
+//! Errors returned by decoding and encoding.
+
+use core::fmt;
+
+use crate::wire::WireType;
+
+/// What went wrong while decoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// The input ended in the middle of a value.
+    Truncated,
+    /// A varint had more than ten bytes.
+    VarintTooLong,
+    /// A field key used wire type 6 or 7.
+    InvalidWireType(u8),
+    /// A field key had field number 0 or one above `2^29 - 1`, or a value
+    /// above `u32::MAX`.
+    InvalidTag(u64),
+    /// A known field arrived with a wire type its declaration does not allow.
+    WireTypeMismatch {
+        /// The field's number.
+        field_number: u32,
+        /// The wire type the schema implies.
+        expected: WireType,
+        /// The wire type found on the wire.
+        actual: WireType,
+    },
+    /// A `string` field held bytes that are not UTF-8.
+    InvalidUtf8,
+    /// A length prefix claimed more bytes than the input has left.
+    LengthOutOfBounds {
+        /// The length the prefix claimed.
+        length: u64,
+        /// The bytes that remained.
+        remaining: usize,
+    },
+    /// Messages were nested deeper than the configured recursion limit.
+    RecursionLimitExceeded {
+        /// The limit in force.
+        limit: u32,
+    },
+    /// The input is larger than the 2 GiB a protobuf message may occupy.
+    MessageTooLarge {
+        /// The input's length in bytes.
+        length: u64,
+    },
+    /// An end-group key appeared with no open group, or closed a group with
+    /// another field number.
+    UnmatchedEndGroup {
+        /// The field number of the stray end-group key.
+        field_number: u32,
+    },
+    /// The input ended inside a group.
+    MissingEndGroup {
+        /// The field number of the unclosed group.
+        field_number: u32,
+    },
+}
+
+impl fmt::Display for DecodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeErrorKind::Truncated => f.write_str("input ended in the middle of a value"),
+            DecodeErrorKind::VarintTooLong => f.write_str("varint longer than 10 bytes"),
+            DecodeErrorKind::InvalidWireType(bits) => write!(f, "invalid wire type {bits}"),
+            DecodeErrorKind::InvalidTag(raw) => write!(f, "invalid field key {raw}"),
+            DecodeErrorKind::WireTypeMismatch {
+                field_number,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "field {field_number} has wire type {actual}, expected {expected}"
+            ),
+            DecodeErrorKind::InvalidUtf8 => f.write_str("string field is not valid UTF-8"),
+            DecodeErrorKind::LengthOutOfBounds { length, remaining } => write!(
+                f,
+                "length prefix {length} exceeds the {remaining} bytes remaining"
+            ),
+            DecodeErrorKind::RecursionLimitExceeded { limit } => {
+                write!(f, "messages nested deeper than the recursion limit {limit}")
+            }
+            DecodeErrorKind::MessageTooLarge { length } => {
+                write!(f, "input of {length} bytes exceeds the 2 GiB message limit")
+            }
+            DecodeErrorKind::UnmatchedEndGroup { field_number } => {
+                write!(
+                    f,
+                    "end-group key for field {field_number} matches no open group"
+                )
+            }
+            DecodeErrorKind::MissingEndGroup { field_number } => {
+                write!(f, "input ended inside group field {field_number}")
+            }
+        }
+    }
+}
+
+/// A decoding failure: what went wrong, where in the input, and inside
+/// which fields.
+///
+/// The error is one pointer wide so that `Result<(), DecodeError>` stays
+/// cheap on the hot decoding path.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    inner: Box<ErrorInner>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ErrorInner {
+    kind: DecodeErrorKind,
+    offset: Option<usize>,
+    /// Innermost first: (message full name, field number).
+    path: Vec<(&'static str, u32)>,
+}
+
+impl DecodeError {
+    /// Creates an error of `kind` with no position attached.
+    #[cold]
+    pub fn new(kind: DecodeErrorKind) -> DecodeError {
+        DecodeError {
+            inner: Box::new(ErrorInner {
+                kind,
+                offset: None,
+                path: Vec::new(),
+            }),
+        }
+    }
+
+    /// Creates an error of `kind` at byte `offset` of the input.
+    #[cold]
+    pub fn at(kind: DecodeErrorKind, offset: usize) -> DecodeError {
+        let mut error = DecodeError::new(kind);
+        error.inner.offset = Some(offset);
+        error
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &DecodeErrorKind {
+        &self.inner.kind
+    }
+
+    /// Byte offset in the input where the problem was found, when known.
+    pub fn offset(&self) -> Option<usize> {
+        self.inner.offset
+    }
+
+    /// The fields being decoded when the error happened, outermost first,
+    /// as (message full name, field number) pairs.
+    pub fn field_path(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
+        self.inner.path.iter().rev().copied()
+    }
+
+    /// Records that the error happened inside field `field_number` of
+    /// message `message`. Called as the error travels outwards.
+    #[cold]
+    pub fn in_field(mut self, message: &'static str, field_number: u32) -> DecodeError {
+        self.inner.path.push((message, field_number));
+        self
+    }
+}
+
+impl fmt::Debug for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DecodeError")
+            .field("kind", &self.inner.kind)
+            .field("offset", &self.inner.offset)
+            .field("path", &self.inner.path)
+            .finish()
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "failed to decode protobuf message: {}", self.inner.kind)?;
+        if let Some(offset) = self.inner.offset {
+            write!(f, " at byte {offset}")?;
+        }
+        let mut path = self.field_path().peekable();
+        if path.peek().is_some() {
+            f.write_str(" in ")?;
+            for (i, (message, field)) in path.enumerate() {
+                if i > 0 {
+                    f.write_str(" > ")?;
+                }
+                write!(f, "{message} field {field}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// An encoding failure: the destination buffer cannot hold the message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EncodeError {
+    required: usize,
+    remaining: usize,
+}
+
+impl EncodeError {
+    /// Creates an error for a message of `required` bytes and a buffer with
+    /// room for `remaining`.
+    pub fn new(required: usize, remaining: usize) -> EncodeError {
+        EncodeError {
+            required,
+            remaining,
+        }
+    }
+
+    /// Bytes the message needs.
+    pub fn required_capacity(&self) -> usize {
+        self.required
+    }
+
+    /// Bytes the buffer had room for.
+    pub fn remaining(&self) -> usize {
+        self.remaining
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "failed to encode protobuf message: needs {} bytes, buffer has room for {}",
+            self.required, self.remaining
+        )
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_names_kind_offset_and_path() {
+        let error = DecodeError::at(DecodeErrorKind::InvalidUtf8, 17)
+            .in_field("pkg.Inner", 3)
+            .in_field("pkg.Outer", 1);
+        assert_eq!(
+            error.to_string(),
+            "failed to decode protobuf message: string field is not valid UTF-8 at byte 17 \
+             in pkg.Outer field 1 > pkg.Inner field 3"
+        );
+        assert_eq!(
+            error.field_path().collect::<Vec<_>>(),
+            [("pkg.Outer", 1), ("pkg.Inner", 3)]
+        );
+    }
+
+    #[test]
+    fn error_is_one_pointer_wide() {
+        assert_eq!(
+            core::mem::size_of::<Result<(), DecodeError>>(),
+            core::mem::size_of::<usize>()
+        );
+    }
+}

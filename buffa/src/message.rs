@@ -1,0 +1,299 @@
+//! The [`Message`] trait: owned encoding and decoding.
+
+use core::fmt;
+use core::mem::MaybeUninit;
+
+use bytes::{Buf, BufMut, Bytes};
+
+use crate::decoder::{DecodeOptions, Decoder};
+use crate::encoder::Encoder;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::size_cache::SizeCache;
+use crate::unknown_fields::UnknownFields;
+use crate::wire::{Tag, WireType, varint_len};
+
+/// A protobuf message type with an owned Rust representation.
+///
+/// Generated code implements the required methods; everything a user calls
+/// (`encode_to_vec`, `decode_from_slice`, `merge_from_slice`, ...) is
+/// provided on top of them.
+///
+/// Encoding runs in two passes over the message: [`Message::compute_size`]
+/// computes the exact length and records nested lengths in a [`SizeCache`],
+/// then [`Message::write_to`] writes into a buffer reserved once at that
+/// length. Decoding reads fields from a [`Decoder`] and dispatches each one
+/// to [`Message::merge_field`].
+pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
+    /// The message's fully qualified protobuf name, e.g. `"shop.v1.Order"`.
+    const NAME: &'static str;
+
+    /// A shared, immutable default instance, which unset sub-message fields
+    /// read as.
+    fn default_instance() -> &'static Self;
+
+    /// Computes the encoded length in bytes, recording the length of every
+    /// nested length-delimited value in `cache` in the order that
+    /// [`Message::write_to`] will need them.
+    fn compute_size(&self, cache: &mut SizeCache) -> usize;
+
+    /// Writes the message. `cache` must have been filled by
+    /// [`Message::compute_size`] on the same, unchanged message, and
+    /// `encoder` must have room for the length that returned.
+    fn write_to(&self, cache: &mut SizeCache, encoder: &mut Encoder<'_>);
+
+    /// Merges one field, whose key `tag` has just been read, from `decoder`.
+    /// Unknown fields are kept in the message's [`UnknownFields`].
+    fn merge_field(&mut self, tag: Tag, decoder: &mut Decoder<'_>) -> Result<(), DecodeError>;
+
+    /// The fields this message read but does not know.
+    fn unknown_fields(&self) -> &UnknownFields;
+
+    /// Resets every field to its default, keeping allocations where the
+    /// field types allow.
+    fn clear(&mut self);
+
+    /// The encoded length in bytes.
+    fn encoded_len(&self) -> usize {
+        self.compute_size(&mut SizeCache::new())
+    }
+
+    /// Encodes the message into `buf`.
+    ///
+    /// Fails, writing nothing, if `buf` cannot take the whole message.
+    fn encode(&self, buf: &mut impl BufMut) -> Result<(), EncodeError>
+    where
+        Self: Sized,
+    {
+        let mut cache = SizeCache::new();
+        let len = self.compute_size(&mut cache);
+        if buf.remaining_mut() < len {
+            return Err(EncodeError::new(len, buf.remaining_mut()));
+        }
+        write_to_buf(self, &mut cache, len, buf);
+        Ok(())
+    }
+
+    /// Encodes the message into a new `Vec` of exactly the right capacity.
+    fn encode_to_vec(&self) -> Vec<u8>
+    where
+        Self: Sized,
+    {
+        let mut cache = SizeCache::new();
+        let len = self.compute_size(&mut cache);
+        let mut vec = Vec::with_capacity(len);
+        write_to_vec(self, &mut cache, len, &mut vec);
+        vec
+    }
+
+    /// Encodes the message behind a varint length prefix, the framing used
+    /// to put several messages in one stream.
+    fn encode_length_delimited(&self, buf: &mut impl BufMut) -> Result<(), EncodeError>
+    where
+        Self: Sized,
+    {
+        let mut cache = SizeCache::new();
+        let len = self.compute_size(&mut cache);
+        let total = varint_len(len as u64) + len;
+        if buf.remaining_mut() < total {
+            return Err(EncodeError::new(total, buf.remaining_mut()));
+        }
+        let mut prefix = [0u8; 10];
+        let mut encoder = Encoder::from_slice(&mut prefix);
+        encoder.put_varint(len as u64);
+        let prefix_len = encoder.position();
+        buf.put_slice(&prefix[..prefix_len]);
+        write_to_buf(self, &mut cache, len, buf);
+        Ok(())
+    }
+
+    /// Encodes the message behind a varint length prefix into a new `Vec`.
+    fn encode_length_delimited_to_vec(&self) -> Vec<u8>
+    where
+        Self: Sized,
+    {
+        let mut cache = SizeCache::new();
+        let len = self.compute_size(&mut cache);
+        let mut vec = Vec::with_capacity(varint_len(len as u64) + len);
+        let mut prefix = [0u8; 10];
+        let mut encoder = Encoder::from_slice(&mut prefix);
+        encoder.put_varint(len as u64);
+        let prefix_len = encoder.position();
+        vec.extend_from_slice(&prefix[..prefix_len]);
+        write_to_vec(self, &mut cache, len, &mut vec);
+        vec
+    }
+
+    /// Decodes a message from a byte slice.
+    fn decode_from_slice(buf: &[u8]) -> Result<Self, DecodeError>
+    where
+        Self: Sized,
+    {
+        Self::decode_with_options(buf, &DecodeOptions::default())
+    }
+
+    /// Decodes a message from a byte slice with explicit limits.
+    fn decode_with_options(buf: &[u8], options: &DecodeOptions) -> Result<Self, DecodeError>
+    where
+        Self: Sized,
+    {
+        let mut message = Self::default();
+        message.merge_from(&mut Decoder::new(buf, options)?)?;
+        Ok(message)
+    }
+
+    /// Decodes a message from a buffer. When `buf` is [`Bytes`], `bytes`
+    /// fields typed as `Bytes` share its memory instead of copying.
+    fn decode(mut buf: impl Buf) -> Result<Self, DecodeError>
+    where
+        Self: Sized,
+    {
+        let bytes = buf.copy_to_bytes(buf.remaining());
+        Self::decode_bytes(&bytes, &DecodeOptions::default())
+    }
+
+    /// Decodes a message preceded by its varint length, as written by
+    /// [`Message::encode_length_delimited`]. Consumes exactly the prefix and
+    /// the message from `buf`.
+    fn decode_length_delimited(mut buf: impl Buf) -> Result<Self, DecodeError>
+    where
+        Self: Sized,
+    {
+        let len = read_length_prefix(&mut buf)?;
+        let bytes = buf.copy_to_bytes(len);
+        Self::decode_bytes(&bytes, &DecodeOptions::default())
+    }
+
+    /// Merges an encoded message into this one: scalars read later win,
+    /// repeated fields append, and sub-messages merge recursively.
+    fn merge(&mut self, mut buf: impl Buf) -> Result<(), DecodeError>
+    where
+        Self: Sized,
+    {
+        let bytes = buf.copy_to_bytes(buf.remaining());
+        self.merge_from(&mut Decoder::new_shared(&bytes, &DecodeOptions::default())?)
+    }
+
+    /// Merges an encoded message from a byte slice into this one.
+    fn merge_from_slice(&mut self, buf: &[u8]) -> Result<(), DecodeError>
+    where
+        Self: Sized,
+    {
+        self.merge_from(&mut Decoder::new(buf, &DecodeOptions::default())?)
+    }
+
+    /// Merges fields from `decoder` until the end of its current message.
+    fn merge_from(&mut self, decoder: &mut Decoder<'_>) -> Result<(), DecodeError>
+    where
+        Self: Sized,
+    {
+        while let Some(tag) = decoder.read_tag()? {
+            if tag.wire_type() == WireType::EndGroup {
+                return Err(decoder.error(DecodeErrorKind::UnmatchedEndGroup {
+                    field_number: tag.field_number(),
+                }));
+            }
+            self.merge_field(tag, decoder)
+                .map_err(|e| e.in_field(Self::NAME, tag.field_number()))?;
+        }
+        Ok(())
+    }
+
+    /// Merges fields from `decoder` up to the end-group key of group
+    /// `field_number`, for messages encoded as groups.
+    fn merge_group(
+        &mut self,
+        field_number: u32,
+        decoder: &mut Decoder<'_>,
+    ) -> Result<(), DecodeError>
+    where
+        Self: Sized,
+    {
+        while let Some(tag) = decoder.read_tag()? {
+            if tag.wire_type() == WireType::EndGroup {
+                return decoder.check_end_group(tag, field_number);
+            }
+            self.merge_field(tag, decoder)
+                .map_err(|e| e.in_field(Self::NAME, tag.field_number()))?;
+        }
+        Err(decoder.error(DecodeErrorKind::MissingEndGroup { field_number }))
+    }
+
+    #[doc(hidden)]
+    fn decode_bytes(bytes: &Bytes, options: &DecodeOptions) -> Result<Self, DecodeError>
+    where
+        Self: Sized,
+    {
+        let mut message = Self::default();
+        message.merge_from(&mut Decoder::new_shared(bytes, options)?)?;
+        Ok(message)
+    }
+}
+
+/// Runs the write pass into `buf`: directly into its spare memory when it
+/// has `len` contiguous bytes, through an intermediate `Vec` otherwise.
+fn write_to_buf<M: Message>(message: &M, cache: &mut SizeCache, len: usize, buf: &mut impl BufMut) {
+    let chunk = buf.chunk_mut();
+    if chunk.len() >= len {
+        // SAFETY: the encoder writes only initialised bytes into the chunk.
+        let spare = unsafe { chunk.as_uninit_slice_mut() };
+        let written = write_exact(message, cache, len, &mut spare[..len]);
+        // SAFETY: `write_exact` initialised the first `written` bytes.
+        unsafe { buf.advance_mut(written) };
+    } else {
+        let mut vec = Vec::with_capacity(len);
+        write_to_vec(message, cache, len, &mut vec);
+        buf.put_slice(&vec);
+    }
+}
+
+/// Runs the write pass, appending to `vec`.
+fn write_to_vec<M: Message>(message: &M, cache: &mut SizeCache, len: usize, vec: &mut Vec<u8>) {
+    vec.reserve(len);
+    let start = vec.len();
+    let written = write_exact(message, cache, len, &mut vec.spare_capacity_mut()[..len]);
+    // SAFETY: `write_exact` initialised the `written` bytes after `start`.
+    unsafe { vec.set_len(start + written) };
+}
+
+/// Writes `message` into `buf`, which has room for exactly `len` bytes, and
+/// returns the bytes written.
+fn write_exact<M: Message>(
+    message: &M,
+    cache: &mut SizeCache,
+    len: usize,
+    buf: &mut [MaybeUninit<u8>],
+) -> usize {
+    let mut encoder = Encoder::new(buf);
+    message.write_to(cache, &mut encoder);
+    let written = encoder.position();
+    assert_eq!(
+        written,
+        len,
+        "{}: write_to wrote {written} bytes, compute_size promised {len}",
+        M::NAME
+    );
+    written
+}
+
+/// Reads a varint length prefix from a `Buf`, checking it against the bytes
+/// that follow.
+fn read_length_prefix(buf: &mut impl Buf) -> Result<usize, DecodeError> {
+    let mut value = 0u64;
+    for i in 0..10 {
+        if !buf.has_remaining() {
+            return Err(DecodeError::new(DecodeErrorKind::Truncated));
+        }
+        let byte = buf.get_u8();
+        value |= u64::from(byte & 0x7f) << (7 * i);
+        if byte < 0x80 {
+            if value > buf.remaining() as u64 {
+                return Err(DecodeError::new(DecodeErrorKind::LengthOutOfBounds {
+                    length: value,
+                    remaining: buf.remaining(),
+                }));
+            }
+            return Ok(value as usize);
+        }
+    }
+    Err(DecodeError::new(DecodeErrorKind::VarintTooLong))
+}
