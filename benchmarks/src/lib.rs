@@ -1,1 +1,91 @@
-//! placeholder
+//! Benchmarks of protobuf libraries on the four protobuf datasets of
+//! [rust_serialization_benchmark](https://github.com/djkoloski/rust_serialization_benchmark):
+//! `log`, `mesh`, `minecraft_savedata` and `mk48`.
+//!
+//! - [`datasets`] holds the native data and reproduces its generation exactly
+//!   (see `shared/datasets/rust_serialization_benchmark/GENERATION.md`).
+//! - A protobuf library takes part by implementing [`Library`] once and
+//!   [`Codec<D>`] for each dataset `D` on a marker type, like [`Prost`].
+//! - [`harness`] runs the four measured operations for any such pair; the
+//!   criterion bench (`benches/datasets.rs`) and the `compare` binary use it.
+
+pub mod datasets;
+pub mod harness;
+pub mod pb_prost;
+pub mod prost_codec;
+
+use std::fmt::Debug;
+
+pub use datasets::log::Logs;
+pub use datasets::mesh::Mesh;
+pub use datasets::minecraft_savedata::Players;
+pub use datasets::mk48::Updates;
+pub use prost_codec::Prost;
+
+/// A benchmark dataset: the native top-level struct of one of the four
+/// datasets.
+pub trait Dataset: Clone + PartialEq + Debug + 'static {
+    /// Dataset name as used in reports (`log`, `mesh`, ...).
+    const NAME: &'static str;
+
+    /// Generates the dataset from a fresh, fixed-seed RNG.
+    fn generate() -> Self;
+}
+
+impl Dataset for Logs {
+    const NAME: &'static str = "log";
+    fn generate() -> Self {
+        datasets::log::generate()
+    }
+}
+
+impl Dataset for Mesh {
+    const NAME: &'static str = "mesh";
+    fn generate() -> Self {
+        datasets::mesh::generate()
+    }
+}
+
+impl Dataset for Players {
+    const NAME: &'static str = "minecraft_savedata";
+    fn generate() -> Self {
+        datasets::minecraft_savedata::generate()
+    }
+}
+
+impl Dataset for Updates {
+    const NAME: &'static str = "mk48";
+    fn generate() -> Self {
+        datasets::mk48::generate()
+    }
+}
+
+/// A benchmarked configuration (a protobuf library, possibly with particular
+/// code generation options), usually a zero-sized marker type.
+pub trait Library {
+    /// Configuration name as used in reports (`prost`, `buffa_box`, ...).
+    const NAME: &'static str;
+}
+
+/// How a [`Library`] handles dataset `D`: its message type and the four
+/// steps the benchmark measures.
+///
+/// Implementations must not cache anything between calls: every call does the
+/// full work.
+pub trait Codec<D: Dataset>: Library {
+    /// The library's top-level message type for this dataset.
+    type Msg;
+
+    /// Converts the native data to the message ("populate",
+    /// `serialize_pb` in the original).
+    fn populate(native: &D) -> Self::Msg;
+
+    /// Appends the encoding of `msg` to `buf` (which the harness has cleared).
+    fn encode(msg: &Self::Msg, buf: &mut Vec<u8>);
+
+    /// Decodes a message from its encoding. Panics on invalid input.
+    fn decode(bytes: &[u8]) -> Self::Msg;
+
+    /// Converts a decoded message back to the native data ("convert").
+    fn convert(msg: Self::Msg) -> D;
+}

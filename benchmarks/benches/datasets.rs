@@ -1,0 +1,65 @@
+//! Criterion benchmarks: for each dataset and each library, the four
+//! operations of rust_serialization_benchmark (encode, populate + encode,
+//! decode, decode + convert). The encoded size is printed, and used as the
+//! throughput of each benchmark.
+//!
+//! Run with `cargo bench -p benchmarks --bench datasets`; pass a filter such
+//! as `mesh/prost` to run a subset.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use benchmarks::harness::Prepared;
+use benchmarks::{Codec, Dataset, Logs, Mesh, Players, Prost, Updates};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+/// Benchmarks one library on one dataset, in the group named after the
+/// dataset, with ids `<library>/<op>`.
+fn bench_library<D: Dataset, C: Codec<D>>(c: &mut Criterion, native: &D) {
+    let mut prepared = Prepared::<D, C>::new(native.clone());
+    let size = prepared.encoded().len();
+    println!("{}/{}: encoded size {size} bytes", D::NAME, C::NAME);
+
+    let mut group = c.benchmark_group(D::NAME);
+    group.throughput(Throughput::Bytes(size as u64));
+    group.bench_function(format!("{}/encode", C::NAME), |b| {
+        b.iter(|| black_box(prepared.encode().len()))
+    });
+    group.bench_function(format!("{}/populate+encode", C::NAME), |b| {
+        b.iter(|| black_box(prepared.populate_encode().len()))
+    });
+    group.bench_function(format!("{}/decode", C::NAME), |b| {
+        b.iter(|| prepared.decode())
+    });
+    group.bench_function(format!("{}/decode+convert", C::NAME), |b| {
+        b.iter(|| prepared.decode_convert())
+    });
+    group.finish();
+}
+
+/// Benchmarks every library on dataset `D`. A new library is one more line
+/// here (and one more bound).
+fn bench_dataset<D: Dataset>(c: &mut Criterion)
+where
+    Prost: Codec<D>,
+{
+    let native = D::generate();
+    bench_library::<D, Prost>(c, &native);
+}
+
+fn benches(c: &mut Criterion) {
+    bench_dataset::<Logs>(c);
+    bench_dataset::<Mesh>(c);
+    bench_dataset::<Players>(c);
+    bench_dataset::<Updates>(c);
+}
+
+criterion_group! {
+    name = datasets;
+    config = Criterion::default()
+        .sample_size(30)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    targets = benches
+}
+criterion_main!(datasets);

@@ -1,0 +1,55 @@
+//! Generates the prost types for the four rust_serialization_benchmark
+//! datasets.
+//!
+//! The `.proto` schemas are read from the shared datasets directory that sits
+//! beside the workspace (`<workspace>/../shared/datasets/rust_serialization_benchmark/`),
+//! so they are not duplicated in the repository. `BENCHMARK_PROTO_DIR` can point
+//! elsewhere. protoc comes from the `protoc-bin-vendored` crate; no system
+//! protoc is needed.
+
+use std::env;
+use std::path::PathBuf;
+
+/// The dataset schemas, in the order the benchmark runs them.
+const PROTOS: [&str; 4] = [
+    "log.proto",
+    "mesh.proto",
+    "minecraft_savedata.proto",
+    "mk48.proto",
+];
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=BENCHMARK_PROTO_DIR");
+    let proto_dir = match env::var_os("BENCHMARK_PROTO_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => {
+            let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap());
+            manifest_dir.join("../../shared/datasets/rust_serialization_benchmark")
+        }
+    };
+    let files: Vec<PathBuf> = PROTOS.iter().map(|name| proto_dir.join(name)).collect();
+    for file in &files {
+        if !file.is_file() {
+            panic!(
+                "benchmark schema {} not found. The benchmarks crate reads the \
+                 rust_serialization_benchmark .proto files from \
+                 shared/datasets/rust_serialization_benchmark/ next to the \
+                 workspace checkout; make sure shared/ is present there, or set \
+                 BENCHMARK_PROTO_DIR to a directory holding {}.",
+                file.display(),
+                PROTOS.join(", "),
+            );
+        }
+        println!("cargo:rerun-if-changed={}", file.display());
+    }
+
+    let protoc = protoc_bin_vendored::protoc_bin_path()
+        .expect("protoc-bin-vendored has no protoc binary for this platform");
+
+    let mut config = prost_build::Config::new();
+    config.protoc_executable(protoc);
+    config.protoc_arg("--experimental_allow_proto3_optional");
+    config
+        .compile_protos(&files, &[proto_dir])
+        .expect("prost-build failed to compile the benchmark schemas");
+}

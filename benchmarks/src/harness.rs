@@ -1,0 +1,185 @@
+//! Running the measured operations for one (dataset, library) pair.
+
+use std::hint::black_box;
+use std::marker::PhantomData;
+use std::time::{Duration, Instant};
+
+use crate::{Codec, Dataset};
+
+/// Capacity of the reused encode buffer, as in the original benchmark.
+pub const BUFFER_CAPACITY: usize = 10_000_000;
+
+/// One of the four measured operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Encode a message that was populated in advance into the reused buffer.
+    Encode,
+    /// Populate the message from the native data, then encode it.
+    PopulateEncode,
+    /// Decode the message from its encoding.
+    Decode,
+    /// Decode the message, then convert it to the native data.
+    DecodeConvert,
+}
+
+impl Op {
+    /// All operations, in report order.
+    pub const ALL: [Op; 4] = [
+        Op::Encode,
+        Op::PopulateEncode,
+        Op::Decode,
+        Op::DecodeConvert,
+    ];
+
+    /// Name as used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Encode => "encode",
+            Op::PopulateEncode => "populate+encode",
+            Op::Decode => "decode",
+            Op::DecodeConvert => "decode+convert",
+        }
+    }
+}
+
+/// Everything one (dataset, library) pair needs for its measurements: the
+/// native data, the message populated in advance, its encoding and the
+/// reused encode buffer.
+pub struct Prepared<D: Dataset, C: Codec<D>> {
+    native: D,
+    message: C::Msg,
+    encoded: Vec<u8>,
+    buffer: Vec<u8>,
+    codec: PhantomData<C>,
+}
+
+impl<D: Dataset, C: Codec<D>> Prepared<D, C> {
+    /// Populates and encodes `native` once, and checks that decode + convert
+    /// gives it back.
+    ///
+    /// # Panics
+    ///
+    /// If the round trip does not give back equal data.
+    pub fn new(native: D) -> Self {
+        let message = C::populate(&native);
+        let mut encoded = Vec::new();
+        C::encode(&message, &mut encoded);
+        let prepared = Self {
+            native,
+            message,
+            encoded,
+            buffer: Vec::with_capacity(BUFFER_CAPACITY),
+            codec: PhantomData,
+        };
+        assert!(
+            C::convert(C::decode(&prepared.encoded)) == prepared.native,
+            "{}/{}: decode + convert does not give back the original data",
+            D::NAME,
+            C::NAME,
+        );
+        prepared
+    }
+
+    /// The native data.
+    pub fn native(&self) -> &D {
+        &self.native
+    }
+
+    /// The encoding of the data.
+    pub fn encoded(&self) -> &[u8] {
+        &self.encoded
+    }
+
+    /// [`Op::Encode`]: clears the reused buffer and encodes the prepared
+    /// message into it. Returns the encoded bytes.
+    pub fn encode(&mut self) -> &[u8] {
+        self.buffer.clear();
+        C::encode(black_box(&self.message), &mut self.buffer);
+        &self.buffer
+    }
+
+    /// [`Op::PopulateEncode`]: populates a message from the native data,
+    /// clears the reused buffer and encodes the message into it.
+    pub fn populate_encode(&mut self) -> &[u8] {
+        let message = C::populate(black_box(&self.native));
+        self.buffer.clear();
+        C::encode(&message, &mut self.buffer);
+        &self.buffer
+    }
+
+    /// [`Op::Decode`]: decodes the message from the encoding.
+    pub fn decode(&self) -> C::Msg {
+        C::decode(black_box(&self.encoded))
+    }
+
+    /// [`Op::DecodeConvert`]: decodes the message and converts it to the
+    /// native data.
+    pub fn decode_convert(&self) -> D {
+        C::convert(C::decode(black_box(&self.encoded)))
+    }
+
+    /// Runs `op` once. Results, including decoded messages, are dropped
+    /// inside the call, as in a criterion iteration.
+    pub fn run_once(&mut self, op: Op) {
+        match op {
+            Op::Encode => {
+                black_box(self.encode());
+            }
+            Op::PopulateEncode => {
+                black_box(self.populate_encode());
+            }
+            Op::Decode => {
+                black_box(self.decode());
+            }
+            Op::DecodeConvert => {
+                black_box(self.decode_convert());
+            }
+        }
+    }
+}
+
+/// A type-erased [`Prepared`], so that reports can hold several libraries
+/// for one dataset side by side.
+pub trait Runner {
+    /// The library's name.
+    fn library(&self) -> &'static str;
+
+    /// The dataset's name.
+    fn dataset(&self) -> &'static str;
+
+    /// The encoding of the data.
+    fn encoded(&self) -> &[u8];
+
+    /// Runs `op` `iters` times and returns the elapsed time.
+    fn time(&mut self, op: Op, iters: u64) -> Duration;
+}
+
+impl<D: Dataset, C: Codec<D>> Runner for Prepared<D, C> {
+    fn library(&self) -> &'static str {
+        C::NAME
+    }
+
+    fn dataset(&self) -> &'static str {
+        D::NAME
+    }
+
+    fn encoded(&self) -> &[u8] {
+        &self.encoded
+    }
+
+    fn time(&mut self, op: Op, iters: u64) -> Duration {
+        let start = Instant::now();
+        for _ in 0..iters {
+            self.run_once(op);
+        }
+        start.elapsed()
+    }
+}
+
+/// Boxes a [`Prepared`] for `native` as a [`Runner`].
+pub fn runner<D: Dataset, C: Codec<D> + 'static>(native: D) -> Box<dyn Runner>
+where
+    C::Msg: 'static,
+{
+    Box::new(Prepared::<D, C>::new(native))
+}

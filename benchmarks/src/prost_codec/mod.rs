@@ -1,0 +1,53 @@
+//! The `prost` configuration: prost 0.14 with the types of [`crate::pb_prost`].
+//!
+//! The submodules hold the conversions between native data and prost
+//! messages (`From` impls, as in the original benchmark); this module holds
+//! the [`Codec`] impls.
+
+mod log;
+mod mesh;
+mod minecraft_savedata;
+mod mk48;
+
+use prost::Message;
+
+use crate::pb_prost;
+use crate::{Codec, Library, Logs, Mesh, Players, Updates};
+
+/// Marker type of the prost configuration.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Prost;
+
+impl Library for Prost {
+    const NAME: &'static str = "prost";
+}
+
+/// Implements [`Codec`] for [`Prost`], given the native and prost types.
+macro_rules! prost_codec {
+    ($native:ty, $msg:ty) => {
+        impl Codec<$native> for Prost {
+            type Msg = $msg;
+
+            fn populate(native: &$native) -> $msg {
+                native.into()
+            }
+
+            fn encode(msg: &$msg, buf: &mut Vec<u8>) {
+                msg.encode(buf).unwrap();
+            }
+
+            fn decode(bytes: &[u8]) -> $msg {
+                <$msg>::decode(bytes).unwrap()
+            }
+
+            fn convert(msg: $msg) -> $native {
+                msg.into()
+            }
+        }
+    };
+}
+
+prost_codec!(Logs, pb_prost::log::Logs);
+prost_codec!(Mesh, pb_prost::mesh::Mesh);
+prost_codec!(Players, pb_prost::minecraft_savedata::Players);
+prost_codec!(Updates, pb_prost::mk48::Updates);
