@@ -1,1 +1,408 @@
-//! placeholder
+//! # buffa-build
+//!
+//! Compiles `.proto` files into Rust code for the `buffa` runtime from a
+//! build script:
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() {
+//!     buffa_build::Config::new()
+//!         .files(&["proto/shop/v1/shop.proto"])
+//!         .includes(&["proto"])
+//!         .compile()
+//!         .unwrap();
+//! }
+//! ```
+//!
+//! and in the crate, `buffa::include_proto!("shop.v1");`.
+//!
+//! protoc is taken from the `PROTOC` environment variable, else from the
+//! `protoc-bin-vendored` crate (default feature `vendored-protoc`, so a
+//! fresh machine needs no install), else from `PATH`.
+//! [`Config::descriptor_set`] skips protoc altogether.
+//!
+//! ## Pointer layout
+//!
+//! Every singular sub-message field is a `buffa::MessageField<T, P>`. By
+//! default `P` is `Box<T>`. [`Config::unbox_message_fields`] stores
+//! sub-messages inline (`buffa::Inline<T>`, no allocation) wherever that is
+//! safe: fields that make a message contain itself stay boxed.
+//! [`Config::box_type_in`] and [`Config::box_type_custom_in`] choose the
+//! pointer per path. When several rules cover a field, **the rule added
+//! last wins**.
+
+#![warn(missing_docs)]
+
+mod protoc;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub use buffa_codegen::{GeneratedFile, Options, PointerRepr};
+
+/// Why compiling protos failed.
+#[derive(Debug)]
+pub enum Error {
+    /// protoc could not be run or rejected the input; carries protoc's own
+    /// messages (`file:line:column: ...`).
+    Protoc(String),
+    /// Reading or writing a file failed.
+    Io(PathBuf, std::io::Error),
+    /// The configuration is invalid (e.g. a missing file or a bad option).
+    Config(String),
+    /// Code generation failed.
+    Codegen(buffa_codegen::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Protoc(message) => write!(f, "buffa-build: {message}"),
+            Error::Io(path, e) => write!(f, "buffa-build: {}: {e}", path.display()),
+            Error::Config(message) => write!(f, "buffa-build: {message}"),
+            Error::Codegen(e) => write!(f, "buffa-build: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io(_, e) => Some(e),
+            Error::Codegen(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<buffa_codegen::Error> for Error {
+    fn from(e: buffa_codegen::Error) -> Self {
+        Error::Codegen(e)
+    }
+}
+
+/// Build-script configuration: which files, which options, where to write.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    files: Vec<PathBuf>,
+    includes: Vec<PathBuf>,
+    out_dir: Option<PathBuf>,
+    descriptor_set: Option<PathBuf>,
+    protoc: Option<PathBuf>,
+    protoc_args: Vec<String>,
+    include_file: Option<String>,
+    options: Options,
+}
+
+impl Config {
+    /// A configuration with no files and default options.
+    pub fn new() -> Config {
+        Config::default()
+    }
+
+    /// Adds .proto files to compile.
+    pub fn files(&mut self, files: &[impl AsRef<Path>]) -> &mut Self {
+        self.files
+            .extend(files.iter().map(|f| f.as_ref().to_owned()));
+        self
+    }
+
+    /// Adds include directories, searched for the files and their imports.
+    pub fn includes(&mut self, includes: &[impl AsRef<Path>]) -> &mut Self {
+        self.includes
+            .extend(includes.iter().map(|i| i.as_ref().to_owned()));
+        self
+    }
+
+    /// Writes generated files to `dir` instead of `OUT_DIR`.
+    pub fn out_dir(&mut self, dir: impl AsRef<Path>) -> &mut Self {
+        self.out_dir = Some(dir.as_ref().to_owned());
+        self
+    }
+
+    /// Uses a prebuilt encoded `FileDescriptorSet` (with imports) instead of
+    /// running protoc; every file in it is generated.
+    pub fn descriptor_set(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.descriptor_set = Some(path.as_ref().to_owned());
+        self
+    }
+
+    /// Uses this protoc binary.
+    pub fn protoc_executable(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.protoc = Some(path.as_ref().to_owned());
+        self
+    }
+
+    /// Passes an extra argument to protoc.
+    pub fn protoc_arg(&mut self, arg: impl Into<String>) -> &mut Self {
+        self.protoc_args.push(arg.into());
+        self
+    }
+
+    /// Also writes `name` to the output directory: a file that mounts every
+    /// generated package in nested modules mirroring the package names.
+    pub fn include_file(&mut self, name: impl Into<String>) -> &mut Self {
+        self.include_file = Some(name.into());
+        self
+    }
+
+    /// Maps a proto package or type prefix to an existing Rust path; types
+    /// under it are not generated but referenced there.
+    pub fn extern_path(
+        &mut self,
+        proto_path: impl AsRef<str>,
+        rust_path: impl Into<String>,
+    ) -> &mut Self {
+        let proto_path = buffa_codegen_path(proto_path.as_ref());
+        self.options
+            .extern_paths
+            .push((proto_path, rust_path.into()));
+        self
+    }
+
+    /// Generates the map fields under `paths` as `BTreeMap`.
+    pub fn btree_map(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
+        for path in paths {
+            self.options.btree_maps.insert(path.as_ref(), ());
+        }
+        self
+    }
+
+    /// Generates the `bytes` fields under `paths` as `bytes::Bytes`, which
+    /// share the input when decoding from `Bytes`.
+    pub fn bytes(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
+        for path in paths {
+            self.options.shared_bytes.insert(path.as_ref(), ());
+        }
+        self
+    }
+
+    /// Uses `repr` for every singular message field.
+    pub fn box_type(&mut self, repr: PointerRepr) -> &mut Self {
+        self.box_type_in(repr, &["."])
+    }
+
+    /// Uses `repr` for the singular message fields under `paths`. `Inline`
+    /// on a recursive field keeps it boxed when the rule covers a scope and
+    /// is an error when it names that exact field.
+    pub fn box_type_in(&mut self, repr: PointerRepr, paths: &[impl AsRef<str>]) -> &mut Self {
+        for path in paths {
+            self.options.pointers.insert(path.as_ref(), repr.clone());
+        }
+        self
+    }
+
+    /// Uses a custom pointer for every singular message field; `template`
+    /// names the type with `*` for the message, e.g.
+    /// `"crate::ptr::SmallBox<*>"`. The type must implement
+    /// `buffa::ProtoBox<T>`.
+    pub fn box_type_custom(&mut self, template: impl Into<String>) -> &mut Self {
+        self.box_type_custom_in(template, &["."])
+    }
+
+    /// Uses a custom pointer for the singular message fields under `paths`.
+    pub fn box_type_custom_in(
+        &mut self,
+        template: impl Into<String>,
+        paths: &[impl AsRef<str>],
+    ) -> &mut Self {
+        self.box_type_in(PointerRepr::Custom(template.into()), paths)
+    }
+
+    /// Stores every singular message field inline except those that make a
+    /// message recursive. Same as `unbox_message_fields_in(&["."])`.
+    pub fn unbox_message_fields(&mut self) -> &mut Self {
+        self.unbox_message_fields_in(&["."])
+    }
+
+    /// Stores the singular message fields under `paths` inline, except
+    /// recursive ones, which stay boxed; naming one exact recursive field is
+    /// an error.
+    pub fn unbox_message_fields_in(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
+        self.box_type_in(PointerRepr::Inline, paths)
+    }
+
+    /// Makes every message-typed oneof variant hold `T` rather than
+    /// `Box<T>`, except recursive ones.
+    pub fn unbox_oneof(&mut self) -> &mut Self {
+        self.unbox_oneof_in(&["."])
+    }
+
+    /// Makes the message-typed oneof variants under `paths` (a oneof's path
+    /// is `.pkg.Msg.oneof_name`) hold `T`, except recursive ones; naming an
+    /// exact recursive variant is an error.
+    pub fn unbox_oneof_in(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
+        for path in paths {
+            self.options.unboxed_oneofs.insert(path.as_ref(), true);
+        }
+        self
+    }
+
+    /// Adds an attribute (e.g. `#[derive(serde::Serialize)]`) to the
+    /// messages, enums and oneof enums under `path`.
+    pub fn type_attribute(
+        &mut self,
+        path: impl AsRef<str>,
+        attribute: impl Into<String>,
+    ) -> &mut Self {
+        self.options
+            .type_attributes
+            .insert(path.as_ref(), attribute.into());
+        self
+    }
+
+    /// Adds an attribute to the messages under `path`.
+    pub fn message_attribute(
+        &mut self,
+        path: impl AsRef<str>,
+        attribute: impl Into<String>,
+    ) -> &mut Self {
+        self.options
+            .message_attributes
+            .insert(path.as_ref(), attribute.into());
+        self
+    }
+
+    /// Adds an attribute to the enums and oneof enums under `path`.
+    pub fn enum_attribute(
+        &mut self,
+        path: impl AsRef<str>,
+        attribute: impl Into<String>,
+    ) -> &mut Self {
+        self.options
+            .enum_attributes
+            .insert(path.as_ref(), attribute.into());
+        self
+    }
+
+    /// Adds an attribute to the fields (and oneof variants) under `path`.
+    pub fn field_attribute(
+        &mut self,
+        path: impl AsRef<str>,
+        attribute: impl Into<String>,
+    ) -> &mut Self {
+        self.options
+            .field_attributes
+            .insert(path.as_ref(), attribute.into());
+        self
+    }
+
+    /// Leaves .proto comments out of the generated code.
+    pub fn disable_comments(&mut self) -> &mut Self {
+        self.options.disable_comments = true;
+        self
+    }
+
+    /// Runs protoc (unless a descriptor set was given) and code generation,
+    /// and returns the generated files without writing them.
+    pub fn generate(&self) -> Result<Vec<GeneratedFile>, Error> {
+        let descriptor_set = match &self.descriptor_set {
+            Some(path) => std::fs::read(path).map_err(|e| Error::Io(path.clone(), e))?,
+            None => {
+                if self.files.is_empty() {
+                    return Err(Error::Config(
+                        "no .proto files given: call Config::files".into(),
+                    ));
+                }
+                for file in &self.files {
+                    let found = file.is_file()
+                        || self
+                            .includes
+                            .iter()
+                            .any(|include| include.join(file).is_file());
+                    if !found {
+                        return Err(Error::Config(format!(
+                            "proto file {} not found (include paths: {:?})",
+                            file.display(),
+                            self.includes
+                        )));
+                    }
+                }
+                for include in &self.includes {
+                    if !include.is_dir() {
+                        return Err(Error::Config(format!(
+                            "include path {} is not a directory",
+                            include.display()
+                        )));
+                    }
+                }
+                let protoc = protoc::locate(self.protoc.as_deref())?;
+                protoc::descriptor_set(&protoc, &self.includes, &self.files, &self.protoc_args)?
+            }
+        };
+        let names = file_names(&descriptor_set, &self.options)?;
+        Ok(buffa_codegen::generate(
+            &descriptor_set,
+            &names,
+            &self.options,
+        )?)
+    }
+
+    /// Generates code and writes it to the output directory (`OUT_DIR`
+    /// unless [`Config::out_dir`] was called), one file per package.
+    pub fn compile(&self) -> Result<(), Error> {
+        let out_dir = match &self.out_dir {
+            Some(dir) => dir.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or_else(|| {
+                    Error::Config(
+                        "OUT_DIR is not set: call Config::out_dir outside build scripts".into(),
+                    )
+                })?,
+        };
+        if std::env::var_os("CARGO").is_some() {
+            for file in &self.files {
+                let path = self
+                    .includes
+                    .iter()
+                    .map(|i| i.join(file))
+                    .find(|p| p.is_file())
+                    .unwrap_or_else(|| file.clone());
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+            println!("cargo:rerun-if-env-changed=PROTOC");
+        }
+        let files = self.generate()?;
+        std::fs::create_dir_all(&out_dir).map_err(|e| Error::Io(out_dir.clone(), e))?;
+        for file in &files {
+            write_if_changed(&out_dir.join(&file.name), &file.content)?;
+        }
+        if let Some(name) = &self.include_file {
+            write_if_changed(&out_dir.join(name), &buffa_codegen::include_file(&files))?;
+        }
+        Ok(())
+    }
+}
+
+/// Names of the files in the set that code is generated for: all of them
+/// but those whose package an `extern_path` covers.
+fn file_names(descriptor_set: &[u8], options: &Options) -> Result<Vec<String>, Error> {
+    let files = buffa_codegen::file_packages(descriptor_set)?;
+    Ok(files
+        .into_iter()
+        .filter(|(_, package)| {
+            let package = format!(".{package}");
+            !options
+                .extern_paths
+                .iter()
+                .any(|(proto, _)| buffa_codegen::covers(proto, &package))
+        })
+        .map(|(name, _)| name)
+        .collect())
+}
+
+fn buffa_codegen_path(path: &str) -> String {
+    if path.starts_with('.') {
+        path.to_owned()
+    } else {
+        format!(".{path}")
+    }
+}
+
+fn write_if_changed(path: &Path, content: &str) -> Result<(), Error> {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == content) {
+        return Ok(());
+    }
+    std::fs::write(path, content).map_err(|e| Error::Io(path.to_owned(), e))
+}

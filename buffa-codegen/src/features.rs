@@ -1,0 +1,249 @@
+//! Edition features: per-field behaviour resolved from the file, message,
+//! field and enum feature sets, with proto2 and proto3 as presets.
+//!
+//! `prost-types` predates editions and drops the `edition` field and every
+//! `features` option when it decodes a descriptor. The same bytes are
+//! therefore decoded a second time into the small overlay below, which
+//! keeps exactly those fields and the nesting needed to line them up with
+//! the `prost-types` tree (same element order).
+
+use prost::Message as _;
+
+/// The feature values that change generated code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// `field_presence`.
+    pub presence: Presence,
+    /// `enum_type`: whether enums are closed.
+    pub closed_enums: bool,
+    /// `repeated_field_encoding`: whether repeated scalars are packed.
+    pub packed: bool,
+    /// `utf8_validation`: whether strings are checked for UTF-8.
+    pub validate_utf8: bool,
+    /// `message_encoding`: whether messages are group-encoded (DELIMITED).
+    pub delimited: bool,
+}
+
+/// `field_presence` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Presence {
+    /// Set or unset is observable.
+    Explicit,
+    /// The default value means unset.
+    Implicit,
+    /// proto2 `required`.
+    LegacyRequired,
+}
+
+/// Edition numbers as in `descriptor.proto`.
+pub mod edition {
+    /// proto2 files.
+    pub const PROTO2: i32 = 998;
+    /// proto3 files.
+    pub const PROTO3: i32 = 999;
+    /// Edition 2023.
+    pub const EDITION_2023: i32 = 1000;
+    /// Edition 2024.
+    pub const EDITION_2024: i32 = 1001;
+}
+
+impl Features {
+    /// The defaults of `edition`.
+    pub fn for_edition(edition: i32) -> Features {
+        match edition {
+            edition::PROTO2 => Features {
+                presence: Presence::Explicit,
+                closed_enums: true,
+                packed: false,
+                validate_utf8: false,
+                delimited: false,
+            },
+            edition::PROTO3 => Features {
+                presence: Presence::Implicit,
+                closed_enums: false,
+                packed: true,
+                validate_utf8: true,
+                delimited: false,
+            },
+            _ => Features {
+                presence: Presence::Explicit,
+                closed_enums: false,
+                packed: true,
+                validate_utf8: true,
+                delimited: false,
+            },
+        }
+    }
+
+    /// These features with the values `set` declares overriding them.
+    pub fn merge(self, set: Option<&FeatureSet>) -> Features {
+        let Some(set) = set else { return self };
+        let mut out = self;
+        match set.field_presence {
+            Some(1) => out.presence = Presence::Explicit,
+            Some(2) => out.presence = Presence::Implicit,
+            Some(3) => out.presence = Presence::LegacyRequired,
+            _ => {}
+        }
+        match set.enum_type {
+            Some(1) => out.closed_enums = false,
+            Some(2) => out.closed_enums = true,
+            _ => {}
+        }
+        match set.repeated_field_encoding {
+            Some(1) => out.packed = true,
+            Some(2) => out.packed = false,
+            _ => {}
+        }
+        match set.utf8_validation {
+            Some(2) => out.validate_utf8 = true,
+            Some(3) => out.validate_utf8 = false,
+            _ => {}
+        }
+        match set.message_encoding {
+            Some(1) => out.delimited = false,
+            Some(2) => out.delimited = true,
+            _ => {}
+        }
+        out
+    }
+}
+
+/// The edition of a file from its `syntax` string and `edition` field.
+pub fn file_edition(syntax: &str, overlay_edition: Option<i32>) -> i32 {
+    match syntax {
+        "proto3" => edition::PROTO3,
+        "editions" => overlay_edition.unwrap_or(edition::EDITION_2023),
+        _ => edition::PROTO2,
+    }
+}
+
+/// `google.protobuf.FeatureSet`, the fields codegen reads.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct FeatureSet {
+    /// `field_presence`.
+    #[prost(int32, optional, tag = "1")]
+    pub field_presence: Option<i32>,
+    /// `enum_type`.
+    #[prost(int32, optional, tag = "2")]
+    pub enum_type: Option<i32>,
+    /// `repeated_field_encoding`.
+    #[prost(int32, optional, tag = "3")]
+    pub repeated_field_encoding: Option<i32>,
+    /// `utf8_validation`.
+    #[prost(int32, optional, tag = "4")]
+    pub utf8_validation: Option<i32>,
+    /// `message_encoding`.
+    #[prost(int32, optional, tag = "5")]
+    pub message_encoding: Option<i32>,
+}
+
+/// Any `*Options` message: only its `features` field (50).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct OptionsOverlay {
+    /// `features`.
+    #[prost(message, optional, tag = "50")]
+    pub features: Option<FeatureSet>,
+}
+
+/// `FileDescriptorSet` with only the editions data.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct FileSetOverlay {
+    /// `file`.
+    #[prost(message, repeated, tag = "1")]
+    pub file: Vec<FileOverlay>,
+}
+
+/// `FileDescriptorProto` with only the editions data.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct FileOverlay {
+    /// `message_type`.
+    #[prost(message, repeated, tag = "4")]
+    pub message_type: Vec<MessageOverlay>,
+    /// `enum_type`.
+    #[prost(message, repeated, tag = "5")]
+    pub enum_type: Vec<WithOptions3>,
+    /// `options`.
+    #[prost(message, optional, tag = "8")]
+    pub options: Option<OptionsOverlay>,
+    /// `edition`.
+    #[prost(int32, optional, tag = "14")]
+    pub edition: Option<i32>,
+}
+
+/// `DescriptorProto` with only the editions data.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct MessageOverlay {
+    /// `field`.
+    #[prost(message, repeated, tag = "2")]
+    pub field: Vec<WithOptions8>,
+    /// `nested_type`.
+    #[prost(message, repeated, tag = "3")]
+    pub nested_type: Vec<MessageOverlay>,
+    /// `enum_type`.
+    #[prost(message, repeated, tag = "4")]
+    pub enum_type: Vec<WithOptions3>,
+    /// `options`.
+    #[prost(message, optional, tag = "7")]
+    pub options: Option<OptionsOverlay>,
+    /// `oneof_decl`.
+    #[prost(message, repeated, tag = "8")]
+    pub oneof_decl: Vec<WithOptions2>,
+}
+
+/// A descriptor whose options are field 8 (`FieldDescriptorProto`).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct WithOptions8 {
+    /// `options`.
+    #[prost(message, optional, tag = "8")]
+    pub options: Option<OptionsOverlay>,
+}
+
+/// A descriptor whose options are field 3 (`EnumDescriptorProto`).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct WithOptions3 {
+    /// `options`.
+    #[prost(message, optional, tag = "3")]
+    pub options: Option<OptionsOverlay>,
+}
+
+/// A descriptor whose options are field 2 (`OneofDescriptorProto`).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct WithOptions2 {
+    /// `options`.
+    #[prost(message, optional, tag = "2")]
+    pub options: Option<OptionsOverlay>,
+}
+
+/// Decodes the editions overlay of an encoded `FileDescriptorSet`.
+pub fn decode_overlay(bytes: &[u8]) -> Result<FileSetOverlay, prost::DecodeError> {
+    FileSetOverlay::decode(bytes)
+}
+
+/// The feature set an options overlay declares.
+pub fn declared(options: &Option<OptionsOverlay>) -> Option<&FeatureSet> {
+    options.as_ref().and_then(|o| o.features.as_ref())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_and_overrides() {
+        let proto2 = Features::for_edition(edition::PROTO2);
+        assert!(proto2.closed_enums && !proto2.packed);
+        let proto3 = Features::for_edition(edition::PROTO3);
+        assert_eq!(proto3.presence, Presence::Implicit);
+        let e2023 = Features::for_edition(edition::EDITION_2023);
+        let set = FeatureSet {
+            field_presence: Some(2),
+            message_encoding: Some(2),
+            repeated_field_encoding: Some(2),
+            ..Default::default()
+        };
+        let merged = e2023.merge(Some(&set));
+        assert_eq!(merged.presence, Presence::Implicit);
+        assert!(merged.delimited && !merged.packed && !merged.closed_enums);
+    }
+}

@@ -1,0 +1,550 @@
+//! Rust structs and `Message` impls for protobuf messages.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::comments::Comments;
+use crate::context::Context;
+use crate::defaults;
+use crate::enumeration::variant_names;
+use crate::error::Error;
+use crate::field::{Field, Scalar, Shape, ValueType};
+use crate::ident;
+use crate::pointer::{self, Pointer};
+use crate::schema::RustPath;
+
+impl Context<'_> {
+    /// A message's struct, its impls and the module of its nested types.
+    pub fn generate_message(
+        &self,
+        full_name: &str,
+        source_path: &[i32],
+        comments: &Comments,
+    ) -> Result<TokenStream, Error> {
+        let message = self.schema.message(full_name)?;
+        if message
+            .proto
+            .options
+            .as_ref()
+            .is_some_and(|o| o.map_entry())
+        {
+            return Ok(quote!());
+        }
+        let RustPath::Local {
+            modules: parent,
+            name,
+        } = &message.rust
+        else {
+            return Ok(quote!());
+        };
+        let name = ident::ident(name);
+        let module_ident = ident::ident(
+            message
+                .module
+                .last()
+                .map(String::as_str)
+                .unwrap_or_default(),
+        );
+        let fields = self.fields(full_name, message, parent)?;
+        let (_, oneof_names) = self.member_names(message);
+        let oneof_enums = self.oneof_enum_names(full_name)?;
+
+        let mut struct_fields = Vec::new();
+        for (index, field) in fields.iter().enumerate() {
+            if matches!(field.shape, Shape::Oneof(_)) {
+                continue;
+            }
+            let mut path = source_path.to_vec();
+            path.extend([2, index as i32]);
+            let doc = comments.doc(&path);
+            let attributes = self.attributes(&[&self.options.field_attributes], &field.path);
+            let field_name = ident::ident(&field.rust_name);
+            let ty = field.rust_type()?;
+            struct_fields.push(quote!(#doc #attributes pub #field_name: #ty));
+        }
+        for (index, oneof) in message.proto.oneof_decl.iter().enumerate() {
+            if !Context::is_real_oneof(message, index) {
+                continue;
+            }
+            let mut path = source_path.to_vec();
+            path.extend([8, index as i32]);
+            let doc = comments.doc(&path);
+            let oneof_path = format!("{full_name}.{}", oneof.name());
+            let attributes = self.attributes(&[&self.options.field_attributes], &oneof_path);
+            let field_name = ident::ident(&oneof_names[index]);
+            let enum_name = ident::ident(&oneof_enums[index]);
+            struct_fields.push(quote!(#doc #attributes pub #field_name: ::core::option::Option<#module_ident::#enum_name>));
+        }
+
+        // Fields are written in field-number order; a oneof is written where
+        // its lowest-numbered member would be.
+        let mut order: Vec<&Field<'_>> = fields.iter().collect();
+        order.sort_by_key(|f| f.number);
+        let mut sizes = Vec::new();
+        let mut writes = Vec::new();
+        let mut oneofs_done = vec![false; message.proto.oneof_decl.len()];
+        for field in &order {
+            if let Shape::Oneof(index) = field.shape {
+                if !std::mem::replace(&mut oneofs_done[index], true) {
+                    let oneof = ident::ident(&oneof_names[index]);
+                    sizes.push(quote!(if let ::core::option::Option::Some(oneof) = &self.#oneof { size += oneof.compute_size(cache); }));
+                    writes.push(quote!(if let ::core::option::Option::Some(oneof) = &self.#oneof { oneof.write_to(cache, encoder); }));
+                }
+                continue;
+            }
+            let size = field.size_expr();
+            sizes.push(quote!(size += #size;));
+            writes.push(field.write_stmt());
+        }
+
+        let mut arms = Vec::new();
+        for field in &fields {
+            let number = proc_macro2::Literal::u32_unsuffixed(field.number);
+            let body = match field.shape {
+                Shape::Oneof(index) => self.oneof_merge(
+                    full_name,
+                    field,
+                    &module_ident,
+                    &ident::ident(&oneof_names[index]),
+                    &ident::ident(&oneof_enums[index]),
+                )?,
+                _ => field.merge_expr(),
+            };
+            arms.push(quote!(#number => #body,));
+        }
+
+        let accessors = self.accessors(&name, &fields)?;
+        let doc = comments.doc(source_path);
+        let attributes = self.attributes(
+            &[
+                &self.options.type_attributes,
+                &self.options.message_attributes,
+            ],
+            full_name,
+        );
+        let proto_name = full_name.trim_start_matches('.');
+        let nested = self.nested_module(full_name, source_path, comments, &oneof_enums)?;
+        let uses_cache = sizes
+            .iter()
+            .chain(&writes)
+            .any(|tokens| tokens.to_string().contains("cache"));
+        let cache_param = if uses_cache {
+            quote!(cache)
+        } else {
+            quote!(_cache)
+        };
+        let encoder_param = quote!(encoder);
+
+        Ok(quote! {
+            #doc
+            #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug, ::core::default::Default)]
+            #attributes
+            pub struct #name {
+                #(#struct_fields,)*
+                /// Fields read from the wire that this schema does not know.
+                pub unknown_fields: ::buffa::UnknownFields,
+            }
+
+            #accessors
+
+            impl ::buffa::Message for #name {
+                const NAME: &'static str = #proto_name;
+
+                fn default_instance() -> &'static Self {
+                    static INSTANCE: ::std::sync::OnceLock<#name> = ::std::sync::OnceLock::new();
+                    INSTANCE.get_or_init(<#name as ::core::default::Default>::default)
+                }
+
+                #[allow(unused_mut)]
+                fn compute_size(&self, #cache_param: &mut ::buffa::SizeCache) -> usize {
+                    let mut size = 0;
+                    #(#sizes)*
+                    size + self.unknown_fields.encoded_len()
+                }
+
+                fn write_to(&self, #cache_param: &mut ::buffa::SizeCache, #encoder_param: &mut ::buffa::Encoder<'_>) {
+                    #(#writes)*
+                    self.unknown_fields.write(encoder);
+                }
+
+                fn merge_field(&mut self, tag: ::buffa::Tag, decoder: &mut ::buffa::Decoder<'_>) -> ::core::result::Result<(), ::buffa::DecodeError> {
+                    match tag.field_number() {
+                        #(#arms)*
+                        _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+                    }
+                }
+
+                fn unknown_fields(&self) -> &::buffa::UnknownFields {
+                    &self.unknown_fields
+                }
+
+                fn clear(&mut self) {
+                    *self = <#name as ::core::default::Default>::default();
+                }
+            }
+
+            #nested
+        })
+    }
+
+    /// The oneof enum names of a message, unique among its nested types.
+    fn oneof_enum_names(&self, full_name: &str) -> Result<Vec<String>, Error> {
+        let message = self.schema.message(full_name)?;
+        let mut taken: Vec<String> = message
+            .proto
+            .nested_type
+            .iter()
+            .map(|m| ident::type_name(m.name()))
+            .chain(
+                message
+                    .proto
+                    .enum_type
+                    .iter()
+                    .map(|e| ident::type_name(e.name())),
+            )
+            .collect();
+        Ok(message
+            .proto
+            .oneof_decl
+            .iter()
+            .map(|oneof| {
+                let mut name = ident::type_name(oneof.name());
+                while taken.contains(&name) {
+                    name.push_str("Oneof");
+                }
+                taken.push(name.clone());
+                name
+            })
+            .collect())
+    }
+
+    /// `pub mod <message> { ... }` with nested messages, enums and oneof
+    /// enums; nothing when there are none.
+    fn nested_module(
+        &self,
+        full_name: &str,
+        source_path: &[i32],
+        comments: &Comments,
+        oneof_enums: &[String],
+    ) -> Result<TokenStream, Error> {
+        let message = self.schema.message(full_name)?;
+        let mut items = Vec::new();
+        for (index, nested) in message.proto.nested_type.iter().enumerate() {
+            let mut path = source_path.to_vec();
+            path.extend([3, index as i32]);
+            items.push(self.generate_message(
+                &format!("{full_name}.{}", nested.name()),
+                &path,
+                comments,
+            )?);
+        }
+        for (index, nested) in message.proto.enum_type.iter().enumerate() {
+            let mut path = source_path.to_vec();
+            path.extend([4, index as i32]);
+            let enum_name = format!("{full_name}.{}", nested.name());
+            if self.schema.enumeration(&enum_name)?.rust.is_local() {
+                items.push(self.generate_enum(&enum_name, nested, &path, comments));
+            }
+        }
+        for (index, _) in message.proto.oneof_decl.iter().enumerate() {
+            if Context::is_real_oneof(message, index) {
+                let mut path = source_path.to_vec();
+                path.extend([8, index as i32]);
+                items.push(self.generate_oneof(
+                    full_name,
+                    index,
+                    &oneof_enums[index],
+                    &path,
+                    comments,
+                )?);
+            }
+        }
+        items.retain(|item| !item.is_empty());
+        if items.is_empty() {
+            return Ok(quote!());
+        }
+        let module = ident::ident(
+            message
+                .module
+                .last()
+                .map(String::as_str)
+                .unwrap_or_default(),
+        );
+        let doc = format!(
+            " Nested types of [`{}`].",
+            ident::type_name(message.proto.name()).trim_start_matches("r#")
+        );
+        Ok(quote! {
+            #[doc = #doc]
+            pub mod #module {
+                #(#items)*
+            }
+        })
+    }
+
+    /// Whether a message-typed oneof variant is boxed.
+    fn oneof_boxed(&self, full_name: &str, field: &Field<'_>) -> Result<bool, Error> {
+        let ValueType::Message {
+            full_name: target, ..
+        } = &field.value
+        else {
+            return Ok(false);
+        };
+        let message = self.schema.message(full_name)?;
+        let oneof_path = match field.proto.oneof_index {
+            Some(index) => format!(
+                "{full_name}.{}",
+                message.proto.oneof_decl[index as usize].name()
+            ),
+            None => field.path.clone(),
+        };
+        let choice = pointer::choose_oneof(
+            &self.options.unboxed_oneofs,
+            &self.graph,
+            full_name,
+            &[&field.path, &oneof_path],
+            target,
+        )?;
+        Ok(matches!(choice, Pointer::Box))
+    }
+
+    /// The enum of one oneof, with its size and write methods.
+    fn generate_oneof(
+        &self,
+        full_name: &str,
+        index: usize,
+        enum_name: &str,
+        source_path: &[i32],
+        comments: &Comments,
+    ) -> Result<TokenStream, Error> {
+        let message = self.schema.message(full_name)?;
+        let fields = self.fields(full_name, message, &message.module)?;
+        let name = ident::ident(enum_name);
+        let mut variants = Vec::new();
+        let mut sizes = Vec::new();
+        let mut writes = Vec::new();
+        for (field_index, field) in fields.iter().enumerate() {
+            if !matches!(field.shape, Shape::Oneof(i) if i == index) {
+                continue;
+            }
+            let variant = ident::ident(&field.rust_name);
+            let number = proc_macro2::Literal::u32_unsuffixed(field.number);
+            let mut path = source_path[..source_path.len() - 2].to_vec();
+            path.extend([2, field_index as i32]);
+            let doc = comments.doc(&path);
+            let attributes = self.attributes(&[&self.options.field_attributes], &field.path);
+            let value = field.value.rust_type();
+            let boxed = self.oneof_boxed(full_name, field)?;
+            let ty = if boxed {
+                quote!(::std::boxed::Box<#value>)
+            } else {
+                value
+            };
+            variants.push(quote!(#doc #attributes #variant(#ty)));
+            let reference = if boxed {
+                quote!(&**value)
+            } else {
+                quote!(value)
+            };
+            let marker = field.value.marker();
+            let (size, write) = match &field.value {
+                ValueType::Message {
+                    delimited: true, ..
+                } => (
+                    quote!(::buffa::encoding::message::size_group(#number, #reference, cache)),
+                    quote!(::buffa::encoding::message::write_group(#number, #reference, cache, encoder)),
+                ),
+                ValueType::Message { .. } => (
+                    quote!(::buffa::encoding::message::size(#number, #reference, cache)),
+                    quote!(::buffa::encoding::message::write(#number, #reference, cache, encoder)),
+                ),
+                _ => (
+                    quote!(::buffa::encoding::scalar::size::<#marker>(#number, value)),
+                    quote!(::buffa::encoding::scalar::write::<#marker>(#number, value, encoder)),
+                ),
+            };
+            sizes.push(quote!(#name::#variant(value) => #size,));
+            writes.push(quote!(#name::#variant(value) => #write,));
+        }
+        let oneof = &message.proto.oneof_decl[index];
+        let oneof_path = format!("{full_name}.{}", oneof.name());
+        let attributes = self.attributes(
+            &[&self.options.type_attributes, &self.options.enum_attributes],
+            &oneof_path,
+        );
+        let doc = comments.doc(source_path);
+        Ok(quote! {
+            #doc
+            #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug)]
+            #attributes
+            pub enum #name {
+                #(#variants,)*
+            }
+
+            impl #name {
+                /// Encoded size of the set member, key included.
+                #[allow(unused_variables)]
+                pub fn compute_size(&self, cache: &mut ::buffa::SizeCache) -> usize {
+                    match self {
+                        #(#sizes)*
+                    }
+                }
+
+                /// Writes the set member.
+                #[allow(unused_variables)]
+                pub fn write_to(&self, cache: &mut ::buffa::SizeCache, encoder: &mut ::buffa::Encoder<'_>) {
+                    match self {
+                        #(#writes)*
+                    }
+                }
+            }
+        })
+    }
+
+    /// The `merge_field` arm body of a oneof member.
+    fn oneof_merge(
+        &self,
+        full_name: &str,
+        field: &Field<'_>,
+        module: &syn::Ident,
+        oneof: &syn::Ident,
+        enum_name: &syn::Ident,
+    ) -> Result<TokenStream, Error> {
+        let variant = ident::ident(&field.rust_name);
+        let constructor = quote!(#module::#enum_name::#variant);
+        let some = quote!(::core::option::Option::Some);
+        Ok(match &field.value {
+            ValueType::Message { delimited, .. } => {
+                let boxed = self.oneof_boxed(full_name, field)?;
+                let merge = if *delimited {
+                    quote!(merge_group)
+                } else {
+                    quote!(merge)
+                };
+                let existing = if boxed {
+                    quote!(&mut **value)
+                } else {
+                    quote!(value)
+                };
+                let wrapped = if boxed {
+                    quote!(::std::boxed::Box::new(value))
+                } else {
+                    quote!(value)
+                };
+                quote!({
+                    if let #some(#constructor(value)) = &mut self.#oneof {
+                        return ::buffa::encoding::message::#merge(tag, #existing, decoder);
+                    }
+                    let mut value = ::core::default::Default::default();
+                    ::buffa::encoding::message::#merge(tag, &mut value, decoder)?;
+                    self.#oneof = #some(#constructor(#wrapped));
+                    ::core::result::Result::Ok(())
+                })
+            }
+            ValueType::Enum { path, closed: true } => quote!({
+                if let #some(value) = ::buffa::encoding::closed_enum::read::<#path>(tag, decoder, &mut self.unknown_fields)? {
+                    self.#oneof = #some(#constructor(value));
+                }
+                ::core::result::Result::Ok(())
+            }),
+            value => {
+                let marker = value.marker();
+                quote!({
+                    self.#oneof = #some(#constructor(::buffa::encoding::scalar::read::<#marker>(tag, decoder)?));
+                    ::core::result::Result::Ok(())
+                })
+            }
+        })
+    }
+
+    /// Getters returning the value or the declared default, for scalar and
+    /// enum fields with explicit presence.
+    fn accessors(&self, name: &syn::Ident, fields: &[Field<'_>]) -> Result<TokenStream, Error> {
+        let mut methods = Vec::new();
+        for field in fields {
+            if !matches!(field.shape, Shape::Explicit)
+                || matches!(field.value, ValueType::Message { .. })
+            {
+                continue;
+            }
+            let name = ident::ident(&field.rust_name);
+            let default_text = field.proto.default_value.as_deref();
+            let doc = format!(
+                " The value of `{}`, or its default when unset.",
+                field.proto.name()
+            );
+            let (ty, body) = match &field.value {
+                ValueType::Scalar(Scalar::String) => {
+                    let default = default_text.unwrap_or("");
+                    (
+                        quote!(&str),
+                        quote!(self.#name.as_deref().unwrap_or(#default)),
+                    )
+                }
+                ValueType::Scalar(scalar @ (Scalar::Bytes | Scalar::SharedBytes)) => {
+                    let default = match default_text {
+                        Some(text) => defaults::scalar_default(*scalar, text, &field.path)?,
+                        None => quote!(b""),
+                    };
+                    (
+                        quote!(&[u8]),
+                        quote!(self.#name.as_deref().unwrap_or(&#default[..])),
+                    )
+                }
+                ValueType::Scalar(scalar) => {
+                    let default = match default_text {
+                        Some(text) => defaults::scalar_default(*scalar, text, &field.path)?,
+                        None => quote!(::core::default::Default::default()),
+                    };
+                    let ty = scalar.rust_type();
+                    (ty, quote!(self.#name.unwrap_or(#default)))
+                }
+                ValueType::Enum { path, closed } => {
+                    let variant = match default_text {
+                        Some(text) => {
+                            let enumeration = self.schema.enumeration(field.proto.type_name())?;
+                            let names = variant_names(enumeration.proto);
+                            let position = enumeration
+                                .proto
+                                .value
+                                .iter()
+                                .position(|v| v.name() == text)
+                                .ok_or_else(|| {
+                                    Error::new(format!(
+                                        "{}: default {text} is not a value of its enum",
+                                        field.path
+                                    ))
+                                })?;
+                            let variant = ident::ident(&names[position]);
+                            quote!(#path::#variant)
+                        }
+                        None => quote!(<#path as ::core::default::Default>::default()),
+                    };
+                    if *closed {
+                        (path.clone(), quote!(self.#name.unwrap_or(#variant)))
+                    } else {
+                        (
+                            quote!(::buffa::EnumValue<#path>),
+                            quote!(self.#name.unwrap_or(::buffa::EnumValue::Known(#variant))),
+                        )
+                    }
+                }
+                ValueType::Message { .. } => continue,
+            };
+            methods.push(quote! {
+                #[doc = #doc]
+                pub fn #name(&self) -> #ty {
+                    #body
+                }
+            });
+        }
+        if methods.is_empty() {
+            return Ok(quote!());
+        }
+        Ok(quote! {
+            impl #name {
+                #(#methods)*
+            }
+        })
+    }
+}

@@ -1,0 +1,342 @@
+//! The schema being compiled: every message and enum by full name, with
+//! its resolved features and its Rust path.
+
+use std::collections::HashMap;
+
+use prost_types::{DescriptorProto, EnumDescriptorProto, FileDescriptorProto};
+
+use crate::error::Error;
+use crate::features::{self, Features, FileOverlay, MessageOverlay};
+use crate::ident;
+use crate::options::Options;
+
+/// One .proto file.
+pub struct File<'a> {
+    /// The file's descriptor.
+    pub proto: &'a FileDescriptorProto,
+    /// File-level features.
+    pub features: Features,
+    /// Whether code is generated for it.
+    pub generate: bool,
+}
+
+/// Where a type lives in Rust.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RustPath {
+    /// Generated here: modules from the root of the generated tree, then
+    /// the type name.
+    Local {
+        /// Module segments (package, then enclosing messages).
+        modules: Vec<String>,
+        /// The type's Rust name.
+        name: String,
+    },
+    /// Provided by an `extern_path`: an absolute Rust path.
+    Extern(String),
+}
+
+/// A message type.
+pub struct MessageType<'a> {
+    /// Its descriptor.
+    pub proto: &'a DescriptorProto,
+    /// Its editions overlay.
+    pub overlay: &'a MessageOverlay,
+    /// Features in force for its fields (before field-level overrides).
+    pub features: Features,
+    /// Index of its file in [`Schema::files`].
+    pub file: usize,
+    /// Its Rust path.
+    pub rust: RustPath,
+    /// The Rust module that holds its nested types, oneofs and enums.
+    pub module: Vec<String>,
+}
+
+/// An enum type.
+pub struct EnumType<'a> {
+    /// Its descriptor.
+    pub proto: &'a EnumDescriptorProto,
+    /// Whether it is closed (unknown numbers go to unknown fields).
+    pub closed: bool,
+    /// Its Rust path.
+    pub rust: RustPath,
+}
+
+/// Every type of the compiled files and their imports.
+pub struct Schema<'a> {
+    /// Files in descriptor-set order.
+    pub files: Vec<File<'a>>,
+    /// Messages by full name (leading dot).
+    pub messages: HashMap<String, MessageType<'a>>,
+    /// Enums by full name (leading dot).
+    pub enums: HashMap<String, EnumType<'a>>,
+}
+
+impl<'a> Schema<'a> {
+    /// Indexes `files`; `generate` names the files to emit code for.
+    pub fn new(
+        files: &'a [FileDescriptorProto],
+        overlays: &'a [FileOverlay],
+        generate: &[String],
+        options: &Options,
+    ) -> Result<Schema<'a>, Error> {
+        let mut schema = Schema {
+            files: Vec::new(),
+            messages: HashMap::new(),
+            enums: HashMap::new(),
+        };
+        for (index, (proto, overlay)) in files.iter().zip(overlays).enumerate() {
+            let edition = features::file_edition(proto.syntax(), overlay.edition);
+            let file_features =
+                Features::for_edition(edition).merge(features::declared(&overlay.options));
+            let package = proto.package();
+            let prefix = if package.is_empty() {
+                String::new()
+            } else {
+                format!(".{package}")
+            };
+            let modules: Vec<String> = package
+                .split('.')
+                .filter(|s| !s.is_empty())
+                .map(ident::field_name)
+                .collect();
+            let scope = Scope {
+                file: index,
+                prefix: &prefix,
+                modules: &modules,
+                features: file_features,
+            };
+            for (message, overlay) in proto.message_type.iter().zip(&overlay.message_type) {
+                schema.add_message(message, overlay, &scope, options);
+            }
+            for (enumeration, overlay) in proto.enum_type.iter().zip(&overlay.enum_type) {
+                schema.add_enum(
+                    enumeration,
+                    features::declared(&overlay.options),
+                    &scope,
+                    options,
+                );
+            }
+            schema.files.push(File {
+                proto,
+                features: file_features,
+                generate: generate.iter().any(|name| name == proto.name()),
+            });
+        }
+        for name in generate {
+            if !schema.files.iter().any(|file| file.proto.name() == name) {
+                return Err(Error::new(format!(
+                    "file {name} is not in the descriptor set"
+                )));
+            }
+        }
+        Ok(schema)
+    }
+
+    fn add_message(
+        &mut self,
+        proto: &'a DescriptorProto,
+        overlay: &'a MessageOverlay,
+        scope: &Scope<'_>,
+        options: &Options,
+    ) {
+        let full_name = format!("{}.{}", scope.prefix, proto.name());
+        let features = scope.features.merge(features::declared(&overlay.options));
+        let name = ident::type_name(proto.name());
+        let mut module = scope.modules.to_vec();
+        module.push(ident::module_name(proto.name()));
+        let nested = Scope {
+            file: scope.file,
+            prefix: &full_name,
+            modules: &module,
+            features,
+        };
+        for (message, overlay) in proto.nested_type.iter().zip(&overlay.nested_type) {
+            self.add_message(message, overlay, &nested, options);
+        }
+        for (enumeration, overlay) in proto.enum_type.iter().zip(&overlay.enum_type) {
+            self.add_enum(
+                enumeration,
+                features::declared(&overlay.options),
+                &nested,
+                options,
+            );
+        }
+        let rust = rust_path(&full_name, scope.modules, name, options);
+        self.messages.insert(
+            full_name,
+            MessageType {
+                proto,
+                overlay,
+                features,
+                file: scope.file,
+                rust,
+                module,
+            },
+        );
+    }
+
+    fn add_enum(
+        &mut self,
+        proto: &'a EnumDescriptorProto,
+        declared: Option<&features::FeatureSet>,
+        scope: &Scope<'_>,
+        options: &Options,
+    ) {
+        let full_name = format!("{}.{}", scope.prefix, proto.name());
+        let closed = scope.features.merge(declared).closed_enums;
+        let rust = rust_path(
+            &full_name,
+            scope.modules,
+            ident::type_name(proto.name()),
+            options,
+        );
+        self.enums.insert(
+            full_name,
+            EnumType {
+                proto,
+                closed,
+                rust,
+            },
+        );
+    }
+
+    /// The message called `full_name`.
+    pub fn message(&self, full_name: &str) -> Result<&MessageType<'a>, Error> {
+        self.messages.get(full_name).ok_or_else(|| {
+            Error::new(format!(
+                "message type {full_name} is not in the descriptor set"
+            ))
+        })
+    }
+
+    /// The enum called `full_name`.
+    pub fn enumeration(&self, full_name: &str) -> Result<&EnumType<'a>, Error> {
+        self.enums.get(full_name).ok_or_else(|| {
+            Error::new(format!(
+                "enum type {full_name} is not in the descriptor set"
+            ))
+        })
+    }
+}
+
+struct Scope<'s> {
+    file: usize,
+    prefix: &'s str,
+    modules: &'s [String],
+    features: Features,
+}
+
+/// The Rust path of the type `full_name`, honouring `extern_paths` (the
+/// longest matching prefix wins).
+fn rust_path(full_name: &str, modules: &[String], name: String, options: &Options) -> RustPath {
+    let matched = options
+        .extern_paths
+        .iter()
+        .filter(|(proto, _)| crate::path::covers(proto, full_name))
+        .max_by_key(|(proto, _)| proto.len());
+    match matched {
+        Some((proto, rust)) => {
+            let rest = full_name[proto.trim_end_matches('.').len()..].trim_start_matches('.');
+            let mut segments: Vec<&str> = rest.split('.').filter(|s| !s.is_empty()).collect();
+            let mut path = rust.trim_end_matches("::").to_owned();
+            if let Some(last) = segments.pop() {
+                for segment in segments {
+                    path.push_str("::");
+                    path.push_str(&ident::module_name(segment));
+                }
+                path.push_str("::");
+                path.push_str(&ident::type_name(last));
+            }
+            RustPath::Extern(path)
+        }
+        None => RustPath::Local {
+            modules: modules.to_vec(),
+            name,
+        },
+    }
+}
+
+impl RustPath {
+    /// The path as seen from code in module `from`: relative (`super::...`)
+    /// for generated types, so the generated tree can be mounted anywhere.
+    pub fn relative_to(&self, from: &[String]) -> String {
+        match self {
+            RustPath::Extern(path) => path.clone(),
+            RustPath::Local { modules, name } => {
+                let common = modules.iter().zip(from).take_while(|(a, b)| a == b).count();
+                let mut parts: Vec<&str> = vec!["super"; from.len() - common];
+                parts.extend(modules[common..].iter().map(String::as_str));
+                parts.push(name);
+                parts.join("::")
+            }
+        }
+    }
+
+    /// Whether the type is generated by this run (not extern).
+    pub fn is_local(&self) -> bool {
+        matches!(self, RustPath::Local { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn local(modules: &[&str], name: &str) -> RustPath {
+        RustPath::Local {
+            modules: modules.iter().map(|s| s.to_string()).collect(),
+            name: name.into(),
+        }
+    }
+
+    #[test]
+    fn relative_paths() {
+        let from: Vec<String> = vec!["a".into(), "b".into(), "outer".into()];
+        assert_eq!(
+            local(&["a", "b"], "Outer").relative_to(&from),
+            "super::Outer"
+        );
+        assert_eq!(
+            local(&["a", "c"], "X").relative_to(&from),
+            "super::super::c::X"
+        );
+        assert_eq!(
+            local(&["a", "b", "outer"], "Inner").relative_to(&from),
+            "Inner"
+        );
+        assert_eq!(local(&[], "Top").relative_to(&[]), "Top");
+    }
+
+    #[test]
+    fn extern_paths_longest_prefix_wins() {
+        let options = Options {
+            extern_paths: vec![
+                (".google.protobuf".into(), "::wkt".into()),
+                (".google.protobuf.Any".into(), "::my::Any".into()),
+            ],
+            ..Default::default()
+        };
+        assert_eq!(
+            rust_path(
+                ".google.protobuf.Timestamp",
+                &[],
+                "Timestamp".into(),
+                &options
+            ),
+            RustPath::Extern("::wkt::Timestamp".into())
+        );
+        assert_eq!(
+            rust_path(".google.protobuf.Any", &[], "Any".into(), &options),
+            RustPath::Extern("::my::Any".into())
+        );
+        assert_eq!(
+            rust_path(
+                ".google.protobuf.Struct.Inner",
+                &[],
+                "Inner".into(),
+                &options
+            ),
+            RustPath::Extern("::wkt::r#struct::Inner".into())
+        );
+    }
+}
