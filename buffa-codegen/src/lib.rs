@@ -160,7 +160,8 @@ pub fn file_packages(descriptor_set: &[u8]) -> Result<Vec<(String, String)>, Err
 
 /// A Rust file that mounts every generated package in a module tree
 /// mirroring the package names (`shop.v1` in `pub mod shop { pub mod v1 {
-/// ... } }`), including each package file from `OUT_DIR`.
+/// ... } }`). It includes each package file by a path relative to itself,
+/// so it must be written to the same directory as the package files.
 pub fn include_file(files: &[GeneratedFile]) -> String {
     #[derive(Default)]
     struct Node {
@@ -178,9 +179,7 @@ pub fn include_file(files: &[GeneratedFile]) -> String {
     fn render(node: &Node, depth: usize, out: &mut String) {
         let indent = "    ".repeat(depth);
         if let Some(file) = &node.file {
-            out.push_str(&format!(
-                "{indent}include!(concat!(env!(\"OUT_DIR\"), \"/{file}\"));\n"
-            ));
+            out.push_str(&format!("{indent}include!(\"{file}\");\n"));
         }
         for (name, child) in &node.children {
             out.push_str(&format!("{indent}pub mod {name} {{\n"));
