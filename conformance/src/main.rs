@@ -1,0 +1,46 @@
+//! `buffa-conformance`: the testee the protobuf conformance runner talks to.
+//!
+//! Protocol: the runner writes a 4-byte little-endian length and that many
+//! bytes of `conformance.ConformanceRequest` to stdin; the testee answers
+//! with a 4-byte little-endian length and a `conformance.ConformanceResponse`
+//! on stdout, and waits for the next request. End of input ends the process.
+
+use std::io::{self, ErrorKind, Read, Write};
+use std::process::ExitCode;
+
+use buffa::Message;
+
+fn main() -> ExitCode {
+    match serve(&mut io::stdin().lock(), &mut io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("buffa-conformance: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn serve(input: &mut impl Read, output: &mut impl Write) -> io::Result<()> {
+    let mut tests = 0u64;
+    loop {
+        let mut len = [0u8; 4];
+        match input.read_exact(&mut len) {
+            Ok(()) => {}
+            // The runner closed the pipe: all tests are done.
+            Err(e) if e.kind() == ErrorKind::UnexpectedEof => {
+                eprintln!("buffa-conformance: answered {tests} requests");
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        }
+        let mut request = vec![0u8; u32::from_le_bytes(len) as usize];
+        input.read_exact(&mut request)?;
+        let response = conformance::handle(&request).encode_to_vec();
+        let response_len = u32::try_from(response.len())
+            .map_err(|_| io::Error::other("response longer than 4 GiB"))?;
+        output.write_all(&response_len.to_le_bytes())?;
+        output.write_all(&response)?;
+        output.flush()?;
+        tests += 1;
+    }
+}
