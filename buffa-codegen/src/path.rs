@@ -54,6 +54,17 @@ impl<T> PathRules<T> {
             .map(|(_, value)| value)
     }
 
+    /// The last rule covering any of `paths`, as (rule path, value): the
+    /// rule that decides when a setting can be named by several paths (a
+    /// oneof variant by its field and by its oneof).
+    pub fn winner(&self, paths: &[&str]) -> Option<(&str, &T)> {
+        self.rules
+            .iter()
+            .rev()
+            .find(|(rule, _)| paths.iter().any(|path| covers(rule, path)))
+            .map(|(rule, value)| (rule.as_str(), value))
+    }
+
     /// The values of every rule covering `path`, in insertion order.
     pub fn get_all<'a>(&'a self, path: &'a str) -> impl Iterator<Item = &'a T> + 'a {
         self.rules
@@ -100,5 +111,22 @@ mod tests {
             rules.get_all(".pkg.Msg").copied().collect::<Vec<_>>(),
             [1, 2, 3]
         );
+    }
+
+    #[test]
+    fn winner_over_several_paths() {
+        let mut rules = PathRules::default();
+        rules.insert(".pkg.Msg.kind", 1);
+        rules.insert("pkg.Msg.field", 2);
+        rules.insert(".other", 3);
+        assert_eq!(
+            rules.winner(&[".pkg.Msg.field", ".pkg.Msg.kind"]),
+            Some((".pkg.Msg.field", &2))
+        );
+        assert_eq!(
+            rules.winner(&[".pkg.Msg.x", ".pkg.Msg.kind"]),
+            Some((".pkg.Msg.kind", &1))
+        );
+        assert_eq!(rules.winner(&[".pkg.Msg"]), None);
     }
 }

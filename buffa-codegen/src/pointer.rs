@@ -7,7 +7,7 @@ use quote::quote;
 use crate::error::Error;
 use crate::message_graph::MessageGraph;
 use crate::options::{Options, PointerRepr};
-use crate::path::{PathRules, normalize};
+use crate::path::PathRules;
 
 /// Where a field's value lives.
 #[derive(Clone, Debug)]
@@ -48,9 +48,10 @@ pub fn custom_type(template: &str, message: TokenStream) -> Result<TokenStream, 
 }
 
 /// Chooses the pointer for the field `field_path` of message `message`
-/// whose type is `target`, with `rules` (last matching wins). An inline
-/// choice on a recursive field falls back to `Box` when the rule covers a
-/// whole scope, and is an error when it names exactly this field.
+/// whose type is `target`, with `rules`: the last rule covering the field
+/// decides. An inline choice on a recursive field falls back to `Box` when
+/// that rule covers a whole scope, and is an error when it names exactly
+/// this field.
 pub fn choose(
     rules: &PathRules<PointerRepr>,
     graph: &MessageGraph,
@@ -59,7 +60,7 @@ pub fn choose(
     target: &str,
     target_type: &TokenStream,
 ) -> Result<Pointer, Error> {
-    let Some(repr) = rules.get(field_path) else {
+    let Some((rule, repr)) = rules.winner(&[field_path]) else {
         return Ok(Pointer::Box);
     };
     match repr {
@@ -67,20 +68,13 @@ pub fn choose(
         PointerRepr::Custom(template) => {
             Ok(Pointer::Custom(custom_type(template, target_type.clone())?))
         }
-        PointerRepr::Inline => inline_unless_recursive(
-            rules
-                .iter()
-                .filter(|(_, r)| *r == &PointerRepr::Inline)
-                .map(|(p, _)| p),
-            graph,
-            message,
-            field_path,
-            target,
-        ),
+        PointerRepr::Inline => inline_unless_recursive(rule, graph, message, field_path, target),
     }
 }
 
 /// Chooses between `T` and `Box<T>` for a message-typed oneof variant.
+/// `paths` are the variant's field path, then its oneof's path; the last
+/// rule covering either decides.
 pub fn choose_oneof(
     rules: &PathRules<bool>,
     graph: &MessageGraph,
@@ -88,26 +82,17 @@ pub fn choose_oneof(
     paths: &[&str],
     target: &str,
 ) -> Result<Pointer, Error> {
-    let field_path = paths[0];
-    let unbox = paths
-        .iter()
-        .filter_map(|path| rules.get(path))
-        .next_back()
-        .copied()
-        .unwrap_or(false);
-    if !unbox {
-        return Ok(Pointer::Box);
+    match rules.winner(paths) {
+        Some((rule, true)) => inline_unless_recursive(rule, graph, message, paths[0], target),
+        _ => Ok(Pointer::Box),
     }
-    let exact: Vec<&str> = rules
-        .iter()
-        .filter(|(_, unbox)| **unbox)
-        .map(|(p, _)| p)
-        .collect();
-    inline_unless_recursive(exact.into_iter(), graph, message, field_path, target)
 }
 
-fn inline_unless_recursive<'a>(
-    mut rule_paths: impl Iterator<Item = &'a str>,
+/// `Inline` unless the field is recursive; then `Box` if the deciding
+/// `rule` covers a scope, or an error naming the cycle if it names exactly
+/// this field.
+fn inline_unless_recursive(
+    rule: &str,
     graph: &MessageGraph,
     message: &str,
     field_path: &str,
@@ -116,7 +101,7 @@ fn inline_unless_recursive<'a>(
     if !graph.is_recursive(message, target) {
         return Ok(Pointer::Inline);
     }
-    if rule_paths.any(|rule| normalize(rule) == field_path) {
+    if rule.trim_end_matches('.') == field_path {
         return Err(Error::new(format!(
             "cannot store {field_path} inline: it is recursive ({}), so it must stay on the heap",
             graph.cycle(message, target).join(" -> ")
