@@ -1,0 +1,479 @@
+//! The pointer layout chosen for singular message fields and message-typed
+//! oneof variants: defaults, `unbox_*`, recursion, precedence, custom
+//! templates and configuration errors. Runs protoc on the protos under
+//! `tests/protos/pointer` and inspects the generated struct fields.
+
+use buffa_build::{Config, GeneratedFile, PointerRepr};
+use quote::ToTokens;
+
+fn config(files: &[&str]) -> Config {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/protos/pointer");
+    let mut config = Config::new();
+    config.files(files).includes(&[root]);
+    config
+}
+
+fn generate(config: &Config) -> Vec<GeneratedFile> {
+    config
+        .generate()
+        .unwrap_or_else(|e| panic!("generation failed: {e}"))
+}
+
+fn generate_err(config: &Config) -> String {
+    match config.generate() {
+        Ok(_) => panic!("generation succeeded, expected an error"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Token text with whitespace and trailing commas removed, for comparison
+/// (the formatter breaks long types over lines with a trailing comma).
+fn compact(tokens: impl ToTokens) -> String {
+    let text: String = tokens
+        .to_token_stream()
+        .to_string()
+        .split_whitespace()
+        .collect();
+    text.replace(",>", ">")
+}
+
+fn parse(files: &[GeneratedFile], package: &str) -> syn::File {
+    let file = files
+        .iter()
+        .find(|f| f.package == package)
+        .unwrap_or_else(|| panic!("no generated file for package {package}"));
+    syn::parse_file(&file.content).expect("generated code parses")
+}
+
+/// The items of module `path` (`""` for the file root, `"expr"` for the
+/// nested-types module of `Expr`).
+fn module_items<'a>(file: &'a syn::File, path: &str) -> &'a [syn::Item] {
+    let mut items = &file.items[..];
+    for segment in path.split("::").filter(|s| !s.is_empty()) {
+        items = items
+            .iter()
+            .find_map(|item| match item {
+                syn::Item::Mod(m) if m.ident == segment => {
+                    m.content.as_ref().map(|(_, items)| &items[..])
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no module {segment} in {path}"));
+    }
+    items
+}
+
+fn split(path: &str) -> (&str, &str) {
+    match path.rsplit_once("::") {
+        Some((module, name)) => (module, name),
+        None => ("", path),
+    }
+}
+
+/// The type of struct field `field` of the message at Rust path `message`
+/// (relative to the package root) in `package`.
+fn field_type(files: &[GeneratedFile], package: &str, message: &str, field: &str) -> String {
+    let file = parse(files, package);
+    let (module, name) = split(message);
+    let fields = module_items(&file, module)
+        .iter()
+        .find_map(|item| match item {
+            syn::Item::Struct(s) if s.ident == name => Some(&s.fields),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no struct {message} in {package}"));
+    let field = fields
+        .iter()
+        .find(|f| f.ident.as_ref().is_some_and(|i| i == field))
+        .unwrap_or_else(|| panic!("no field {field} in {message}"));
+    compact(&field.ty)
+}
+
+/// The payload type of variant `variant` of the enum at Rust path `oneof`.
+fn variant_type(files: &[GeneratedFile], package: &str, oneof: &str, variant: &str) -> String {
+    let file = parse(files, package);
+    let (module, name) = split(oneof);
+    let variants = module_items(&file, module)
+        .iter()
+        .find_map(|item| match item {
+            syn::Item::Enum(e) if e.ident == name => Some(&e.variants),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no enum {oneof} in {package}"));
+    let variant = variants
+        .iter()
+        .find(|v| v.ident == variant)
+        .unwrap_or_else(|| panic!("no variant {variant} in {oneof}"));
+    compact(&variant.fields.iter().next().expect("one field").ty)
+}
+
+fn boxed(ty: &str) -> String {
+    format!("::buffa::MessageField<{ty}>")
+}
+
+fn inline(ty: &str) -> String {
+    format!("::buffa::MessageField<{ty},::buffa::Inline<{ty}>>")
+}
+
+fn custom(ty: &str, pointer: &str) -> String {
+    format!("::buffa::MessageField<{ty},{}>", pointer.replace('*', ty))
+}
+
+const BASIC: &str = "pointer.basic";
+const REC: &str = "pointer.rec";
+
+#[test]
+fn default_is_box() {
+    let files = generate(&config(&["basic.proto", "recursion.proto"]));
+    assert_eq!(field_type(&files, BASIC, "Outer", "a"), boxed("Inner"));
+    assert_eq!(field_type(&files, BASIC, "Outer", "b"), boxed("Inner"));
+    assert_eq!(field_type(&files, REC, "Tree", "leaf"), boxed("Leaf"));
+    assert_eq!(
+        variant_type(&files, REC, "expr::Kind", "Literal"),
+        "::std::boxed::Box<super::Leaf>"
+    );
+    // Repeated and map fields are never wrapped.
+    assert_eq!(
+        field_type(&files, BASIC, "Outer", "list"),
+        "::std::vec::Vec<Inner>"
+    );
+    assert_eq!(
+        field_type(&files, BASIC, "Outer", "by_name"),
+        "::std::collections::HashMap<::std::string::String,Inner>"
+    );
+}
+
+#[test]
+fn unbox_message_fields_inlines() {
+    let files = generate(config(&["basic.proto"]).unbox_message_fields());
+    assert_eq!(field_type(&files, BASIC, "Outer", "a"), inline("Inner"));
+    assert_eq!(field_type(&files, BASIC, "Outer", "b"), inline("Inner"));
+    assert_eq!(
+        field_type(&files, BASIC, "Outer", "list"),
+        "::std::vec::Vec<Inner>"
+    );
+}
+
+#[test]
+fn box_type_inline_is_unbox_message_fields() {
+    let a = generate(config(&["basic.proto", "recursion.proto"]).unbox_message_fields());
+    let b = generate(config(&["basic.proto", "recursion.proto"]).box_type(PointerRepr::Inline));
+    assert_eq!(a, b);
+}
+
+#[test]
+fn self_recursion_stays_boxed() {
+    let files = generate(config(&["recursion.proto"]).unbox_message_fields());
+    assert_eq!(field_type(&files, REC, "Tree", "left"), boxed("Tree"));
+    assert_eq!(field_type(&files, REC, "Tree", "right"), boxed("Tree"));
+    assert_eq!(field_type(&files, REC, "Tree", "leaf"), inline("Leaf"));
+}
+
+#[test]
+fn mutual_recursion_keeps_both_edges_boxed() {
+    let files = generate(config(&["recursion.proto"]).unbox_message_fields());
+    assert_eq!(field_type(&files, REC, "A", "b"), boxed("B"));
+    assert_eq!(field_type(&files, REC, "B", "a"), boxed("A"));
+    assert_eq!(field_type(&files, REC, "A", "leaf"), inline("Leaf"));
+    assert_eq!(field_type(&files, REC, "B", "leaf"), inline("Leaf"));
+}
+
+#[test]
+fn cycle_through_oneof() {
+    let files = generate(
+        config(&["recursion.proto"])
+            .unbox_message_fields()
+            .unbox_oneof(),
+    );
+    // Expr -> Binary is the oneof edge of the cycle: it stays boxed.
+    assert_eq!(
+        variant_type(&files, REC, "expr::Kind", "Binary"),
+        "::std::boxed::Box<super::Binary>"
+    );
+    assert_eq!(
+        variant_type(&files, REC, "expr::Kind", "Literal"),
+        "super::Leaf"
+    );
+    assert_eq!(
+        variant_type(&files, REC, "expr::Kind", "Name"),
+        "::std::string::String"
+    );
+    // Binary -> Expr closes the cycle.
+    assert_eq!(field_type(&files, REC, "Binary", "lhs"), boxed("Expr"));
+    assert_eq!(field_type(&files, REC, "Binary", "rhs"), boxed("Expr"));
+    assert_eq!(
+        field_type(&files, REC, "Expr", "annotation"),
+        inline("Leaf")
+    );
+}
+
+#[test]
+fn unbox_oneof_alone_leaves_struct_fields_boxed() {
+    let files = generate(config(&["recursion.proto"]).unbox_oneof());
+    assert_eq!(
+        variant_type(&files, REC, "expr::Kind", "Literal"),
+        "super::Leaf"
+    );
+    assert_eq!(field_type(&files, REC, "Expr", "annotation"), boxed("Leaf"));
+}
+
+#[test]
+fn unbox_oneof_in_names_a_oneof() {
+    let files = generate(config(&["recursion.proto"]).unbox_oneof_in(&[".pointer.rec.Expr.kind"]));
+    assert_eq!(
+        variant_type(&files, REC, "expr::Kind", "Literal"),
+        "super::Leaf"
+    );
+    assert_eq!(
+        variant_type(&files, REC, "expr::Kind", "Binary"),
+        "::std::boxed::Box<super::Binary>"
+    );
+}
+
+#[test]
+fn recursion_through_repeated_and_map_only_is_inlined() {
+    let files = generate(config(&["recursion.proto"]).unbox_message_fields());
+    assert_eq!(field_type(&files, REC, "Dir", "meta"), inline("Meta"));
+    assert_eq!(field_type(&files, REC, "Dir", "entry"), inline("Entry"));
+    assert_eq!(
+        field_type(&files, REC, "Dir", "children"),
+        "::std::vec::Vec<Dir>"
+    );
+    assert_eq!(
+        field_type(&files, REC, "Entry", "dir_map"),
+        "::std::collections::HashMap<i32,Dir>"
+    );
+}
+
+#[test]
+fn recursion_across_files_and_packages() {
+    let files = generate(config(&["upper/upper.proto"]).unbox_message_fields());
+    let lower = "pointer.lower";
+    let upper = "pointer.upper";
+    // The imported file is generated too, with its own cycle kept boxed.
+    assert_eq!(field_type(&files, lower, "Chain", "next"), boxed("Chain"));
+    assert_eq!(
+        field_type(&files, lower, "Chain", "payload"),
+        inline("Payload")
+    );
+    // Pointing at a recursive type of another package is not recursion.
+    let chain = "super::lower::Chain";
+    assert_eq!(field_type(&files, upper, "Holder", "chain"), inline(chain));
+    assert_eq!(
+        field_type(&files, upper, "Holder", "payload"),
+        inline("super::lower::Payload")
+    );
+    assert_eq!(field_type(&files, upper, "Local", "again"), boxed("Local"));
+    assert_eq!(field_type(&files, upper, "Local", "chain"), inline(chain));
+}
+
+#[test]
+fn scope_rules_apply_to_their_scope_only() {
+    let files =
+        generate(config(&["upper/upper.proto"]).unbox_message_fields_in(&["pointer.upper"]));
+    assert_eq!(
+        field_type(&files, "pointer.lower", "Chain", "payload"),
+        boxed("Payload")
+    );
+    assert_eq!(
+        field_type(&files, "pointer.upper", "Holder", "chain"),
+        inline("super::lower::Chain")
+    );
+}
+
+#[test]
+fn last_matching_rule_wins() {
+    // A package-wide rule, then an exception for one field: the exception
+    // wins.
+    let files = generate(
+        config(&["basic.proto"])
+            .box_type_in(PointerRepr::Inline, &[".pointer.basic"])
+            .box_type_in(PointerRepr::Box, &[".pointer.basic.Outer.a"]),
+    );
+    assert_eq!(field_type(&files, BASIC, "Outer", "a"), boxed("Inner"));
+    assert_eq!(field_type(&files, BASIC, "Outer", "b"), inline("Inner"));
+
+    // The same rules in the other order: the package-wide rule, added
+    // last, wins over the more specific one.
+    let files = generate(
+        config(&["basic.proto"])
+            .box_type_in(PointerRepr::Box, &[".pointer.basic.Outer.a"])
+            .box_type_in(PointerRepr::Inline, &[".pointer.basic"]),
+    );
+    assert_eq!(field_type(&files, BASIC, "Outer", "a"), inline("Inner"));
+    assert_eq!(field_type(&files, BASIC, "Outer", "b"), inline("Inner"));
+
+    // Paths without the leading dot mean the same.
+    let files = generate(
+        config(&["basic.proto"])
+            .unbox_message_fields()
+            .box_type_in(PointerRepr::Box, &["pointer.basic.Outer"]),
+    );
+    assert_eq!(field_type(&files, BASIC, "Outer", "a"), boxed("Inner"));
+}
+
+#[test]
+fn custom_template() {
+    let pointer = "crate::small_box::SmallBox<*>";
+    let files = generate(
+        config(&["basic.proto", "recursion.proto"])
+            .unbox_message_fields()
+            .box_type_custom_in(pointer, &[".pointer.basic.Outer.a", ".pointer.rec.Tree"]),
+    );
+    assert_eq!(
+        field_type(&files, BASIC, "Outer", "a"),
+        custom("Inner", pointer)
+    );
+    assert_eq!(field_type(&files, BASIC, "Outer", "b"), inline("Inner"));
+    // A custom pointer may hold a recursive field.
+    assert_eq!(
+        field_type(&files, REC, "Tree", "left"),
+        custom("Tree", pointer)
+    );
+    assert_eq!(
+        field_type(&files, REC, "Tree", "leaf"),
+        custom("Leaf", pointer)
+    );
+
+    // Every `*` is replaced, and everywhere: `box_type_custom` covers all.
+    let files = generate(config(&["basic.proto"]).box_type_custom("my::Pair<*, ::std::rc::Rc<*>>"));
+    assert_eq!(
+        field_type(&files, BASIC, "Outer", "b"),
+        "::buffa::MessageField<Inner,my::Pair<Inner,::std::rc::Rc<Inner>>>"
+    );
+}
+
+#[test]
+fn custom_template_in_another_package_uses_relative_path() {
+    let pointer = "crate::P<*>";
+    let files = generate(config(&["upper/upper.proto"]).box_type_custom(pointer));
+    assert_eq!(
+        field_type(&files, "pointer.upper", "Holder", "chain"),
+        custom("super::lower::Chain", pointer)
+    );
+}
+
+fn assert_names_field_and_cycle(error: &str, field: &str, cycle: &str) {
+    assert!(error.contains(field), "{error:?} does not name {field}");
+    assert!(error.contains(cycle), "{error:?} does not show {cycle}");
+}
+
+#[test]
+fn inline_on_exact_recursive_field_is_an_error() {
+    let error = generate_err(
+        config(&["recursion.proto"]).unbox_message_fields_in(&[".pointer.rec.Tree.left"]),
+    );
+    assert_names_field_and_cycle(
+        &error,
+        ".pointer.rec.Tree.left",
+        ".pointer.rec.Tree -> .pointer.rec.Tree",
+    );
+
+    let error = generate_err(
+        config(&["recursion.proto"]).box_type_in(PointerRepr::Inline, &["pointer.rec.B.a"]),
+    );
+    assert_names_field_and_cycle(
+        &error,
+        ".pointer.rec.B.a",
+        ".pointer.rec.B -> .pointer.rec.A -> .pointer.rec.B",
+    );
+}
+
+#[test]
+fn unbox_oneof_on_exact_recursive_variant_is_an_error() {
+    let error =
+        generate_err(config(&["recursion.proto"]).unbox_oneof_in(&[".pointer.rec.Expr.binary"]));
+    assert_names_field_and_cycle(
+        &error,
+        ".pointer.rec.Expr.binary",
+        ".pointer.rec.Expr -> .pointer.rec.Binary -> .pointer.rec.Expr",
+    );
+}
+
+#[test]
+fn scope_rule_on_recursive_message_is_not_an_error() {
+    let files =
+        generate(config(&["recursion.proto"]).unbox_message_fields_in(&[".pointer.rec.Tree"]));
+    assert_eq!(field_type(&files, REC, "Tree", "left"), boxed("Tree"));
+    assert_eq!(field_type(&files, REC, "Tree", "leaf"), inline("Leaf"));
+}
+
+#[test]
+fn template_without_placeholder_is_an_error() {
+    let error = generate_err(
+        config(&["basic.proto"]).box_type_custom_in("crate::Arena", &[".pointer.basic.Outer.a"]),
+    );
+    assert!(error.contains("crate::Arena"), "{error}");
+    assert!(error.contains('*'), "{error}");
+}
+
+#[test]
+fn unparsable_template_is_an_error() {
+    let error = generate_err(config(&["basic.proto"]).box_type_custom("crate::Ptr<*"));
+    assert!(error.contains("crate::Ptr<*"), "{error}");
+    assert!(error.contains("not a Rust type"), "{error}");
+}
+
+#[test]
+fn path_matching_nothing_is_an_error() {
+    for config in [
+        config(&["basic.proto"])
+            .unbox_message_fields_in(&[".pointer.basic.Outer.c"])
+            .clone(),
+        config(&["basic.proto"])
+            .box_type_in(PointerRepr::Box, &[".pointer.bas"])
+            .clone(),
+        config(&["basic.proto"])
+            .box_type_custom_in("crate::P<*>", &[".nope"])
+            .clone(),
+        config(&["basic.proto"])
+            .unbox_oneof_in(&[".pointer.basic.Outer.kind"])
+            .clone(),
+    ] {
+        let error = generate_err(&config);
+        assert!(error.contains("matches no"), "{error}");
+    }
+}
+
+#[test]
+fn only_the_winning_rule_decides_about_recursive_fields() {
+    // An exact inline rule overridden by a later box rule: no error.
+    let files = generate(
+        config(&["recursion.proto"])
+            .unbox_message_fields_in(&[".pointer.rec.Tree.left"])
+            .box_type_in(PointerRepr::Box, &[".pointer.rec.Tree.left"]),
+    );
+    assert_eq!(field_type(&files, REC, "Tree", "left"), boxed("Tree"));
+
+    // An exact inline rule overridden by a later scope rule: the scope
+    // rule wins, and a scope rule keeps recursive fields boxed silently.
+    let files = generate(
+        config(&["recursion.proto"])
+            .unbox_message_fields_in(&[".pointer.rec.Tree.left"])
+            .unbox_message_fields(),
+    );
+    assert_eq!(field_type(&files, REC, "Tree", "left"), boxed("Tree"));
+    assert_eq!(field_type(&files, REC, "Tree", "leaf"), inline("Leaf"));
+    let files = generate(
+        config(&["recursion.proto"])
+            .unbox_oneof_in(&[".pointer.rec.Expr.binary"])
+            .unbox_oneof(),
+    );
+    assert_eq!(
+        variant_type(&files, REC, "expr::Kind", "Binary"),
+        "::std::boxed::Box<super::Binary>"
+    );
+
+    // A scope rule followed by the exact rule: the exact rule wins and
+    // fails.
+    let error = generate_err(
+        config(&["recursion.proto"])
+            .unbox_message_fields()
+            .unbox_message_fields_in(&[".pointer.rec.Tree.left"]),
+    );
+    assert_names_field_and_cycle(
+        &error,
+        ".pointer.rec.Tree.left",
+        ".pointer.rec.Tree -> .pointer.rec.Tree",
+    );
+}
