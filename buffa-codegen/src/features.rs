@@ -138,13 +138,52 @@ pub struct FeatureSet {
     pub message_encoding: Option<i32>,
 }
 
-/// Any `*Options` message: only its `features` field (50).
-#[derive(Clone, PartialEq, prost::Message)]
-pub struct OptionsOverlay {
-    /// `features`.
-    #[prost(message, optional, tag = "50")]
-    pub features: Option<FeatureSet>,
+/// Declares an `*Options` overlay holding only the `features` field, whose
+/// number differs per options message.
+macro_rules! options_overlay {
+    ($(#[$doc:meta])* $name:ident, $tag:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, PartialEq, prost::Message)]
+        pub struct $name {
+            /// `features`.
+            #[prost(message, optional, tag = $tag)]
+            pub features: Option<FeatureSet>,
+        }
+
+        impl DeclaredFeatures for $name {
+            fn features(&self) -> Option<&FeatureSet> {
+                self.features.as_ref()
+            }
+        }
+    };
 }
+
+/// An options overlay: the feature set it declares.
+pub trait DeclaredFeatures {
+    /// The declared features, if any.
+    fn features(&self) -> Option<&FeatureSet>;
+}
+
+options_overlay!(
+    /// `FileOptions`: features are field 50.
+    FileOptions, "50"
+);
+options_overlay!(
+    /// `MessageOptions`: features are field 12.
+    MessageOptions, "12"
+);
+options_overlay!(
+    /// `FieldOptions`: features are field 21.
+    FieldOptions, "21"
+);
+options_overlay!(
+    /// `OneofOptions`: features are field 1.
+    OneofOptions, "1"
+);
+options_overlay!(
+    /// `EnumOptions`: features are field 7.
+    EnumOptions, "7"
+);
 
 /// `FileDescriptorSet` with only the editions data.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -162,10 +201,10 @@ pub struct FileOverlay {
     pub message_type: Vec<MessageOverlay>,
     /// `enum_type`.
     #[prost(message, repeated, tag = "5")]
-    pub enum_type: Vec<WithOptions3>,
+    pub enum_type: Vec<EnumOverlay>,
     /// `options`.
     #[prost(message, optional, tag = "8")]
-    pub options: Option<OptionsOverlay>,
+    pub options: Option<FileOptions>,
     /// `edition`.
     #[prost(int32, optional, tag = "14")]
     pub edition: Option<i32>,
@@ -176,43 +215,43 @@ pub struct FileOverlay {
 pub struct MessageOverlay {
     /// `field`.
     #[prost(message, repeated, tag = "2")]
-    pub field: Vec<WithOptions8>,
+    pub field: Vec<FieldOverlay>,
     /// `nested_type`.
     #[prost(message, repeated, tag = "3")]
     pub nested_type: Vec<MessageOverlay>,
     /// `enum_type`.
     #[prost(message, repeated, tag = "4")]
-    pub enum_type: Vec<WithOptions3>,
+    pub enum_type: Vec<EnumOverlay>,
     /// `options`.
     #[prost(message, optional, tag = "7")]
-    pub options: Option<OptionsOverlay>,
+    pub options: Option<MessageOptions>,
     /// `oneof_decl`.
     #[prost(message, repeated, tag = "8")]
-    pub oneof_decl: Vec<WithOptions2>,
+    pub oneof_decl: Vec<OneofOverlay>,
 }
 
-/// A descriptor whose options are field 8 (`FieldDescriptorProto`).
+/// `FieldDescriptorProto` with only the editions data.
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct WithOptions8 {
+pub struct FieldOverlay {
     /// `options`.
     #[prost(message, optional, tag = "8")]
-    pub options: Option<OptionsOverlay>,
+    pub options: Option<FieldOptions>,
 }
 
-/// A descriptor whose options are field 3 (`EnumDescriptorProto`).
+/// `EnumDescriptorProto` with only the editions data.
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct WithOptions3 {
+pub struct EnumOverlay {
     /// `options`.
     #[prost(message, optional, tag = "3")]
-    pub options: Option<OptionsOverlay>,
+    pub options: Option<EnumOptions>,
 }
 
-/// A descriptor whose options are field 2 (`OneofDescriptorProto`).
+/// `OneofDescriptorProto` with only the editions data.
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct WithOptions2 {
+pub struct OneofOverlay {
     /// `options`.
     #[prost(message, optional, tag = "2")]
-    pub options: Option<OptionsOverlay>,
+    pub options: Option<OneofOptions>,
 }
 
 /// Decodes the editions overlay of an encoded `FileDescriptorSet`.
@@ -221,8 +260,8 @@ pub fn decode_overlay(bytes: &[u8]) -> Result<FileSetOverlay, prost::DecodeError
 }
 
 /// The feature set an options overlay declares.
-pub fn declared(options: &Option<OptionsOverlay>) -> Option<&FeatureSet> {
-    options.as_ref().and_then(|o| o.features.as_ref())
+pub fn declared<O: DeclaredFeatures>(options: &Option<O>) -> Option<&FeatureSet> {
+    options.as_ref().and_then(DeclaredFeatures::features)
 }
 
 #[cfg(test)]

@@ -1,0 +1,61 @@
+//! Golden tests: the generated code for a few small protos is kept in
+//! `tests/golden/expected/`, so every change to code generation shows up as
+//! a reviewable diff. Run with `BUFFA_BLESS=1` to accept new output.
+
+use std::path::{Path, PathBuf};
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+fn check(proto: &str) {
+    let dir = golden_dir();
+    let files = buffa_build::Config::new()
+        .files(&[dir.join(proto)])
+        .includes(&[&dir])
+        .generate()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(files.len(), 1, "{proto} should produce one package file");
+    let file = &files[0];
+    let expected_path = dir.join("expected").join(&file.name);
+    if std::env::var_os("BUFFA_BLESS").is_some() {
+        std::fs::write(&expected_path, &file.content).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (run with BUFFA_BLESS=1 to create it)",
+            expected_path.display()
+        )
+    });
+    if expected != file.content {
+        let first_difference = expected
+            .lines()
+            .zip(file.content.lines())
+            .position(|(a, b)| a != b)
+            .map_or_else(
+                || "in length".to_owned(),
+                |line| format!("at line {}", line + 1),
+            );
+        panic!(
+            "generated code for {proto} differs from {} {first_difference}; \
+             review the change and run with BUFFA_BLESS=1 to accept it",
+            expected_path.display()
+        );
+    }
+}
+
+#[test]
+fn proto3_shapes() {
+    check("proto3.proto");
+}
+
+#[test]
+fn proto2_specifics() {
+    check("proto2.proto");
+}
+
+#[test]
+fn edition_2023_features() {
+    check("editions.proto");
+}
