@@ -4,14 +4,12 @@
 //! build script:
 //!
 //! ```no_run
-//! // build.rs
-//! fn main() {
-//!     buffa_build::Config::new()
-//!         .files(&["proto/shop/v1/shop.proto"])
-//!         .includes(&["proto"])
-//!         .compile()
-//!         .unwrap();
-//! }
+//! // build.rs, in `fn main()`:
+//! buffa_build::Config::new()
+//!     .files(&["proto/shop/v1/shop.proto"])
+//!     .includes(&["proto"])
+//!     .compile()
+//!     .unwrap();
 //! ```
 //!
 //! and in the crate, `buffa::include_proto!("shop.v1");`.

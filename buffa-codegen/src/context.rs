@@ -191,7 +191,6 @@ impl<'a> Context<'a> {
                 shape,
                 pointer,
                 path,
-                features,
             });
         }
         Ok(fields)

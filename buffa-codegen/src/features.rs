@@ -43,8 +43,6 @@ pub mod edition {
     pub const PROTO3: i32 = 999;
     /// Edition 2023.
     pub const EDITION_2023: i32 = 1000;
-    /// Edition 2024.
-    pub const EDITION_2024: i32 = 1001;
 }
 
 impl Features {

@@ -211,8 +211,6 @@ pub struct Field<'a> {
     pub pointer: Option<TokenStream>,
     /// Full proto path, `.pkg.Msg.field`.
     pub path: String,
-    /// Resolved features.
-    pub features: Features,
 }
 
 /// Resolves a field's features and presence.

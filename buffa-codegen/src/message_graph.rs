@@ -40,10 +40,11 @@ impl MessageGraph {
             for field in &schema.messages[name].proto.field {
                 let singular = field.label() != Label::Repeated;
                 let message_typed = matches!(field.r#type(), Type::Message | Type::Group);
-                if singular && message_typed {
-                    if let Some(&target) = index.get(field.type_name()) {
-                        graph.add_edge(i, target, ());
-                    }
+                if singular
+                    && message_typed
+                    && let Some(&target) = index.get(field.type_name())
+                {
+                    graph.add_edge(i, target, ());
                 }
             }
         }

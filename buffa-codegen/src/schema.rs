@@ -14,8 +14,6 @@ use crate::options::Options;
 pub struct File<'a> {
     /// The file's descriptor.
     pub proto: &'a FileDescriptorProto,
-    /// File-level features.
-    pub features: Features,
     /// Whether code is generated for it.
     pub generate: bool,
 }
@@ -43,8 +41,6 @@ pub struct MessageType<'a> {
     pub overlay: &'a MessageOverlay,
     /// Features in force for its fields (before field-level overrides).
     pub features: Features,
-    /// Index of its file in [`Schema::files`].
-    pub file: usize,
     /// Its Rust path.
     pub rust: RustPath,
     /// The Rust module that holds its nested types, oneofs and enums.
@@ -84,7 +80,7 @@ impl<'a> Schema<'a> {
             messages: HashMap::new(),
             enums: HashMap::new(),
         };
-        for (index, (proto, overlay)) in files.iter().zip(overlays).enumerate() {
+        for (proto, overlay) in files.iter().zip(overlays) {
             let edition = features::file_edition(proto.syntax(), overlay.edition);
             let file_features =
                 Features::for_edition(edition).merge(features::declared(&overlay.options));
@@ -100,7 +96,6 @@ impl<'a> Schema<'a> {
                 .map(ident::field_name)
                 .collect();
             let scope = Scope {
-                file: index,
                 prefix: &prefix,
                 modules: &modules,
                 features: file_features,
@@ -118,7 +113,6 @@ impl<'a> Schema<'a> {
             }
             schema.files.push(File {
                 proto,
-                features: file_features,
                 generate: generate.iter().any(|name| name == proto.name()),
             });
         }
@@ -145,7 +139,6 @@ impl<'a> Schema<'a> {
         let mut module = scope.modules.to_vec();
         module.push(ident::module_name(proto.name()));
         let nested = Scope {
-            file: scope.file,
             prefix: &full_name,
             modules: &module,
             features,
@@ -168,7 +161,6 @@ impl<'a> Schema<'a> {
                 proto,
                 overlay,
                 features,
-                file: scope.file,
                 rust,
                 module,
             },
@@ -220,7 +212,6 @@ impl<'a> Schema<'a> {
 }
 
 struct Scope<'s> {
-    file: usize,
     prefix: &'s str,
     modules: &'s [String],
     features: Features,

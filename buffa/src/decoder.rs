@@ -150,11 +150,11 @@ impl<'a> Decoder<'a> {
     /// Reads a varint of up to ten bytes.
     #[inline]
     pub fn read_varint(&mut self) -> Result<u64, DecodeError> {
-        if let Some(&byte) = self.data.first() {
-            if byte < 0x80 {
-                self.data = &self.data[1..];
-                return Ok(u64::from(byte));
-            }
+        if let Some(&byte) = self.data.first()
+            && byte < 0x80
+        {
+            self.data = &self.data[1..];
+            return Ok(u64::from(byte));
         }
         self.read_varint_slow()
     }

@@ -18,8 +18,14 @@ use crate::wire::{Tag, WireType};
 /// An empty set costs one pointer: most messages never see an unknown field,
 /// and a small message such as a 3D vector of three `f32` should not grow
 /// by the 24 bytes of an inline `Vec`.
-#[derive(Clone, Default, PartialEq, Eq, Hash)]
+///
+/// Equality and hashing look at the kept bytes only: a set emptied by
+/// [`UnknownFields::clear`] (which keeps its allocation) equals a new one.
+#[derive(Clone, Default)]
 pub struct UnknownFields {
+    // One pointer when empty; a plain `Vec` would cost three words in
+    // every message.
+    #[allow(clippy::box_collection)]
     bytes: Option<Box<Vec<u8>>>,
 }
 
@@ -112,7 +118,9 @@ impl UnknownFields {
     /// iteration stops at the first malformed one.
     pub fn iter(&self) -> impl Iterator<Item = UnknownField<'_>> + '_ {
         let bytes = self.as_bytes();
-        let options = DecodeOptions::default();
+        // No recursion limit: the bytes were already checked against the
+        // limit they were decoded under, which may exceed the default.
+        let options = DecodeOptions::new().with_recursion_limit(u32::MAX);
         let mut decoder = Decoder::new(bytes, &options).ok();
         core::iter::from_fn(move || {
             let d = decoder.as_mut()?;
@@ -122,6 +130,20 @@ impl UnknownFields {
             }
             field
         })
+    }
+}
+
+impl PartialEq for UnknownFields {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for UnknownFields {}
+
+impl core::hash::Hash for UnknownFields {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.as_bytes().hash(state);
     }
 }
 
