@@ -1,0 +1,247 @@
+//! The `Message` entry points: encode into buffers (and the error when they
+//! are too small), length-delimited framing, and decoding from `Bytes` with
+//! zero-copy `bytes` fields.
+
+mod common;
+
+use buffa::bytes::{Buf, BufMut, Bytes, BytesMut};
+use buffa::{DecodeOptions, EncodeError, Message};
+use common::{Kitchen, Scalars, cat, kitchen_sample, ld, varint, vfield};
+
+fn scalars_sample() -> Scalars {
+    Scalars {
+        f_int32: 150,
+        f_string: "text".into(),
+        f_shared: Bytes::from_static(b"shared payload"),
+        ..Scalars::default()
+    }
+}
+
+/// Whether `inner` points into `outer`.
+fn points_into(inner: &[u8], outer: &[u8]) -> bool {
+    let outer = outer.as_ptr_range();
+    let inner = inner.as_ptr_range();
+    outer.start <= inner.start && inner.end <= outer.end
+}
+
+#[test]
+fn encode_to_vec_and_encode_agree() {
+    let message = scalars_sample();
+    let expected = cat(&[
+        &[0x08, 0x96, 0x01],
+        &ld(14, b"text"),
+        &[0x82, 0x01, 14],
+        b"shared payload",
+    ]);
+    let vec = message.encode_to_vec();
+    assert_eq!(vec, expected);
+    assert_eq!(vec.capacity(), vec.len(), "reserved exactly once");
+    assert_eq!(message.encoded_len(), expected.len());
+
+    // encode appends to what the buffer holds.
+    let mut vec = vec![0xee];
+    message.encode(&mut vec).unwrap();
+    assert_eq!(vec, cat(&[&[0xee], &expected]));
+
+    let mut bytes_mut = BytesMut::new();
+    message.encode(&mut bytes_mut).unwrap();
+    assert_eq!(bytes_mut, expected[..]);
+
+    // An exactly sized slice works and is used up.
+    let mut buf = vec![0u8; expected.len()];
+    let mut slice: &mut [u8] = &mut buf;
+    message.encode(&mut slice).unwrap();
+    assert!(slice.is_empty());
+    assert_eq!(buf, expected);
+
+    // A buffer made of two non-contiguous slices.
+    let (mut first, mut second) = ([0u8; 5], [0u8; 64]);
+    {
+        let mut chain = (&mut first[..]).chain_mut(&mut second[..]);
+        message.encode(&mut chain).unwrap();
+    }
+    assert_eq!(first[..], expected[..5]);
+    assert_eq!(second[..expected.len() - 5], expected[5..]);
+}
+
+#[test]
+fn encode_into_a_too_small_buffer_fails_and_writes_nothing() {
+    let message = scalars_sample();
+    let len = message.encoded_len();
+    let mut buf = vec![0xaau8; len - 1];
+    let mut slice: &mut [u8] = &mut buf;
+    let error = message.encode(&mut slice).unwrap_err();
+    assert_eq!(error, EncodeError::new(len, len - 1));
+    assert_eq!(error.required_capacity(), len);
+    assert_eq!(error.remaining(), len - 1);
+    assert_eq!(slice.len(), len - 1, "nothing consumed");
+    assert!(buf.iter().all(|&b| b == 0xaa), "nothing written");
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "failed to encode protobuf message: needs {len} bytes, buffer has room for {}",
+            len - 1
+        )
+    );
+
+    // Length-delimited: the prefix counts too.
+    let mut buf = vec![0xaau8; len];
+    let mut slice: &mut [u8] = &mut buf;
+    let error = message.encode_length_delimited(&mut slice).unwrap_err();
+    assert_eq!(error.required_capacity(), len + 1);
+    assert_eq!(error.remaining(), len);
+    assert!(buf.iter().all(|&b| b == 0xaa));
+
+    // An empty slice, and a limited Vec.
+    let mut empty: &mut [u8] = &mut [];
+    assert_eq!(message.encode(&mut empty).unwrap_err().remaining(), 0);
+    let mut vec = Vec::new();
+    let mut limited = (&mut vec).limit(3);
+    assert!(message.encode(&mut limited).is_err());
+    assert!(vec.is_empty());
+
+    // An empty message fits anywhere.
+    let mut empty: &mut [u8] = &mut [];
+    Scalars::default().encode(&mut empty).unwrap();
+}
+
+#[test]
+fn length_delimited_framing() {
+    let first = scalars_sample();
+    let second = Scalars {
+        f_bool: true,
+        ..Scalars::default()
+    };
+    let empty = Scalars::default();
+    let mut stream = Vec::new();
+    first.encode_length_delimited(&mut stream).unwrap();
+    second.encode_length_delimited(&mut stream).unwrap();
+    empty.encode_length_delimited(&mut stream).unwrap();
+
+    let first_bytes = first.encode_to_vec();
+    let expected = cat(&[
+        &varint(first_bytes.len() as u64),
+        &first_bytes,
+        &[0x02, 0x68, 0x01],
+        &[0x00],
+    ]);
+    assert_eq!(stream, expected);
+    assert_eq!(
+        first.encode_length_delimited_to_vec(),
+        expected[..1 + first_bytes.len()]
+    );
+
+    // Decoding consumes exactly one frame at a time.
+    let mut cursor = &stream[..];
+    assert_eq!(
+        Scalars::decode_length_delimited(&mut cursor).unwrap(),
+        first
+    );
+    assert_eq!(cursor.len(), 4);
+    assert_eq!(
+        Scalars::decode_length_delimited(&mut cursor).unwrap(),
+        second
+    );
+    assert_eq!(
+        Scalars::decode_length_delimited(&mut cursor).unwrap(),
+        empty
+    );
+    assert!(cursor.is_empty());
+    assert!(Scalars::decode_length_delimited(&mut cursor).is_err());
+
+    // A frame longer than 127 bytes has a two-byte prefix.
+    let big = Scalars {
+        f_bytes: vec![1; 200],
+        ..Scalars::default()
+    };
+    let framed = big.encode_length_delimited_to_vec();
+    assert_eq!(framed[..2], [0xcb, 0x01]);
+    assert_eq!(Scalars::decode_length_delimited(&framed[..]).unwrap(), big);
+
+    // A frame split across the chunks of a non-contiguous buffer, even
+    // inside its length prefix.
+    let (head, tail) = framed.split_at(1);
+    let mut chained = head.chain(tail);
+    assert_eq!(Scalars::decode_length_delimited(&mut chained).unwrap(), big);
+    assert_eq!(chained.remaining(), 0);
+    let (head, tail) = first_bytes.split_at(5);
+    assert_eq!(Scalars::decode(head.chain(tail)).unwrap(), first);
+
+    // Same from Bytes, which the decoded `bytes` field then shares.
+    let mut shared = Bytes::from(stream.clone());
+    let whole = shared.clone();
+    let decoded = Scalars::decode_length_delimited(&mut shared).unwrap();
+    assert_eq!(decoded, first);
+    assert!(points_into(&decoded.f_shared, &whole));
+    assert_eq!(shared.len(), 4);
+}
+
+#[test]
+fn decoding_from_bytes_shares_the_input() {
+    let input = Bytes::from(scalars_sample().encode_to_vec());
+    let message = Scalars::decode(input.clone()).unwrap();
+    assert_eq!(message, scalars_sample());
+    // The field is a view of the input, at the payload's position.
+    let at = input.len() - 14;
+    assert_eq!(message.f_shared.as_ptr(), input[at..].as_ptr());
+    assert!(points_into(&message.f_shared, &input));
+
+    // It keeps the input alive on its own.
+    drop(input);
+    assert_eq!(message.f_shared, &b"shared payload"[..]);
+
+    // `merge` from Bytes shares too.
+    let input = Bytes::from(cat(&[&[0xa2, 0x01, 0x03], b"abc"]));
+    let mut kitchen = Kitchen::default();
+    kitchen.merge(input.clone()).unwrap();
+    assert_eq!(kitchen.shared.as_ptr(), input[3..].as_ptr());
+
+    // From a slice (or any other buffer), `bytes` fields are copies.
+    let vec = scalars_sample().encode_to_vec();
+    let copied = Scalars::decode_from_slice(&vec).unwrap();
+    assert!(!points_into(&copied.f_shared, &vec));
+    let copied = Scalars::decode(&vec[..]).unwrap();
+    assert!(!points_into(&copied.f_shared, &vec));
+    assert_eq!(copied, scalars_sample());
+    let copied = Scalars::decode_with_options(&vec, &DecodeOptions::default()).unwrap();
+    assert!(!points_into(&copied.f_shared, &vec));
+}
+
+#[test]
+fn decode_of_empty_input_is_the_default() {
+    assert_eq!(Kitchen::decode_from_slice(&[]).unwrap(), Kitchen::default());
+    assert_eq!(Kitchen::decode(Bytes::new()).unwrap(), Kitchen::default());
+    assert_eq!(
+        Kitchen::decode_length_delimited(&[0x00][..]).unwrap(),
+        Kitchen::default()
+    );
+    assert!(std::ptr::eq(
+        Kitchen::default_instance(),
+        Kitchen::default_instance()
+    ));
+    assert_eq!(*Kitchen::default_instance(), Kitchen::default());
+    assert_eq!(Kitchen::NAME, "test.Kitchen");
+}
+
+#[test]
+fn kitchen_sample_round_trips_through_every_entry_point() {
+    let message = kitchen_sample();
+    let bytes = message.encode_to_vec();
+    assert_eq!(message.encoded_len(), bytes.len());
+    assert_eq!(Kitchen::decode_from_slice(&bytes).unwrap(), message);
+    assert_eq!(
+        Kitchen::decode(Bytes::from(bytes.clone())).unwrap(),
+        message
+    );
+    assert_eq!(Kitchen::decode(&bytes[..]).unwrap(), message);
+    let framed = message.encode_length_delimited_to_vec();
+    assert_eq!(
+        Kitchen::decode_length_delimited(&framed[..]).unwrap(),
+        message
+    );
+    let mut merged = Kitchen::default();
+    merged.merge(&bytes[..]).unwrap();
+    assert_eq!(merged, message);
+    // The trailing unknown field comes last.
+    assert_eq!(bytes[bytes.len() - 3..], vfield(100, 1)[..]);
+}

@@ -1,0 +1,186 @@
+//! Deep nesting: encoding is linear (one `compute_size` per message, thanks
+//! to the size cache), decoding honours the recursion limit.
+
+mod common;
+
+use buffa::{DecodeErrorKind, DecodeOptions, Message};
+use common::{Chain, chain_size_calls, reset_chain_size_calls, varint, varint_len};
+
+const DEPTH: usize = 200;
+
+/// A naive, obviously correct encoder for `Chain`, independent of the
+/// runtime (quadratic, fine for 200 levels).
+fn naive_encode(chain: &Chain) -> Vec<u8> {
+    let mut out = Vec::new();
+    if let Some(child) = chain.child.as_option() {
+        let payload = naive_encode(child);
+        out.push(0x0a);
+        out.extend(varint(payload.len() as u64));
+        out.extend(payload);
+    }
+    if chain.value != 0 {
+        out.push(0x10);
+        out.extend(varint(chain.value as i64 as u64));
+    }
+    out
+}
+
+/// The encoded length of `Chain::nested(n)`, from the innermost message out.
+fn expected_len(n: usize) -> usize {
+    let mut len = 1 + varint_len(n as u64);
+    for depth in (0..n - 1).rev() {
+        len = (1 + varint_len(len as u64) + len) + (1 + varint_len(depth as u64 + 1));
+    }
+    len
+}
+
+#[test]
+fn encoding_200_deep_has_the_right_bytes() {
+    let chain = Chain::nested(DEPTH);
+    assert_eq!(chain.len(), DEPTH);
+    let bytes = chain.encode_to_vec();
+    assert_eq!(bytes.len(), expected_len(DEPTH));
+    assert_eq!(chain.encoded_len(), bytes.len());
+    assert_eq!(bytes, naive_encode(&chain));
+    // The outermost length prefix covers everything but the root's own key,
+    // prefix and value.
+    let root_tail = 1 + varint_len(1);
+    let prefix_len = varint_len((bytes.len() - 1 - root_tail) as u64);
+    assert_eq!(bytes[0], 0x0a);
+    assert_eq!(
+        bytes[1..1 + prefix_len],
+        varint((bytes.len() - 1 - prefix_len - root_tail) as u64)
+    );
+    assert_eq!(bytes[bytes.len() - 2..], [0x10, 0x01]);
+}
+
+#[test]
+fn encoding_calls_compute_size_once_per_message() {
+    let chain = Chain::nested(DEPTH);
+
+    reset_chain_size_calls();
+    let bytes = chain.encode_to_vec();
+    assert_eq!(chain_size_calls(), DEPTH, "encode_to_vec");
+
+    reset_chain_size_calls();
+    assert_eq!(chain.encoded_len(), bytes.len());
+    assert_eq!(chain_size_calls(), DEPTH, "encoded_len");
+
+    reset_chain_size_calls();
+    let mut vec = Vec::new();
+    chain.encode(&mut vec).unwrap();
+    assert_eq!(chain_size_calls(), DEPTH, "encode");
+    assert_eq!(vec, bytes);
+
+    reset_chain_size_calls();
+    let delimited = chain.encode_length_delimited_to_vec();
+    assert_eq!(chain_size_calls(), DEPTH, "encode_length_delimited_to_vec");
+    assert_eq!(delimited[varint_len(bytes.len() as u64)..], bytes[..]);
+
+    reset_chain_size_calls();
+    let mut vec = Vec::new();
+    chain.encode_length_delimited(&mut vec).unwrap();
+    assert_eq!(chain_size_calls(), DEPTH, "encode_length_delimited");
+    assert_eq!(vec, delimited);
+
+    // Twice as deep, twice the calls: linear, not quadratic.
+    let chain = Chain::nested(2 * DEPTH);
+    reset_chain_size_calls();
+    let bytes = chain.encode_to_vec();
+    assert_eq!(chain_size_calls(), 2 * DEPTH);
+    assert_eq!(bytes.len(), expected_len(2 * DEPTH));
+}
+
+#[test]
+fn decoding_200_deep_needs_a_raised_recursion_limit() {
+    let chain = Chain::nested(DEPTH);
+    let bytes = chain.encode_to_vec();
+
+    let options = DecodeOptions::new().with_recursion_limit(300);
+    assert_eq!(options.recursion_limit(), 300);
+    let back = Chain::decode_with_options(&bytes, &options).unwrap();
+    assert_eq!(back.len(), DEPTH);
+    assert_eq!(back, chain);
+    assert_eq!(back.encode_to_vec(), bytes);
+
+    assert_eq!(DecodeOptions::default().recursion_limit(), 100);
+    let error = Chain::decode_from_slice(&bytes).unwrap_err();
+    assert_eq!(
+        error.kind(),
+        &DecodeErrorKind::RecursionLimitExceeded { limit: 100 }
+    );
+    // The path runs through field 1 of every message that was entered.
+    let path: Vec<_> = error.field_path().collect();
+    assert_eq!(path.len(), 101);
+    assert!(path.iter().all(|&entry| entry == ("test.Chain", 1)));
+    // The error is at the 101st nested payload: after 101 keys and length
+    // prefixes.
+    let mut offset = 0;
+    for _ in 0..101 {
+        assert_eq!(bytes[offset], 0x0a);
+        offset += 1;
+        while bytes[offset] & 0x80 != 0 {
+            offset += 1;
+        }
+        offset += 1;
+    }
+    assert_eq!(error.offset(), Some(offset));
+    assert!(error.to_string().contains("recursion limit 100"), "{error}");
+}
+
+#[test]
+fn recursion_limit_counts_nested_levels_exactly() {
+    // The default limit admits 100 nested messages below the root.
+    let ok = Chain::nested(101).encode_to_vec();
+    assert_eq!(Chain::decode_from_slice(&ok).unwrap().len(), 101);
+    let too_deep = Chain::nested(102).encode_to_vec();
+    assert_eq!(
+        Chain::decode_from_slice(&too_deep).unwrap_err().kind(),
+        &DecodeErrorKind::RecursionLimitExceeded { limit: 100 }
+    );
+
+    for limit in [0u32, 1, 5, 150] {
+        let options = DecodeOptions::new().with_recursion_limit(limit);
+        let n = limit as usize + 1;
+        let ok = Chain::nested(n).encode_to_vec();
+        assert_eq!(
+            Chain::decode_with_options(&ok, &options).unwrap().len(),
+            n,
+            "limit {limit}"
+        );
+        let too_deep = Chain::nested(n + 1).encode_to_vec();
+        assert_eq!(
+            Chain::decode_with_options(&too_deep, &options)
+                .unwrap_err()
+                .kind(),
+            &DecodeErrorKind::RecursionLimitExceeded { limit },
+            "limit {limit}"
+        );
+    }
+}
+
+#[test]
+fn unknown_groups_count_towards_the_recursion_limit() {
+    // 101 nested unknown groups (field 9) inside a Chain.
+    let nested_groups = |n: usize| {
+        let mut bytes = vec![0x4b; n];
+        bytes.extend(vec![0x4c; n]);
+        bytes
+    };
+    let error = Chain::decode_from_slice(&nested_groups(101)).unwrap_err();
+    assert_eq!(
+        error.kind(),
+        &DecodeErrorKind::RecursionLimitExceeded { limit: 100 }
+    );
+    assert_eq!(error.offset(), Some(101));
+
+    let ok = nested_groups(100);
+    let chain = Chain::decode_from_slice(&ok).unwrap();
+    assert_eq!(chain.unknown_fields.as_bytes(), &ok[..]);
+    assert_eq!(chain.encode_to_vec(), ok);
+
+    let options = DecodeOptions::new().with_recursion_limit(1000);
+    let deep = nested_groups(500);
+    let chain = Chain::decode_with_options(&deep, &options).unwrap();
+    assert_eq!(chain.encode_to_vec(), deep);
+}
