@@ -27,7 +27,29 @@
 //! safe: fields that make a message contain itself stay boxed.
 //! [`Config::box_type_in`] and [`Config::box_type_custom_in`] choose the
 //! pointer per path. When several rules cover a field, **the rule added
-//! last wins**.
+//! last wins**:
+//!
+//! ```no_run
+//! # use buffa_build::PointerRepr;
+//! buffa_build::Config::new()
+//!     .files(&["proto/scene.proto"])
+//!     .includes(&["proto"])
+//!     .unbox_message_fields() // inline wherever possible...
+//!     .box_type_in(PointerRepr::Box, &[".scene.Node.attachment"]) // ...but not here
+//!     .compile()
+//!     .unwrap();
+//! ```
+//!
+//! An inline field makes its parent as large as the child even when unset;
+//! a boxed one costs an allocation per set value. An inline rule covering a
+//! recursive field through a scope leaves it boxed; one naming that exact
+//! field is an error that shows the cycle. [`Config::unbox_oneof`] does the
+//! same for message-typed oneof variants (`T` instead of `Box<T>`).
+//!
+//! The guide `docs/pointer-layout.md` in the buffa repository covers the
+//! trade-off with measured sizes and allocation counts, when to use `Box`,
+//! inline or a custom pointer, and the recursion and precedence rules in
+//! full; `examples/pointers` is the runnable companion.
 
 #![warn(missing_docs)]
 
@@ -362,6 +384,15 @@ impl Config {
             println!("cargo:rerun-if-env-changed=PROTOC");
         }
         let files = self.generate()?;
+        if let Some(name) = &self.include_file
+            && let Some(file) = files.iter().find(|f| f.name == *name)
+        {
+            return Err(Error::Config(format!(
+                "include file {name} would overwrite the code generated for package {:?}; \
+                 choose another include file name",
+                file.package
+            )));
+        }
         std::fs::create_dir_all(&out_dir).map_err(|e| Error::Io(out_dir.clone(), e))?;
         for file in &files {
             write_if_changed(&out_dir.join(&file.name), &file.content)?;
