@@ -107,6 +107,7 @@ impl<'a> Context<'a> {
     {
         let (names, _) = self.member_names(message);
         let mut fields = Vec::new();
+        let mut variants: HashSet<(usize, String)> = HashSet::new();
         let message_static: &MessageType<'a> = self.schema.message(full_name)?;
         for (index, proto) in message_static.proto.field.iter().enumerate() {
             let declared = message_static
@@ -180,7 +181,15 @@ impl<'a> Context<'a> {
                 _ => None,
             };
             let rust_name = match shape {
-                Shape::Oneof(_) => ident::type_name(proto.name()),
+                // Variant names must be unique within their oneof: `foo_bar`
+                // and `fooBar` both convert to `FooBar`.
+                Shape::Oneof(oneof) => {
+                    let mut name = ident::type_name(proto.name());
+                    while !variants.insert((oneof, name.clone())) {
+                        name.push('_');
+                    }
+                    name
+                }
                 _ => names[index].clone(),
             };
             fields.push(Field {
