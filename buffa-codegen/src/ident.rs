@@ -62,9 +62,8 @@ pub fn variant_name(enum_name: &str, value_name: &str) -> String {
     let camel = value_name.to_upper_camel_case();
     let prefix = enum_name.to_upper_camel_case();
     match camel.strip_prefix(&prefix) {
-        Some(rest) if !rest.is_empty() && !rest.starts_with(|c: char| c.is_ascii_digit()) => {
-            escape(rest)
-        }
+        // Only at a word boundary: `STRIPPED` in `Strip` stays `Stripped`.
+        Some(rest) if rest.starts_with(|c: char| c.is_ascii_uppercase()) => escape(rest),
         _ => escape(&camel),
     }
 }
@@ -90,5 +89,7 @@ mod tests {
         assert_eq!(variant_name("Color", "BLUE"), "Blue");
         assert_eq!(variant_name("Color", "COLOR"), "Color");
         assert_eq!(variant_name("Color", "COLOR_1"), "Color1");
+        assert_eq!(variant_name("Color", "COLORFUL"), "Colorful");
+        assert_eq!(variant_name("Color", "COLOR_SELF"), "Self_");
     }
 }
