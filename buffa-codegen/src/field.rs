@@ -424,6 +424,16 @@ impl Field<'_> {
         }
     }
 
+    /// Whether sizing or writing this field (or its oneof) reads the size
+    /// cache: sub-messages, maps, packed values and oneofs do.
+    pub fn uses_cache(&self) -> bool {
+        match (&self.shape, &self.value) {
+            (Shape::Map { .. } | Shape::Oneof(_), _) | (_, ValueType::Message { .. }) => true,
+            (Shape::Repeated { packed: true }, _) => self.packable(),
+            _ => false,
+        }
+    }
+
     fn packable(&self) -> bool {
         match &self.value {
             ValueType::Scalar(scalar) => scalar.packable(),

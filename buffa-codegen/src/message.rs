@@ -124,10 +124,9 @@ impl Context<'_> {
         );
         let proto_name = full_name.trim_start_matches('.');
         let nested = self.nested_module(full_name, source_path, comments, &oneof_enums)?;
-        let uses_cache = sizes
-            .iter()
-            .chain(&writes)
-            .any(|tokens| tokens.to_string().contains("cache"));
+        // Oneofs always pass the cache on; a field named `cache` must not
+        // count, so this looks at the fields rather than the tokens.
+        let uses_cache = fields.iter().any(Field::uses_cache);
         let cache_param = if uses_cache {
             quote!(cache)
         } else {
