@@ -1,5 +1,8 @@
-//! Generates the prost types for the four rust_serialization_benchmark
-//! datasets.
+//! Generates the message types for the four rust_serialization_benchmark
+//! datasets: prost's into `OUT_DIR`, and buffa's twice, with the default
+//! (boxed) sub-message layout into `OUT_DIR/buffa_box/` and with
+//! `unbox_message_fields` into `OUT_DIR/buffa_inline/`. Each directory holds
+//! one file per package (`prost.<dataset>.rs`).
 //!
 //! The `.proto` schemas are read from the shared datasets directory that sits
 //! beside the workspace (`<workspace>/../shared/datasets/rust_serialization_benchmark/`),
@@ -47,9 +50,26 @@ fn main() {
         .expect("protoc-bin-vendored has no protoc binary for this platform");
 
     let mut config = prost_build::Config::new();
-    config.protoc_executable(protoc);
+    config.protoc_executable(&protoc);
     config.protoc_arg("--experimental_allow_proto3_optional");
     config
-        .compile_protos(&files, &[proto_dir])
+        .compile_protos(&files, &[&proto_dir])
         .expect("prost-build failed to compile the benchmark schemas");
+
+    let out_dir = PathBuf::from(env::var_os("OUT_DIR").unwrap());
+    for (subdir, unbox) in [("buffa_box", false), ("buffa_inline", true)] {
+        let mut config = buffa_build::Config::new();
+        config
+            .protoc_executable(&protoc)
+            .protoc_arg("--experimental_allow_proto3_optional")
+            .files(&files)
+            .includes(&[&proto_dir])
+            .out_dir(out_dir.join(subdir));
+        if unbox {
+            config.unbox_message_fields();
+        }
+        config
+            .compile()
+            .unwrap_or_else(|e| panic!("{subdir}: failed to compile the benchmark schemas: {e}"));
+    }
 }

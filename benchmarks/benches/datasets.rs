@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use benchmarks::harness::Prepared;
-use benchmarks::{Codec, Dataset, Logs, Mesh, Players, Prost, Updates};
+use benchmarks::{BuffaBox, BuffaInline, Codec, Dataset, Logs, Mesh, Players, Prost, Updates};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// Benchmarks one library on one dataset, in the group named after the
@@ -41,9 +41,13 @@ fn bench_library<D: Dataset, C: Codec<D>>(c: &mut Criterion, native: &D) {
 /// here (and one more bound).
 fn bench_dataset<D: Dataset>(c: &mut Criterion)
 where
+    BuffaBox: Codec<D>,
+    BuffaInline: Codec<D>,
     Prost: Codec<D>,
 {
     let native = D::generate();
+    bench_library::<D, BuffaBox>(c, &native);
+    bench_library::<D, BuffaInline>(c, &native);
     bench_library::<D, Prost>(c, &native);
 }
 

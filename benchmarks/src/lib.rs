@@ -5,17 +5,21 @@
 //! - [`datasets`] holds the native data and reproduces its generation exactly
 //!   (see `shared/datasets/rust_serialization_benchmark/GENERATION.md`).
 //! - A protobuf library takes part by implementing [`Library`] once and
-//!   [`Codec<D>`] for each dataset `D` on a marker type, like [`Prost`].
+//!   [`Codec<D>`] for each dataset `D` on a marker type, like [`Prost`],
+//!   [`BuffaBox`] and [`BuffaInline`].
 //! - [`harness`] runs the four measured operations for any such pair; the
 //!   criterion bench (`benches/datasets.rs`) and the `compare` binary use it.
 
+pub mod buffa_codec;
 pub mod datasets;
 pub mod harness;
+pub mod pb_buffa;
 pub mod pb_prost;
 pub mod prost_codec;
 
 use std::fmt::Debug;
 
+pub use buffa_codec::{BuffaBox, BuffaInline};
 pub use datasets::log::Logs;
 pub use datasets::mesh::Mesh;
 pub use datasets::minecraft_savedata::Players;

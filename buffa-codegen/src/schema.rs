@@ -80,6 +80,10 @@ impl<'a> Schema<'a> {
             messages: HashMap::new(),
             enums: HashMap::new(),
         };
+        let packages: Vec<Vec<String>> = files
+            .iter()
+            .map(|file| package_modules(file.package()))
+            .collect();
         for (proto, overlay) in files.iter().zip(overlays) {
             let edition = features::file_edition(proto.syntax(), overlay.edition);
             let file_features =
@@ -90,14 +94,11 @@ impl<'a> Schema<'a> {
             } else {
                 format!(".{package}")
             };
-            let modules: Vec<String> = package
-                .split('.')
-                .filter(|s| !s.is_empty())
-                .map(ident::field_name)
-                .collect();
+            let modules = package_modules(package);
             let scope = Scope {
                 prefix: &prefix,
                 modules: &modules,
+                packages: &packages,
                 features: file_features,
             };
             for (message, overlay) in proto.message_type.iter().zip(&overlay.message_type) {
@@ -137,10 +138,21 @@ impl<'a> Schema<'a> {
         let features = scope.features.merge(features::declared(&overlay.options));
         let name = ident::type_name(proto.name());
         let mut module = scope.modules.to_vec();
-        module.push(ident::module_name(proto.name()));
+        // The module of nested types must not take the name of a package's
+        // module: message `a.B` and package `a.b` both want `a::b`.
+        let mut module_name = ident::module_name(proto.name());
+        while scope.packages.iter().any(|package| {
+            package.len() > module.len()
+                && package.starts_with(&module)
+                && package[module.len()] == module_name
+        }) {
+            module_name.push('_');
+        }
+        module.push(module_name);
         let nested = Scope {
             prefix: &full_name,
             modules: &module,
+            packages: scope.packages,
             features,
         };
         for (message, overlay) in proto.nested_type.iter().zip(&overlay.nested_type) {
@@ -214,7 +226,18 @@ impl<'a> Schema<'a> {
 struct Scope<'s> {
     prefix: &'s str,
     modules: &'s [String],
+    /// The module path of every package in the descriptor set.
+    packages: &'s [Vec<String>],
     features: Features,
+}
+
+/// The module path of a package: `a.type` is `["a", "r#type"]`.
+fn package_modules(package: &str) -> Vec<String> {
+    package
+        .split('.')
+        .filter(|s| !s.is_empty())
+        .map(ident::field_name)
+        .collect()
 }
 
 /// The Rust path of the type `full_name`, honouring `extern_paths` (the

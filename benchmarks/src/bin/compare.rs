@@ -13,8 +13,8 @@
 //! dataset op buffa_box_ns buffa_inline_ns prost_ns inline_vs_prost
 //! ```
 //!
-//! A configuration that does not exist yet prints `-`, as does a ratio that
-//! needs it.
+//! A configuration left out of [`configurations`] (`None`) prints `-`, as
+//! does a ratio that needs it.
 //!
 //! Usage: `cargo run --release -p benchmarks --bin compare -- [--samples N]
 //! [--batch-ms MS] [DATASET...]`
@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use benchmarks::harness::{Op, Runner, runner};
-use benchmarks::{Codec, Dataset, Logs, Mesh, Players, Prost, Updates};
+use benchmarks::{BuffaBox, BuffaInline, Codec, Dataset, Logs, Mesh, Players, Prost, Updates};
 
 /// Counts allocator calls (alloc, alloc_zeroed, realloc) while
 /// [`COUNTING`] is set; forwards everything to [`System`].
@@ -78,18 +78,21 @@ const INLINE: usize = 1;
 const PROST: usize = 2;
 
 /// The configurations for dataset `D`, one per entry of [`COLUMNS`]; `None`
-/// for a configuration that does not exist yet.
+/// would print `-` for a configuration.
 ///
 /// Adding a library: implement `Library` and `Codec<D>` for the four datasets
-/// on its marker type, add the bound, and replace its `None` with
+/// on its marker type, add a column to [`COLUMNS`] (and widen the report
+/// arrays of 3), the bound here and in [`run_dataset`], and
 /// `Some(runner::<D, Marker>(native.clone()))`.
 fn configurations<D: Dataset>(native: &D) -> Vec<Option<Box<dyn Runner>>>
 where
+    BuffaBox: Codec<D>,
+    BuffaInline: Codec<D>,
     Prost: Codec<D>,
 {
     vec![
-        None, // buffa_box
-        None, // buffa_inline
+        Some(runner::<D, BuffaBox>(native.clone())),
+        Some(runner::<D, BuffaInline>(native.clone())),
         Some(runner::<D, Prost>(native.clone())),
     ]
 }
@@ -188,6 +191,8 @@ fn count_allocations(runner: &mut dyn Runner, op: Op) -> u64 {
 
 fn run_dataset<D: Dataset>(options: &Options) -> Option<DatasetReport>
 where
+    BuffaBox: Codec<D>,
+    BuffaInline: Codec<D>,
     Prost: Codec<D>,
 {
     if !options.datasets.is_empty() && !options.datasets.iter().any(|d| d == D::NAME) {

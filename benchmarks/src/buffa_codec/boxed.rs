@@ -1,0 +1,16 @@
+//! The conversions for [`BuffaBox`](super::BuffaBox): the dataset modules
+//! with `pb` = [`crate::pb_buffa::buffa_box`].
+//!
+//! The same files are modules of [`inline`](super::inline) too, on purpose.
+#![allow(clippy::duplicate_mod)]
+
+use crate::pb_buffa::buffa_box as pb;
+
+#[path = "log.rs"]
+mod log;
+#[path = "mesh.rs"]
+mod mesh;
+#[path = "minecraft_savedata.rs"]
+mod minecraft_savedata;
+#[path = "mk48.rs"]
+mod mk48;

@@ -1,0 +1,74 @@
+//! `log` <-> `prost.log`, for the layout of `super::pb`.
+
+use super::pb::log as pb;
+use crate::datasets::log as native;
+
+impl From<&native::Address> for pb::Address {
+    fn from(a: &native::Address) -> Self {
+        Self {
+            x0: a.x0.into(),
+            x1: a.x1.into(),
+            x2: a.x2.into(),
+            x3: a.x3.into(),
+            ..Default::default()
+        }
+    }
+}
+
+impl From<&native::Log> for pb::Log {
+    fn from(log: &native::Log) -> Self {
+        Self {
+            address: pb::Address::from(&log.address).into(),
+            identity: log.identity.clone(),
+            userid: log.userid.clone(),
+            date: log.date.clone(),
+            request: log.request.clone(),
+            code: log.code.into(),
+            size: log.size,
+            ..Default::default()
+        }
+    }
+}
+
+impl From<&native::Logs> for pb::Logs {
+    fn from(logs: &native::Logs) -> Self {
+        let mut result = Self::default();
+        for log in &logs.logs {
+            result.logs.push(log.into());
+        }
+        result
+    }
+}
+
+impl From<pb::Address> for native::Address {
+    fn from(a: pb::Address) -> Self {
+        Self {
+            x0: a.x0.try_into().unwrap(),
+            x1: a.x1.try_into().unwrap(),
+            x2: a.x2.try_into().unwrap(),
+            x3: a.x3.try_into().unwrap(),
+        }
+    }
+}
+
+impl From<pb::Log> for native::Log {
+    fn from(log: pb::Log) -> Self {
+        Self {
+            address: log.address.into_option().unwrap().into(),
+            identity: log.identity,
+            userid: log.userid,
+            date: log.date,
+            request: log.request,
+            code: log.code.try_into().unwrap(),
+            size: log.size,
+        }
+    }
+}
+
+impl From<pb::Logs> for native::Logs {
+    fn from(logs: pb::Logs) -> Self {
+        Self {
+            logs: logs.logs.into_iter().map(Into::into).collect(),
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! The buffa configurations: [`BuffaBox`] with the types of
+//! [`crate::pb_buffa::buffa_box`] (sub-messages boxed, buffa-build's
+//! default) and [`BuffaInline`] with those of
+//! [`crate::pb_buffa::buffa_inline`] (`unbox_message_fields`).
+//!
+//! The conversions between native data and messages (`From` impls, as for
+//! prost) are written once per dataset (`log.rs`, ...) against a module
+//! alias `pb`; `boxed` and `inline` each declare them with their own
+//! `pb`. This module holds the [`Codec`] impls.
+
+mod boxed;
+mod inline;
+
+use buffa::Message;
+
+use crate::pb_buffa::{buffa_box, buffa_inline};
+use crate::{Codec, Library, Logs, Mesh, Players, Updates};
+
+/// Marker type of the buffa configuration with boxed sub-messages.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuffaBox;
+
+impl Library for BuffaBox {
+    const NAME: &'static str = "buffa_box";
+}
+
+/// Marker type of the buffa configuration with inline sub-messages.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuffaInline;
+
+impl Library for BuffaInline {
+    const NAME: &'static str = "buffa_inline";
+}
+
+/// Implements [`Codec`] for a buffa marker type, given the native and
+/// message types.
+macro_rules! buffa_codec {
+    ($library:ty, $native:ty, $msg:ty) => {
+        impl Codec<$native> for $library {
+            type Msg = $msg;
+
+            fn populate(native: &$native) -> $msg {
+                native.into()
+            }
+
+            fn encode(msg: &$msg, buf: &mut Vec<u8>) {
+                msg.encode(buf).unwrap();
+            }
+
+            fn decode(bytes: &[u8]) -> $msg {
+                <$msg>::decode_from_slice(bytes).unwrap()
+            }
+
+            fn convert(msg: $msg) -> $native {
+                msg.into()
+            }
+        }
+    };
+}
+
+buffa_codec!(BuffaBox, Logs, buffa_box::log::Logs);
+buffa_codec!(BuffaBox, Mesh, buffa_box::mesh::Mesh);
+buffa_codec!(BuffaBox, Players, buffa_box::minecraft_savedata::Players);
+buffa_codec!(BuffaBox, Updates, buffa_box::mk48::Updates);
+
+buffa_codec!(BuffaInline, Logs, buffa_inline::log::Logs);
+buffa_codec!(BuffaInline, Mesh, buffa_inline::mesh::Mesh);
+buffa_codec!(
+    BuffaInline,
+    Players,
+    buffa_inline::minecraft_savedata::Players
+);
+buffa_codec!(BuffaInline, Updates, buffa_inline::mk48::Updates);
