@@ -46,14 +46,21 @@ impl Context<'_> {
         let mut from_name = Vec::new();
         for (index, (value, variant)) in proto.value.iter().zip(&names).enumerate() {
             let variant = ident::ident(variant);
-            let number = value.number();
+            let number = proc_macro2::Literal::i32_unsuffixed(value.number());
             let proto_name = value.name();
             let mut path = source_path.to_vec();
             path.extend([2, index as i32]);
             let doc = comments.doc(&path);
             from_name.push(quote!(#proto_name => ::core::option::Option::Some(#name::#variant)));
-            if numbers.insert(number) {
-                variants.push(quote!(#doc #variant = #number));
+            if numbers.insert(value.number()) {
+                // The first declared value is the default (proto3 requires
+                // it to be zero).
+                let default = if index == 0 {
+                    quote!(#[default])
+                } else {
+                    quote!()
+                };
+                variants.push(quote!(#doc #default #variant = #number));
                 from_i32.push(quote!(#number => ::core::option::Option::Some(#name::#variant)));
                 to_name.push(quote!(#name::#variant => #proto_name));
             } else {
@@ -61,12 +68,11 @@ impl Context<'_> {
                     .value
                     .iter()
                     .zip(&names)
-                    .find(|(v, _)| v.number() == number)
+                    .find(|(v, _)| v.number() == value.number())
                     .map(|(_, n)| ident::ident(n));
                 aliases.push(quote!(#doc pub const #variant: #name = #name::#canonical;));
             }
         }
-        let first = ident::ident(&names[0]);
         let doc = comments.doc(source_path);
         let attributes = self.attributes(
             &[&self.options.type_attributes, &self.options.enum_attributes],
@@ -82,7 +88,7 @@ impl Context<'_> {
         };
         quote! {
             #doc
-            #[derive(::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash, ::core::cmp::PartialOrd, ::core::cmp::Ord)]
+            #[derive(::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash, ::core::cmp::PartialOrd, ::core::cmp::Ord, ::core::default::Default)]
             #[repr(i32)]
             #attributes
             pub enum #name {
@@ -90,12 +96,6 @@ impl Context<'_> {
             }
 
             #alias_impl
-
-            impl ::core::default::Default for #name {
-                fn default() -> Self {
-                    #name::#first
-                }
-            }
 
             impl ::buffa::Enumeration for #name {
                 fn from_i32(value: i32) -> ::core::option::Option<Self> {

@@ -491,51 +491,54 @@ impl Context<'_> {
                     )
                 }
                 ValueType::Scalar(scalar) => {
-                    let default = match default_text {
-                        Some(text) => defaults::scalar_default(*scalar, text, &field.path)?,
-                        None => quote!(::core::default::Default::default()),
+                    let body = match default_text {
+                        Some(text) => {
+                            let default = defaults::scalar_default(*scalar, text, &field.path)?;
+                            quote!(self.#name.unwrap_or(#default))
+                        }
+                        None => quote!(self.#name.unwrap_or_default()),
                     };
-                    let ty = scalar.rust_type();
-                    (ty, quote!(self.#name.unwrap_or(#default)))
+                    (scalar.rust_type(), body)
                 }
                 ValueType::Enum { path, closed } => {
-                    let variant = match default_text {
-                        Some(text) => {
-                            let enumeration = self.schema.enumeration(field.proto.type_name())?;
-                            let names = variant_names(enumeration.proto);
-                            let position = enumeration
-                                .proto
-                                .value
-                                .iter()
-                                .position(|v| v.name() == text)
-                                .ok_or_else(|| {
-                                    Error::new(format!(
-                                        "{}: default {text} is not a value of its enum",
-                                        field.path
-                                    ))
-                                })?;
-                            let variant = ident::ident(&names[position]);
-                            quote!(#path::#variant)
-                        }
-                        None => quote!(<#path as ::core::default::Default>::default()),
-                    };
-                    if *closed {
-                        (path.clone(), quote!(self.#name.unwrap_or(#variant)))
+                    let ty = if *closed {
+                        path.clone()
                     } else {
-                        (
-                            quote!(::buffa::EnumValue<#path>),
-                            quote!(self.#name.unwrap_or(::buffa::EnumValue::Known(#variant))),
-                        )
-                    }
+                        quote!(::buffa::EnumValue<#path>)
+                    };
+                    let Some(text) = default_text else {
+                        methods.push(accessor(
+                            &name,
+                            &doc,
+                            &ty,
+                            quote!(self.#name.unwrap_or_default()),
+                        ));
+                        continue;
+                    };
+                    let enumeration = self.schema.enumeration(field.proto.type_name())?;
+                    let names = variant_names(enumeration.proto);
+                    let position = enumeration
+                        .proto
+                        .value
+                        .iter()
+                        .position(|v| v.name() == text)
+                        .ok_or_else(|| {
+                            Error::new(format!(
+                                "{}: default {text} is not a value of its enum",
+                                field.path
+                            ))
+                        })?;
+                    let variant = ident::ident(&names[position]);
+                    let default = if *closed {
+                        quote!(#path::#variant)
+                    } else {
+                        quote!(::buffa::EnumValue::Known(#path::#variant))
+                    };
+                    (ty, quote!(self.#name.unwrap_or(#default)))
                 }
                 ValueType::Message { .. } => continue,
             };
-            methods.push(quote! {
-                #[doc = #doc]
-                pub fn #name(&self) -> #ty {
-                    #body
-                }
-            });
+            methods.push(accessor(&name, &doc, &ty, body));
         }
         if methods.is_empty() {
             return Ok(quote!());
@@ -545,5 +548,15 @@ impl Context<'_> {
                 #(#methods)*
             }
         })
+    }
+}
+
+/// A getter method returning `body`.
+fn accessor(name: &syn::Ident, doc: &str, ty: &TokenStream, body: TokenStream) -> TokenStream {
+    quote! {
+        #[doc = #doc]
+        pub fn #name(&self) -> #ty {
+            #body
+        }
     }
 }

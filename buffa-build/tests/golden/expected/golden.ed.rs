@@ -18,11 +18,11 @@ pub struct Tuned {
 impl Tuned {
     /// The value of `explicit`, or its default when unset.
     pub fn explicit(&self) -> i32 {
-        self.explicit.unwrap_or(::core::default::Default::default())
+        self.explicit.unwrap_or_default()
     }
     /// The value of `closed`, or its default when unset.
     pub fn closed(&self) -> Closed {
-        self.closed.unwrap_or(<Closed as ::core::default::Default>::default())
+        self.closed.unwrap_or_default()
     }
 }
 impl ::buffa::Message for Tuned {
@@ -129,23 +129,20 @@ impl ::buffa::Message for Tuned {
     ::core::cmp::Eq,
     ::core::hash::Hash,
     ::core::cmp::PartialOrd,
-    ::core::cmp::Ord
+    ::core::cmp::Ord,
+    ::core::default::Default
 )]
 #[repr(i32)]
 pub enum Closed {
-    Zero = 0i32,
-    One = 1i32,
-}
-impl ::core::default::Default for Closed {
-    fn default() -> Self {
-        Closed::Zero
-    }
+    #[default]
+    Zero = 0,
+    One = 1,
 }
 impl ::buffa::Enumeration for Closed {
     fn from_i32(value: i32) -> ::core::option::Option<Self> {
         match value {
-            0i32 => ::core::option::Option::Some(Closed::Zero),
-            1i32 => ::core::option::Option::Some(Closed::One),
+            0 => ::core::option::Option::Some(Closed::Zero),
+            1 => ::core::option::Option::Some(Closed::One),
             _ => ::core::option::Option::None,
         }
     }

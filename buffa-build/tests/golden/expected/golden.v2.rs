@@ -20,7 +20,7 @@ pub struct Legacy {
 impl Legacy {
     /// The value of `id`, or its default when unset.
     pub fn id(&self) -> i64 {
-        self.id.unwrap_or(::core::default::Default::default())
+        self.id.unwrap_or_default()
     }
     /// The value of `level`, or its default when unset.
     pub fn level(&self) -> Level {
@@ -224,23 +224,20 @@ pub mod legacy {
     ::core::cmp::Eq,
     ::core::hash::Hash,
     ::core::cmp::PartialOrd,
-    ::core::cmp::Ord
+    ::core::cmp::Ord,
+    ::core::default::Default
 )]
 #[repr(i32)]
 pub enum Level {
-    Low = 1i32,
-    High = 2i32,
-}
-impl ::core::default::Default for Level {
-    fn default() -> Self {
-        Level::Low
-    }
+    #[default]
+    Low = 1,
+    High = 2,
 }
 impl ::buffa::Enumeration for Level {
     fn from_i32(value: i32) -> ::core::option::Option<Self> {
         match value {
-            1i32 => ::core::option::Option::Some(Level::Low),
-            2i32 => ::core::option::Option::Some(Level::High),
+            1 => ::core::option::Option::Some(Level::Low),
+            2 => ::core::option::Option::Some(Level::High),
             _ => ::core::option::Option::None,
         }
     }

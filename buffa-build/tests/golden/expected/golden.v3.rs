@@ -278,23 +278,20 @@ pub mod shapes {
     ::core::cmp::Eq,
     ::core::hash::Hash,
     ::core::cmp::PartialOrd,
-    ::core::cmp::Ord
+    ::core::cmp::Ord,
+    ::core::default::Default
 )]
 #[repr(i32)]
 pub enum Color {
-    Unspecified = 0i32,
-    Red = 1i32,
-}
-impl ::core::default::Default for Color {
-    fn default() -> Self {
-        Color::Unspecified
-    }
+    #[default]
+    Unspecified = 0,
+    Red = 1,
 }
 impl ::buffa::Enumeration for Color {
     fn from_i32(value: i32) -> ::core::option::Option<Self> {
         match value {
-            0i32 => ::core::option::Option::Some(Color::Unspecified),
-            1i32 => ::core::option::Option::Some(Color::Red),
+            0 => ::core::option::Option::Some(Color::Unspecified),
+            1 => ::core::option::Option::Some(Color::Red),
             _ => ::core::option::Option::None,
         }
     }
