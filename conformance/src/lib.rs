@@ -11,9 +11,16 @@
 //! `.proto` files (read from the protobuf 27.1 sources at build time) are in
 //! the modules below.
 
-#![allow(missing_docs, clippy::all)]
+#![warn(missing_docs)]
 
-include!(concat!(env!("OUT_DIR"), "/protos.rs"));
+/// The generated code: one module per protobuf package (`conformance`,
+/// `google::protobuf`, `protobuf_test_messages::{proto2, proto3, editions}`).
+#[allow(missing_docs, clippy::all)]
+mod protos {
+    include!(concat!(env!("OUT_DIR"), "/protos.rs"));
+}
+
+pub use protos::*;
 
 use buffa::{EnumValue, Message};
 
