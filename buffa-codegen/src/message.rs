@@ -113,6 +113,17 @@ impl Context<'_> {
             arms.push(quote!(#number => #body,));
         }
 
+        // A message without fields has nothing to match on.
+        let merge_body = if arms.is_empty() {
+            quote!(decoder.skip_to_unknown(tag, &mut self.unknown_fields))
+        } else {
+            quote! {
+                match tag.field_number() {
+                    #(#arms)*
+                    _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+                }
+            }
+        };
         let accessors = self.accessors(&name, &fields)?;
         let doc = comments.doc(source_path);
         let attributes = self.attributes(
@@ -167,10 +178,7 @@ impl Context<'_> {
                 }
 
                 fn merge_field(&mut self, tag: ::buffa::Tag, decoder: &mut ::buffa::Decoder<'_>) -> ::core::result::Result<(), ::buffa::DecodeError> {
-                    match tag.field_number() {
-                        #(#arms)*
-                        _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-                    }
+                    #merge_body
                 }
 
                 fn unknown_fields(&self) -> &::buffa::UnknownFields {
@@ -275,6 +283,7 @@ impl Context<'_> {
         );
         Ok(quote! {
             #[doc = #doc]
+            #[allow(clippy::module_inception)]
             pub mod #module {
                 #(#items)*
             }
@@ -375,6 +384,7 @@ impl Context<'_> {
         Ok(quote! {
             #doc
             #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug)]
+            #[allow(clippy::large_enum_variant)]
             #attributes
             pub enum #name {
                 #(#variants,)*

@@ -151,6 +151,7 @@ impl ::buffa::Message for Legacy {
     }
 }
 /// Nested types of [`Legacy`].
+#[allow(clippy::module_inception)]
 pub mod legacy {
     #[derive(
         ::core::clone::Clone,

@@ -170,6 +170,7 @@ impl ::buffa::Message for Shapes {
     }
 }
 /// Nested types of [`Shapes`].
+#[allow(clippy::module_inception)]
 pub mod shapes {
     /// A nested message.
     #[derive(
@@ -230,6 +231,7 @@ pub mod shapes {
         }
     }
     #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug)]
+    #[allow(clippy::large_enum_variant)]
     pub enum Choice {
         Number(u32),
         Message(::std::boxed::Box<Inner>),
