@@ -37,9 +37,13 @@ impl Comments {
 
 /// Turns a proto comment into rustdoc lines that cannot become doctests:
 /// indentation that Markdown would read as a code block is removed, and
-/// fenced blocks are marked as plain text.
+/// fenced blocks are marked as plain text. Lines continuing a list item
+/// are indented to the item's text, as Markdown reads them anyway, so that
+/// removing the indentation leaves no lazy continuation lines.
 fn sanitize(comment: &str) -> Vec<String> {
     let mut in_fence = false;
+    // Indentation of the text of the list item being continued, if any.
+    let mut list_item: Option<usize> = None;
     let mut lines: Vec<String> = comment
         .trim_end()
         .lines()
@@ -47,6 +51,7 @@ fn sanitize(comment: &str) -> Vec<String> {
             let trimmed = line.trim_start();
             if trimmed.starts_with("```") {
                 in_fence = !in_fence;
+                list_item = None;
                 let bare = trimmed.trim_start_matches('`').trim().is_empty();
                 if in_fence && bare {
                     " ```text".to_owned()
@@ -54,7 +59,15 @@ fn sanitize(comment: &str) -> Vec<String> {
                     format!(" {trimmed}")
                 }
             } else if trimmed.is_empty() {
+                list_item = None;
                 String::new()
+            } else if in_fence {
+                format!(" {trimmed}")
+            } else if let Some(offset) = list_marker_len(trimmed) {
+                list_item = Some(offset);
+                format!(" {trimmed}")
+            } else if let Some(offset) = list_item {
+                format!(" {}{trimmed}", " ".repeat(offset))
             } else {
                 format!(" {trimmed}")
             }
@@ -64,6 +77,19 @@ fn sanitize(comment: &str) -> Vec<String> {
         lines.remove(0);
     }
     lines
+}
+
+/// The length of the list marker starting `line` (`- `, `* `, `+ `, `1. `,
+/// `1) `), i.e. where the item's text starts.
+fn list_marker_len(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    let marker = match digits {
+        0 if matches!(bytes.first(), Some(b'-' | b'*' | b'+')) => 1,
+        1..=9 if matches!(bytes.get(digits), Some(b'.' | b')')) => digits + 1,
+        _ => return None,
+    };
+    (bytes.get(marker) == Some(&b' ')).then_some(marker + 1)
 }
 
 #[cfg(test)]
@@ -77,5 +103,13 @@ mod tests {
             [" A thing.", "", " code();"]
         );
         assert_eq!(sanitize(" ```\n x\n ```\n"), [" ```text", " x", " ```"]);
+    }
+
+    #[test]
+    fn list_continuations_are_indented() {
+        assert_eq!(
+            sanitize(" - one\n   two\n three\n\n after\n 10. ten\n     more\n"),
+            [" - one", "   two", "   three", "", " after", " 10. ten", "     more"]
+        );
     }
 }
