@@ -109,7 +109,15 @@ mod tests {
     fn list_continuations_are_indented() {
         assert_eq!(
             sanitize(" - one\n   two\n three\n\n after\n 10. ten\n     more\n"),
-            [" - one", "   two", "   three", "", " after", " 10. ten", "     more"]
+            [
+                " - one",
+                "   two",
+                "   three",
+                "",
+                " after",
+                " 10. ten",
+                "     more"
+            ]
         );
     }
 }

@@ -177,6 +177,7 @@ impl Context<'_> {
                     self.unknown_fields.write(encoder);
                 }
 
+                #[inline]
                 fn merge_field(&mut self, tag: ::buffa::Tag, decoder: &mut ::buffa::Decoder<'_>) -> ::core::result::Result<(), ::buffa::DecodeError> {
                     #merge_body
                 }

@@ -65,8 +65,9 @@ pub struct Decoder<'a> {
     /// The input as shared [`Bytes`], when decoding from `Bytes`: `bytes`
     /// fields typed as `Bytes` then share it instead of copying.
     shared: Option<&'a Bytes>,
-    /// Where the most recently read field key began.
-    field_start: &'a [u8],
+    /// Length of the most recently read field key, so that the whole field
+    /// can be copied to the unknown fields exactly as it appeared.
+    tag_len: usize,
     depth_remaining: u32,
     recursion_limit: u32,
 }
@@ -86,7 +87,7 @@ impl<'a> Decoder<'a> {
             data: input,
             input,
             shared: None,
-            field_start: input,
+            tag_len: 0,
             depth_remaining: options.recursion_limit,
             recursion_limit: options.recursion_limit,
         })
@@ -140,20 +141,20 @@ impl<'a> Decoder<'a> {
         self.data
     }
 
-    /// Length in bytes of the field (key and value) read since the last
-    /// [`Decoder::read_tag`], or of the key alone right after it.
+    /// Length in bytes of the field key most recently read by
+    /// [`Decoder::read_tag`].
     #[inline]
-    pub fn last_field_len(&self) -> usize {
-        self.field_start.len() - self.data.len()
+    pub fn last_tag_len(&self) -> usize {
+        self.tag_len
     }
 
     /// Reads a varint of up to ten bytes.
     #[inline]
     pub fn read_varint(&mut self) -> Result<u64, DecodeError> {
-        if let Some(&byte) = self.data.first()
+        if let Some((&byte, rest)) = self.data.split_first()
             && byte < 0x80
         {
-            self.data = &self.data[1..];
+            self.data = rest;
             return Ok(u64::from(byte));
         }
         self.read_varint_slow()
@@ -211,11 +212,25 @@ impl<'a> Decoder<'a> {
     /// message.
     #[inline]
     pub fn read_tag(&mut self) -> Result<Option<Tag>, DecodeError> {
-        if self.data.is_empty() {
+        let Some((&byte, rest)) = self.data.split_first() else {
             return Ok(None);
+        };
+        // Fast path: a one-byte key (field numbers 1 to 15).
+        if (8..0x80).contains(&byte)
+            && let Some(wire_type) = WireType::from_bits(byte & 7)
+        {
+            self.data = rest;
+            self.tag_len = 1;
+            return Ok(Some(Tag::from_valid_parts(u32::from(byte >> 3), wire_type)));
         }
-        self.field_start = self.data;
+        self.read_tag_slow()
+    }
+
+    #[inline(never)]
+    fn read_tag_slow(&mut self) -> Result<Option<Tag>, DecodeError> {
+        let before = self.data.len();
         let raw = self.read_varint()?;
+        self.tag_len = before - self.data.len();
         match Tag::from_raw(raw) {
             Some(tag) => Ok(Some(tag)),
             None => Err(self.invalid_tag(raw)),
@@ -224,9 +239,6 @@ impl<'a> Decoder<'a> {
 
     #[cold]
     fn invalid_tag(&self, raw: u64) -> DecodeError {
-        let offset = self.input.len()
-            - (self.input.as_ptr() as usize + self.input.len()
-                - self.field_start.as_ptr() as usize);
         let bits = (raw & 7) as u8;
         let kind =
             if raw <= u64::from(u32::MAX) && raw >> 3 != 0 && WireType::from_bits(bits).is_none() {
@@ -234,7 +246,7 @@ impl<'a> Decoder<'a> {
             } else {
                 DecodeErrorKind::InvalidTag(raw)
             };
-        DecodeError::at(kind, offset)
+        DecodeError::at(kind, self.offset() - self.tag_len)
     }
 
     /// Reads a length prefix and returns that many bytes.
@@ -278,7 +290,7 @@ impl<'a> Decoder<'a> {
             data: payload,
             input: self.input,
             shared: self.shared,
-            field_start: payload,
+            tag_len: 0,
             depth_remaining: self.depth_remaining,
             recursion_limit: self.recursion_limit,
         }
@@ -377,9 +389,9 @@ impl<'a> Decoder<'a> {
         tag: Tag,
         unknown: &mut UnknownFields,
     ) -> Result<(), DecodeError> {
-        let start = self.field_start;
+        let start = self.offset() - self.tag_len;
         self.skip_field(tag)?;
-        unknown.push_raw(&start[..start.len() - self.data.len()]);
+        unknown.push_raw(&self.input[start..self.offset()]);
         Ok(())
     }
 }

@@ -173,7 +173,7 @@ fn read_group_body<'a>(d: &mut Decoder<'a>, start: Tag) -> Result<&'a [u8], Deco
     d.read_group(|d| {
         while let Some(tag) = d.read_tag()? {
             if tag.wire_type() == WireType::EndGroup {
-                end_key_len = d.last_field_len();
+                end_key_len = d.last_tag_len();
                 return d.check_end_group(tag, start.field_number());
             }
             d.skip_field(tag)?;

@@ -87,6 +87,15 @@ impl Tag {
         }
     }
 
+    /// Builds a tag from parts the caller has already validated.
+    #[inline]
+    pub(crate) const fn from_valid_parts(field_number: u32, wire_type: WireType) -> Tag {
+        Tag {
+            field_number,
+            wire_type,
+        }
+    }
+
     /// Decodes a tag from its varint value. `None` if the field number is 0,
     /// above [`MAX_FIELD_NUMBER`], or the wire type is 6 or 7.
     #[inline]

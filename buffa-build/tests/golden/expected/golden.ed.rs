@@ -78,6 +78,7 @@ impl ::buffa::Message for Tuned {
         >(5, &self.closed, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: ::buffa::Tag,

@@ -97,6 +97,7 @@ impl ::buffa::Message for Legacy {
         ::buffa::encoding::message::write_group_field(7, &self.extra, cache, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: ::buffa::Tag,
@@ -195,6 +196,7 @@ pub mod legacy {
             >(8, &self.note, encoder);
             self.unknown_fields.write(encoder);
         }
+        #[inline]
         fn merge_field(
             &mut self,
             tag: ::buffa::Tag,

@@ -97,6 +97,7 @@ impl ::buffa::Message for Shapes {
         }
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: ::buffa::Tag,
@@ -209,6 +210,7 @@ pub mod shapes {
             >(1, &self.payload, encoder);
             self.unknown_fields.write(encoder);
         }
+        #[inline]
         fn merge_field(
             &mut self,
             tag: ::buffa::Tag,
