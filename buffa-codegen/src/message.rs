@@ -138,6 +138,13 @@ impl Context<'_> {
         // Oneofs always pass the cache on; a field named `cache` must not
         // count, so this looks at the fields rather than the tokens.
         let uses_cache = fields.iter().any(Field::uses_cache);
+        let caches_sizes = if uses_cache {
+            quote!()
+        } else {
+            quote!(
+                const CACHES_SIZES: bool = false;
+            )
+        };
         let cache_param = if uses_cache {
             quote!(cache)
         } else {
@@ -159,6 +166,7 @@ impl Context<'_> {
 
             impl ::buffa::Message for #name {
                 const NAME: &'static str = #proto_name;
+                #caches_sizes
 
                 fn default_instance() -> &'static Self {
                     static INSTANCE: ::std::sync::OnceLock<#name> = ::std::sync::OnceLock::new();

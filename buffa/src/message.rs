@@ -27,6 +27,14 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     /// The message's fully qualified protobuf name, e.g. `"shop.v1.Order"`.
     const NAME: &'static str;
 
+    /// Whether [`Message::compute_size`] records nested lengths in the
+    /// [`SizeCache`]. Generated code says `false` for messages made of
+    /// non-repeated scalar fields only: the length of such a message, when
+    /// nested, is recomputed in the write pass instead of being cached,
+    /// which is cheaper than a cache round trip. Must be `true` whenever
+    /// `compute_size` touches the cache.
+    const CACHES_SIZES: bool = true;
+
     /// A shared, immutable default instance, which unset sub-message fields
     /// read as.
     fn default_instance() -> &'static Self;

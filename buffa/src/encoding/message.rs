@@ -15,9 +15,14 @@ use super::scalar::check_wire_type;
 /// Size of one length-prefixed message, key included; records its length.
 #[inline]
 pub fn size<M: Message>(field_number: u32, message: &M, cache: &mut SizeCache) -> usize {
-    let slot = cache.reserve();
-    let len = message.compute_size(cache);
-    cache.set(slot, len);
+    let len = if M::CACHES_SIZES {
+        let slot = cache.reserve();
+        let len = message.compute_size(cache);
+        cache.set(slot, len);
+        len
+    } else {
+        message.compute_size(cache)
+    };
     tag_len(field_number) + varint_len(len as u64) + len
 }
 
@@ -29,7 +34,11 @@ pub fn write<M: Message>(
     cache: &mut SizeCache,
     encoder: &mut Encoder<'_>,
 ) {
-    let len = cache.next_size();
+    let len = if M::CACHES_SIZES {
+        cache.next_size()
+    } else {
+        message.compute_size(cache)
+    };
     encoder.put_tag(field_number, WireType::LengthDelimited);
     encoder.put_varint(len as u64);
     message.write_to(cache, encoder);

@@ -173,6 +173,7 @@ pub mod legacy {
     }
     impl ::buffa::Message for Extra {
         const NAME: &'static str = "golden.v2.Legacy.Extra";
+        const CACHES_SIZES: bool = false;
         fn default_instance() -> &'static Self {
             static INSTANCE: ::std::sync::OnceLock<Extra> = ::std::sync::OnceLock::new();
             INSTANCE.get_or_init(<Extra as ::core::default::Default>::default)

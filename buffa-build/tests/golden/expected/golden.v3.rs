@@ -187,6 +187,7 @@ pub mod shapes {
     }
     impl ::buffa::Message for Inner {
         const NAME: &'static str = "golden.v3.Shapes.Inner";
+        const CACHES_SIZES: bool = false;
         fn default_instance() -> &'static Self {
             static INSTANCE: ::std::sync::OnceLock<Inner> = ::std::sync::OnceLock::new();
             INSTANCE.get_or_init(<Inner as ::core::default::Default>::default)
