@@ -428,7 +428,7 @@ impl Field<'_> {
     /// cache: sub-messages, maps, packed values and oneofs do.
     pub fn uses_cache(&self) -> bool {
         match (&self.shape, &self.value) {
-            (Shape::Map { .. } | Shape::Oneof(_), _) | (_, ValueType::Message { .. }) => true,
+            (Shape::Map { .. }, _) | (_, ValueType::Message { .. }) => true,
             (Shape::Repeated { packed: true }, _) => self.packable(),
             _ => false,
         }

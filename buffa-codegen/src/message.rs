@@ -82,14 +82,18 @@ impl Context<'_> {
         order.sort_by_key(|f| f.number);
         let mut sizes = Vec::new();
         let mut writes = Vec::new();
-        let mut oneofs_done = vec![false; message.proto.oneof_decl.len()];
         for field in &order {
             if let Shape::Oneof(index) = field.shape {
-                if !std::mem::replace(&mut oneofs_done[index], true) {
-                    let oneof = ident::ident(&oneof_names[index]);
-                    sizes.push(quote!(if let ::core::option::Option::Some(oneof) = &self.#oneof { size += oneof.compute_size(cache); }));
-                    writes.push(quote!(if let ::core::option::Option::Some(oneof) = &self.#oneof { oneof.write_to(cache, encoder); }));
-                }
+                // Each member is written at its own field number, so the
+                // output keeps field-number order like other
+                // implementations'.
+                let oneof = ident::ident(&oneof_names[index]);
+                let enum_name = ident::ident(&oneof_enums[index]);
+                let variant = ident::ident(&field.rust_name);
+                let pattern = quote!(::core::option::Option::Some(#module_ident::#enum_name::#variant(value)));
+                let (size, write) = self.oneof_member_calls(full_name, field)?;
+                sizes.push(quote!(if let #pattern = &self.#oneof { size += #size; }));
+                writes.push(quote!(if let #pattern = &self.#oneof { #write; }));
                 continue;
             }
             let size = field.size_expr();
@@ -325,7 +329,7 @@ impl Context<'_> {
         Ok(matches!(choice, Pointer::Box))
     }
 
-    /// The enum of one oneof, with its size and write methods.
+    /// The enum of one oneof.
     fn generate_oneof(
         &self,
         full_name: &str,
@@ -338,14 +342,11 @@ impl Context<'_> {
         let fields = self.fields(full_name, message, &message.module)?;
         let name = ident::ident(enum_name);
         let mut variants = Vec::new();
-        let mut sizes = Vec::new();
-        let mut writes = Vec::new();
         for (field_index, field) in fields.iter().enumerate() {
             if !matches!(field.shape, Shape::Oneof(i) if i == index) {
                 continue;
             }
             let variant = ident::ident(&field.rust_name);
-            let number = proc_macro2::Literal::u32_unsuffixed(field.number);
             let mut path = source_path[..source_path.len() - 2].to_vec();
             path.extend([2, field_index as i32]);
             let doc = comments.doc(&path);
@@ -358,30 +359,6 @@ impl Context<'_> {
                 value
             };
             variants.push(quote!(#doc #attributes #variant(#ty)));
-            let reference = if boxed {
-                quote!(&**value)
-            } else {
-                quote!(value)
-            };
-            let marker = field.value.marker();
-            let (size, write) = match &field.value {
-                ValueType::Message {
-                    delimited: true, ..
-                } => (
-                    quote!(::buffa::encoding::message::size_group(#number, #reference, cache)),
-                    quote!(::buffa::encoding::message::write_group(#number, #reference, cache, encoder)),
-                ),
-                ValueType::Message { .. } => (
-                    quote!(::buffa::encoding::message::size(#number, #reference, cache)),
-                    quote!(::buffa::encoding::message::write(#number, #reference, cache, encoder)),
-                ),
-                _ => (
-                    quote!(::buffa::encoding::scalar::size::<#marker>(#number, value)),
-                    quote!(::buffa::encoding::scalar::write::<#marker>(#number, value, encoder)),
-                ),
-            };
-            sizes.push(quote!(#name::#variant(value) => #size,));
-            writes.push(quote!(#name::#variant(value) => #write,));
         }
         let oneof = &message.proto.oneof_decl[index];
         let oneof_path = format!("{full_name}.{}", oneof.name());
@@ -399,23 +376,38 @@ impl Context<'_> {
                 #(#variants,)*
             }
 
-            impl #name {
-                /// Encoded size of the set member, key included.
-                #[allow(unused_variables)]
-                pub fn compute_size(&self, cache: &mut ::buffa::SizeCache) -> usize {
-                    match self {
-                        #(#sizes)*
-                    }
-                }
+        })
+    }
 
-                /// Writes the set member.
-                #[allow(unused_variables)]
-                pub fn write_to(&self, cache: &mut ::buffa::SizeCache, encoder: &mut ::buffa::Encoder<'_>) {
-                    match self {
-                        #(#writes)*
-                    }
-                }
-            }
+    /// The size expression and write statement of a oneof member, with the
+    /// member's value bound to `value`.
+    fn oneof_member_calls(
+        &self,
+        full_name: &str,
+        field: &Field<'_>,
+    ) -> Result<(TokenStream, TokenStream), Error> {
+        let number = proc_macro2::Literal::u32_unsuffixed(field.number);
+        let reference = if self.oneof_boxed(full_name, field)? {
+            quote!(&**value)
+        } else {
+            quote!(value)
+        };
+        let marker = field.value.marker();
+        Ok(match &field.value {
+            ValueType::Message {
+                delimited: true, ..
+            } => (
+                quote!(::buffa::encoding::message::size_group(#number, #reference, cache)),
+                quote!(::buffa::encoding::message::write_group(#number, #reference, cache, encoder)),
+            ),
+            ValueType::Message { .. } => (
+                quote!(::buffa::encoding::message::size(#number, #reference, cache)),
+                quote!(::buffa::encoding::message::write(#number, #reference, cache, encoder)),
+            ),
+            _ => (
+                quote!(::buffa::encoding::scalar::size::<#marker>(#number, value)),
+                quote!(::buffa::encoding::scalar::write::<#marker>(#number, value, encoder)),
+            ),
         })
     }
 

@@ -61,8 +61,17 @@ impl ::buffa::Message for Shapes {
             += ::buffa::encoding::scalar::size_implicit::<
                 ::buffa::encoding::types::OpenEnum<Color>,
             >(7, &self.color);
-        if let ::core::option::Option::Some(oneof) = &self.choice {
-            size += oneof.compute_size(cache);
+        if let ::core::option::Option::Some(shapes::Choice::Number(value)) = &self.choice
+        {
+            size
+                += ::buffa::encoding::scalar::size::<
+                    ::buffa::encoding::types::UInt32,
+                >(8, value);
+        }
+        if let ::core::option::Option::Some(shapes::Choice::Message(value)) = &self
+            .choice
+        {
+            size += ::buffa::encoding::message::size(9, &**value, cache);
         }
         size + self.unknown_fields.encoded_len()
     }
@@ -92,8 +101,16 @@ impl ::buffa::Message for Shapes {
         ::buffa::encoding::scalar::write_implicit::<
             ::buffa::encoding::types::OpenEnum<Color>,
         >(7, &self.color, encoder);
-        if let ::core::option::Option::Some(oneof) = &self.choice {
-            oneof.write_to(cache, encoder);
+        if let ::core::option::Option::Some(shapes::Choice::Number(value)) = &self.choice
+        {
+            ::buffa::encoding::scalar::write::<
+                ::buffa::encoding::types::UInt32,
+            >(8, value, encoder);
+        }
+        if let ::core::option::Option::Some(shapes::Choice::Message(value)) = &self
+            .choice
+        {
+            ::buffa::encoding::message::write(9, &**value, cache, encoder);
         }
         self.unknown_fields.write(encoder);
     }
@@ -238,40 +255,6 @@ pub mod shapes {
     pub enum Choice {
         Number(u32),
         Message(::std::boxed::Box<Inner>),
-    }
-    impl Choice {
-        /// Encoded size of the set member, key included.
-        #[allow(unused_variables)]
-        pub fn compute_size(&self, cache: &mut ::buffa::SizeCache) -> usize {
-            match self {
-                Choice::Number(value) => {
-                    ::buffa::encoding::scalar::size::<
-                        ::buffa::encoding::types::UInt32,
-                    >(8, value)
-                }
-                Choice::Message(value) => {
-                    ::buffa::encoding::message::size(9, &**value, cache)
-                }
-            }
-        }
-        /// Writes the set member.
-        #[allow(unused_variables)]
-        pub fn write_to(
-            &self,
-            cache: &mut ::buffa::SizeCache,
-            encoder: &mut ::buffa::Encoder<'_>,
-        ) {
-            match self {
-                Choice::Number(value) => {
-                    ::buffa::encoding::scalar::write::<
-                        ::buffa::encoding::types::UInt32,
-                    >(8, value, encoder)
-                }
-                Choice::Message(value) => {
-                    ::buffa::encoding::message::write(9, &**value, cache, encoder)
-                }
-            }
-        }
     }
 }
 /// An open enum.
