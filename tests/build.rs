@@ -1,0 +1,134 @@
+//! Generates the code the test battery runs against:
+//!
+//! 1. protobuf's own unittest protos (`unittest*.proto`, `map_*unittest.proto`,
+//!    `edition_unittest.proto`), read from the protobuf 27.1 sources that the
+//!    `protobuf-sources` crate locates, with buffa-build;
+//! 2. the hostile-naming protos under `proto/hostile` and the editions
+//!    protos under `proto/editions`, with buffa-build;
+//! 3. the cross-check protos under `proto/crosscheck`, once with buffa-build
+//!    and once with prost-build.
+//!
+//! Every run writes to its own directory under `OUT_DIR` (`unittest`,
+//! `hostile`, `editions`, `crosscheck`, `prost`), with an include file `include.rs`
+//! that mounts its packages as modules.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Files of the unittest family left out, with the reason.
+const SKIPPED_UNITTEST_PROTOS: &[(&str, &str)] = &[
+    // Defines test features for the 27.1 feature resolver; protoc 36 rejects
+    // it ("pb.VALUE_FUTURE has been removed but does not specify a removal
+    // error"), and it declares extensions of FeatureSet only, no messages.
+    ("unittest_features.proto", "rejected by protoc 36"),
+];
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=proto");
+    println!("cargo:rerun-if-env-changed=PROTOBUF_SRC_DIR");
+    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
+    let protoc = protoc_bin_vendored::protoc_bin_path().expect("vendored protoc");
+
+    unittest(&out_dir, &protoc);
+
+    buffa_build::Config::new()
+        .protoc_executable(&protoc)
+        .files(&proto_files(Path::new("proto/hostile")))
+        .includes(&["proto/hostile"])
+        .out_dir(out_dir.join("hostile"))
+        .include_file("include.rs")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+
+    buffa_build::Config::new()
+        .protoc_executable(&protoc)
+        .files(&proto_files(Path::new("proto/editions")))
+        .includes(&["proto/editions"])
+        .out_dir(out_dir.join("editions"))
+        .include_file("include.rs")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+
+    let crosscheck = proto_files(Path::new("proto/crosscheck"));
+    // BTreeMap on both sides: map entries are then written in key order and
+    // the two encoders must agree byte for byte.
+    buffa_build::Config::new()
+        .protoc_executable(&protoc)
+        .files(&crosscheck)
+        .includes(&["proto/crosscheck"])
+        .btree_map(&["."])
+        .out_dir(out_dir.join("crosscheck"))
+        .include_file("include.rs")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let prost_out = out_dir.join("prost");
+    fs::create_dir_all(&prost_out).expect("create OUT_DIR/prost");
+    prost_build::Config::new()
+        .protoc_executable(&protoc)
+        .out_dir(&prost_out)
+        .btree_map(["."])
+        .include_file("include.rs")
+        .compile_protos(&crosscheck, &["proto/crosscheck"])
+        .unwrap_or_else(|e| panic!("prost-build: {e}"));
+}
+
+/// Copies the unittest family to `OUT_DIR/unittest-protos` and compiles it.
+///
+/// protoc 36 rejects `[unverified_lazy = true]` on extensions ("Extensions
+/// cannot be marked as unverified_lazy"), which the 27.1 `unittest.proto`,
+/// `unittest_lite.proto` and `edition_unittest.proto` use; the option only
+/// concerns C++ parsing, so the copies drop it.
+fn unittest(out_dir: &Path, protoc: &Path) {
+    let source = protobuf_sources::protobuf_source_dir()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .join("src/google/protobuf");
+    let include = out_dir.join("unittest-protos");
+    let target = include.join("google/protobuf");
+    fs::create_dir_all(&target).expect("create unittest-protos");
+    let mut names: Vec<String> = fs::read_dir(&source)
+        .unwrap_or_else(|e| panic!("{}: {e}", source.display()))
+        .map(|entry| entry.expect("read_dir").file_name().into_string().unwrap())
+        .filter(|name| is_unittest_proto(name))
+        .filter(|name| !SKIPPED_UNITTEST_PROTOS.iter().any(|(s, _)| s == name))
+        .collect();
+    names.sort();
+    let mut files = Vec::new();
+    for name in &names {
+        let text = fs::read_to_string(source.join(name)).expect("read unittest proto");
+        let text = text
+            .replace("[unverified_lazy = true]", "")
+            .replace("[unverified_lazy=true]", "");
+        let path = target.join(name);
+        if fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            fs::write(&path, text).expect("write unittest proto");
+        }
+        files.push(format!("google/protobuf/{name}"));
+    }
+    buffa_build::Config::new()
+        .protoc_executable(protoc)
+        .files(&files)
+        .includes(&[&include])
+        .out_dir(out_dir.join("unittest"))
+        .include_file("include.rs")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+fn is_unittest_proto(name: &str) -> bool {
+    name.ends_with(".proto")
+        && (name.starts_with("unittest")
+            || (name.starts_with("map_") && name.ends_with("unittest.proto"))
+            || name == "edition_unittest.proto")
+}
+
+/// The `.proto` files directly in `dir`, sorted.
+fn proto_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("read_dir").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "proto"))
+        .collect();
+    files.sort();
+    files
+}
