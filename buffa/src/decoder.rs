@@ -162,19 +162,28 @@ impl<'a> Decoder<'a> {
 
     #[inline(never)]
     fn read_varint_slow(&mut self) -> Result<u64, DecodeError> {
+        // With ten bytes in hand no read needs a bounds check, and the
+        // constant-length loop unrolls.
+        if let Some((bytes, _)) = self.data.split_first_chunk::<10>() {
+            let mut value = 0u64;
+            for (i, &byte) in bytes.iter().enumerate() {
+                value |= u64::from(byte & 0x7f) << (7 * i);
+                if byte < 0x80 {
+                    self.data = &self.data[i + 1..];
+                    return Ok(value);
+                }
+            }
+            return Err(self.error(DecodeErrorKind::VarintTooLong));
+        }
         let mut value = 0u64;
-        for (i, &byte) in self.data.iter().take(10).enumerate() {
+        for (i, &byte) in self.data.iter().enumerate() {
             value |= u64::from(byte & 0x7f) << (7 * i);
             if byte < 0x80 {
                 self.data = &self.data[i + 1..];
                 return Ok(value);
             }
         }
-        if self.data.len() >= 10 {
-            Err(self.error(DecodeErrorKind::VarintTooLong))
-        } else {
-            Err(self.error(DecodeErrorKind::Truncated))
-        }
+        Err(self.error(DecodeErrorKind::Truncated))
     }
 
     /// Reads a varint and keeps its low 32 bits, as protobuf does for
