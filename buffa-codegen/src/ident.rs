@@ -33,13 +33,17 @@ pub fn module_name(message_name: &str) -> String {
 }
 
 /// Escapes `name` if it is a keyword: `r#type`, `self_`. A name starting
-/// with a digit gets a leading underscore.
+/// with a digit gets a leading underscore, and an empty name (what case
+/// conversion leaves of `_` or `__`) becomes `__`, which unlike `_` is an
+/// identifier.
 pub fn escape(name: &str) -> String {
     if NON_RAW_KEYWORDS.contains(&name) {
         format!("{name}_")
     } else if KEYWORDS.contains(&name) {
         format!("r#{name}")
-    } else if name.starts_with(|c: char| c.is_ascii_digit()) || name.is_empty() {
+    } else if name.is_empty() {
+        "__".to_owned()
+    } else if name.starts_with(|c: char| c.is_ascii_digit()) {
         format!("_{name}")
     } else {
         name.to_owned()
@@ -80,6 +84,9 @@ mod tests {
         assert_eq!(field_name("fooBar"), "foo_bar");
         assert_eq!(type_name("foo_bar"), "FooBar");
         assert_eq!(escape("1st"), "_1st");
+        assert_eq!(field_name("_"), "__");
+        assert_eq!(type_name("__"), "__");
+        assert_eq!(field_name("_9"), "_9");
         assert_eq!(ident("r#type").to_string(), "r#type");
     }
 

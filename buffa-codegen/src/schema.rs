@@ -139,13 +139,17 @@ impl<'a> Schema<'a> {
         let name = ident::type_name(proto.name());
         let mut module = scope.modules.to_vec();
         // The module of nested types must not take the name of a package's
-        // module: message `a.B` and package `a.b` both want `a::b`.
+        // module (message `a.B` and package `a.b` both want `a::b`), nor of
+        // the message itself (`_9` or `__`, which case conversion leaves
+        // alone; modules and types share a namespace).
         let mut module_name = ident::module_name(proto.name());
-        while scope.packages.iter().any(|package| {
-            package.len() > module.len()
-                && package.starts_with(&module)
-                && package[module.len()] == module_name
-        }) {
+        while module_name == name
+            || scope.packages.iter().any(|package| {
+                package.len() > module.len()
+                    && package.starts_with(&module)
+                    && package[module.len()] == module_name
+            })
+        {
             module_name.push('_');
         }
         module.push(module_name);
