@@ -678,3 +678,38 @@ fn packageless_file_and_cross_package_references() {
     assert_eq!(Root::NAME, "Root");
     assert_eq!(root::Child::NAME, "Root.Child");
 }
+
+#[test]
+fn names_made_of_underscores() {
+    use h::__::_9::{__ as Underscore, ___, E, M};
+    let message = Underscore {
+        __: Some(1),
+        ___: Some(2),
+        a_b: Some(3),
+        _9: Some(4),
+        a: Some(5),
+        nested: ___::__ {
+            x: Some(6),
+            ..Default::default()
+        }
+        .into(),
+        o: Some(___::O::__(9)),
+        ..Default::default()
+    };
+    check(
+        "underscores.proto",
+        &message,
+        "_: 1 __: 2 a__b: 3 _9: 4 A: 5 nested { x: 6 } ____: 9",
+    );
+    check(
+        "underscores.proto",
+        &M {
+            e: Some(E::Y),
+            underscore: Underscore::default().into(),
+            ..Default::default()
+        },
+        "e: _E__Y underscore { }",
+    );
+    assert_eq!(E::E.proto_name(), "_E_");
+    assert_eq!(Underscore::NAME, "hostile._._9._");
+}

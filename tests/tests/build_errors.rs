@@ -1,0 +1,386 @@
+//! Bad input to buffa-build returns a clear `Err`, never a panic: malformed
+//! protos, missing files and directories, option paths that match nothing,
+//! bad pointer templates and attributes, a protoc that cannot run.
+
+use std::path::Path;
+
+use buffa_build::{Config, Error, PointerRepr};
+
+/// A temporary directory holding `files` (name, content).
+fn protos(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, content) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+    dir
+}
+
+const GOOD: &str = r#"
+syntax = "proto3";
+package good;
+message Tree {
+  string name = 1;
+  Tree left = 2;
+  map<string, int32> counts = 3;
+  bytes data = 4;
+  oneof pick {
+    Tree subtree = 5;
+    int32 leaf = 6;
+  }
+}
+"#;
+
+/// A configuration for `good.proto` in `dir`, writing to `dir/out`.
+fn good(dir: &Path) -> Config {
+    let mut config = Config::new();
+    config
+        .files(&["good.proto"])
+        .includes(&[dir])
+        .out_dir(dir.join("out"));
+    config
+}
+
+fn expect_err(config: &Config) -> Error {
+    match config.generate() {
+        Ok(files) => panic!(
+            "expected an error, generated {:?}",
+            files.iter().map(|f| &f.name).collect::<Vec<_>>()
+        ),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn the_good_proto_compiles() {
+    let dir = protos(&[("good.proto", GOOD)]);
+    good(dir.path()).include_file("mod.rs").compile().unwrap();
+    let out = dir.path().join("out");
+    assert!(out.join("good.rs").is_file());
+    assert!(
+        std::fs::read_to_string(out.join("mod.rs"))
+            .unwrap()
+            .contains("include!(\"good.rs\")")
+    );
+}
+
+#[test]
+fn syntax_error_reports_protoc_file_and_line() {
+    let dir = protos(&[(
+        "bad.proto",
+        "syntax = \"proto3\";\npackage bad;\nmessage M {\n  int32 x = ;\n}\n",
+    )]);
+    let e = expect_err(
+        Config::new()
+            .files(&["bad.proto"])
+            .includes(&[dir.path()])
+            .out_dir(dir.path().join("out")),
+    );
+    let Error::Protoc(message) = &e else {
+        panic!("expected Error::Protoc, got {e:?}")
+    };
+    assert!(message.contains("bad.proto:4:"), "{message}");
+    assert!(e.to_string().starts_with("buffa-build: "), "{e}");
+    // Nothing was written.
+    assert!(!dir.path().join("out").exists());
+}
+
+#[test]
+fn semantic_errors_report_protoc_file_and_line() {
+    let cases = [
+        (
+            "syntax = \"proto3\";\nmessage M {\n  Missing m = 1;\n}\n",
+            "x.proto:3:",
+        ),
+        (
+            "syntax = \"proto3\";\nmessage M {\n  int32 a = 1;\n  int32 b = 1;\n}\n",
+            "x.proto:4:",
+        ),
+        (
+            "syntax = \"proto3\";\nimport \"nowhere.proto\";\nmessage M {}\n",
+            "nowhere.proto",
+        ),
+        ("syntax = \"proto4\";\n", "x.proto:1:"),
+        (
+            "syntax = \"proto2\";\nmessage M {\n  int32 a = 1;\n}\n",
+            "x.proto:3:",
+        ),
+        (
+            "syntax = \"proto3\";\nmessage M {\n  optional int32 a = 1 [default = 3];\n}\n",
+            "x.proto:3:",
+        ),
+    ];
+    for (source, location) in cases {
+        let dir = protos(&[("x.proto", source)]);
+        let e = expect_err(Config::new().files(&["x.proto"]).includes(&[dir.path()]));
+        assert!(
+            matches!(&e, Error::Protoc(m) if m.contains(location)),
+            "{source}: {e}"
+        );
+    }
+}
+
+#[test]
+fn missing_file() {
+    let dir = protos(&[("good.proto", GOOD)]);
+    let e = expect_err(
+        Config::new()
+            .files(&["absent.proto"])
+            .includes(&[dir.path()]),
+    );
+    assert!(
+        matches!(&e, Error::Config(m) if m.contains("absent.proto") && m.contains("not found")),
+        "{e}"
+    );
+    let e = expect_err(&Config::new());
+    assert!(
+        matches!(&e, Error::Config(m) if m.contains("no .proto files")),
+        "{e}"
+    );
+}
+
+#[test]
+fn bad_include_directory() {
+    let dir = protos(&[("good.proto", GOOD)]);
+    let e = expect_err(good(dir.path()).includes(&[dir.path().join("does/not/exist")]));
+    assert!(
+        matches!(&e, Error::Config(m) if m.contains("does/not/exist") && m.contains("not a directory")),
+        "{e}"
+    );
+    // A file where a directory is expected.
+    let e = expect_err(good(dir.path()).includes(&[dir.path().join("good.proto")]));
+    assert!(
+        matches!(&e, Error::Config(m) if m.contains("not a directory")),
+        "{e}"
+    );
+}
+
+#[test]
+fn option_paths_matching_nothing() {
+    let dir = protos(&[("good.proto", GOOD)]);
+    let typo = ".nope.Missing";
+    let configs: Vec<(&str, Box<dyn Fn(&mut Config)>)> = vec![
+        (
+            "btree_map",
+            Box::new(|c| {
+                c.btree_map(&[typo]);
+            }),
+        ),
+        (
+            "bytes",
+            Box::new(|c| {
+                c.bytes(&[typo]);
+            }),
+        ),
+        (
+            "pointer",
+            Box::new(|c| {
+                c.box_type_in(PointerRepr::Box, &[typo]);
+            }),
+        ),
+        (
+            "pointer",
+            Box::new(|c| {
+                c.unbox_message_fields_in(&[typo]);
+            }),
+        ),
+        (
+            "unbox_oneof",
+            Box::new(|c| {
+                c.unbox_oneof_in(&[typo]);
+            }),
+        ),
+        (
+            "type_attribute",
+            Box::new(|c| {
+                c.type_attribute(typo, "#[derive(Hash)]");
+            }),
+        ),
+        (
+            "message_attribute",
+            Box::new(|c| {
+                c.message_attribute(typo, "#[derive(Hash)]");
+            }),
+        ),
+        (
+            "enum_attribute",
+            Box::new(|c| {
+                c.enum_attribute(typo, "#[derive(Hash)]");
+            }),
+        ),
+        (
+            "field_attribute",
+            Box::new(|c| {
+                c.field_attribute(typo, "#[allow(unused)]");
+            }),
+        ),
+        // A near miss: a prefix of a real name is not a path segment.
+        (
+            "btree_map",
+            Box::new(|c| {
+                c.btree_map(&[".good.Tre"]);
+            }),
+        ),
+        (
+            "btree_map",
+            Box::new(|c| {
+                c.btree_map(&[".good.Tree.count"]);
+            }),
+        ),
+    ];
+    for (kind, configure) in configs {
+        let mut config = good(dir.path());
+        configure(&mut config);
+        let e = expect_err(&config);
+        assert!(
+            matches!(&e, Error::Codegen(_))
+                && e.to_string().contains(kind)
+                && e.to_string().contains("matches no"),
+            "{kind}: {e}"
+        );
+    }
+    // Paths that exist are accepted, with or without the leading dot.
+    good(dir.path())
+        .btree_map(&["good.Tree.counts"])
+        .bytes(&[".good.Tree.data"])
+        .unbox_oneof_in(&[".good.Tree.pick"])
+        .field_attribute(".good.Tree.name", "#[allow(unused)]")
+        .type_attribute("good", "#[derive(Eq)]")
+        .generate()
+        .unwrap();
+}
+
+#[test]
+fn bad_pointer_templates() {
+    let dir = protos(&[("good.proto", GOOD)]);
+    let cases = [
+        ("crate::ptr::SmallBox", "no `*`"),
+        ("", "no `*`"),
+        ("Box<*", "not a Rust type"),
+        ("* *", "not a Rust type"),
+        ("crate::ptr::SmallBox<*>>", "not a Rust type"),
+        ("fn(*) ->", "not a Rust type"),
+    ];
+    for (template, expected) in cases {
+        let e = expect_err(good(dir.path()).box_type_custom(template));
+        assert!(
+            matches!(&e, Error::Codegen(_)) && e.to_string().contains(expected),
+            "{template:?}: {e}"
+        );
+        let e = expect_err(good(dir.path()).box_type_custom_in(template, &[".good.Tree.left"]));
+        assert!(e.to_string().contains(expected), "{template:?}: {e}");
+    }
+    // A well-formed template is accepted.
+    good(dir.path())
+        .box_type_custom("::std::sync::Arc<*>")
+        .generate()
+        .unwrap();
+}
+
+#[test]
+fn inline_on_an_exact_recursive_field() {
+    let dir = protos(&[("good.proto", GOOD)]);
+    let e = expect_err(good(dir.path()).unbox_message_fields_in(&[".good.Tree.left"]));
+    assert!(
+        e.to_string().contains("recursive") && e.to_string().contains(".good.Tree.left"),
+        "{e}"
+    );
+    let e = expect_err(good(dir.path()).unbox_oneof_in(&[".good.Tree.subtree"]));
+    assert!(e.to_string().contains("recursive"), "{e}");
+    // On a whole scope, recursive fields quietly stay boxed.
+    good(dir.path())
+        .unbox_message_fields()
+        .unbox_oneof()
+        .generate()
+        .unwrap();
+}
+
+#[test]
+fn bad_attributes() {
+    let dir = protos(&[("good.proto", GOOD)]);
+    for attribute in [
+        "#[derive(Hash)",
+        "derive(Hash)",
+        "#[",
+        "fn f() {}",
+        "\"unterminated",
+    ] {
+        let e = expect_err(good(dir.path()).type_attribute(".good", attribute));
+        assert!(
+            matches!(&e, Error::Codegen(_)) && e.to_string().contains("type_attribute"),
+            "{attribute:?}: {e}"
+        );
+    }
+}
+
+#[test]
+fn protoc_that_cannot_run() {
+    let dir = protos(&[("good.proto", GOOD)]);
+    let e = expect_err(good(dir.path()).protoc_executable("/definitely/not/protoc"));
+    assert!(
+        matches!(&e, Error::Protoc(m) if m.contains("/definitely/not/protoc")),
+        "{e}"
+    );
+    // An extra argument protoc rejects.
+    let e = expect_err(good(dir.path()).protoc_arg("--no-such-flag"));
+    assert!(
+        matches!(&e, Error::Protoc(m) if m.contains("--no-such-flag")),
+        "{e}"
+    );
+}
+
+#[test]
+fn bad_descriptor_sets() {
+    let dir = protos(&[("garbage.pb", "\u{ff}\u{ff}\u{ff}not a descriptor set")]);
+    let e = expect_err(Config::new().descriptor_set(dir.path().join("garbage.pb")));
+    assert!(
+        matches!(&e, Error::Codegen(_)) && e.to_string().contains("invalid FileDescriptorSet"),
+        "{e}"
+    );
+    let missing = dir.path().join("missing.pb");
+    let e = expect_err(Config::new().descriptor_set(&missing));
+    assert!(matches!(&e, Error::Io(path, _) if *path == missing), "{e}");
+}
+
+#[test]
+fn include_file_clashing_with_a_package_file() {
+    let dir = protos(&[("good.proto", GOOD)]);
+    let e = good(dir.path())
+        .include_file("good.rs")
+        .compile()
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::Config(m) if m.contains("good.rs")),
+        "{e}"
+    );
+    assert!(!dir.path().join("out/good.rs").exists());
+}
+
+#[test]
+fn unwritable_output_directory() {
+    let dir = protos(&[("good.proto", GOOD), ("out", "a file, not a directory")]);
+    let e = good(dir.path()).compile().unwrap_err();
+    assert!(
+        matches!(&e, Error::Io(path, _) if path.starts_with(dir.path())),
+        "{e}"
+    );
+}
+
+#[test]
+fn out_dir_is_required_outside_build_scripts() {
+    // Integration tests run without OUT_DIR in the environment.
+    if std::env::var_os("OUT_DIR").is_some() {
+        return;
+    }
+    let dir = protos(&[("good.proto", GOOD)]);
+    let e = Config::new()
+        .files(&["good.proto"])
+        .includes(&[dir.path()])
+        .compile()
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::Config(m) if m.contains("OUT_DIR")),
+        "{e}"
+    );
+}
