@@ -156,78 +156,50 @@ fn bad_include_directory() {
     );
 }
 
+/// A path that names nothing in `good.proto`.
+const TYPO: &str = ".nope.Missing";
+
+/// Adds one option to a configuration.
+type Configure = fn(&mut Config);
+
 #[test]
 fn option_paths_matching_nothing() {
     let dir = protos(&[("good.proto", GOOD)]);
-    let typo = ".nope.Missing";
-    let configs: Vec<(&str, Box<dyn Fn(&mut Config)>)> = vec![
-        (
-            "btree_map",
-            Box::new(|c| {
-                c.btree_map(&[typo]);
-            }),
-        ),
-        (
-            "bytes",
-            Box::new(|c| {
-                c.bytes(&[typo]);
-            }),
-        ),
-        (
-            "pointer",
-            Box::new(|c| {
-                c.box_type_in(PointerRepr::Box, &[typo]);
-            }),
-        ),
-        (
-            "pointer",
-            Box::new(|c| {
-                c.unbox_message_fields_in(&[typo]);
-            }),
-        ),
-        (
-            "unbox_oneof",
-            Box::new(|c| {
-                c.unbox_oneof_in(&[typo]);
-            }),
-        ),
-        (
-            "type_attribute",
-            Box::new(|c| {
-                c.type_attribute(typo, "#[derive(Hash)]");
-            }),
-        ),
-        (
-            "message_attribute",
-            Box::new(|c| {
-                c.message_attribute(typo, "#[derive(Hash)]");
-            }),
-        ),
-        (
-            "enum_attribute",
-            Box::new(|c| {
-                c.enum_attribute(typo, "#[derive(Hash)]");
-            }),
-        ),
-        (
-            "field_attribute",
-            Box::new(|c| {
-                c.field_attribute(typo, "#[allow(unused)]");
-            }),
-        ),
+    let configs: [(&str, Configure); 11] = [
+        ("btree_map", |c| {
+            c.btree_map(&[TYPO]);
+        }),
+        ("bytes", |c| {
+            c.bytes(&[TYPO]);
+        }),
+        ("pointer", |c| {
+            c.box_type_in(PointerRepr::Box, &[TYPO]);
+        }),
+        ("pointer", |c| {
+            c.unbox_message_fields_in(&[TYPO]);
+        }),
+        ("unbox_oneof", |c| {
+            c.unbox_oneof_in(&[TYPO]);
+        }),
+        ("type_attribute", |c| {
+            c.type_attribute(TYPO, "#[derive(Hash)]");
+        }),
+        ("message_attribute", |c| {
+            c.message_attribute(TYPO, "#[derive(Hash)]");
+        }),
+        ("enum_attribute", |c| {
+            c.enum_attribute(TYPO, "#[derive(Hash)]");
+        }),
+        ("field_attribute", |c| {
+            c.field_attribute(TYPO, "#[allow(unused)]");
+        }),
         // A near miss: a prefix of a real name is not a path segment.
-        (
-            "btree_map",
-            Box::new(|c| {
-                c.btree_map(&[".good.Tre"]);
-            }),
-        ),
-        (
-            "btree_map",
-            Box::new(|c| {
-                c.btree_map(&[".good.Tree.count"]);
-            }),
-        ),
+        ("btree_map", |c| {
+            c.btree_map(&[".good.Tre"]);
+        }),
+        ("btree_map", |c| {
+            c.btree_map(&[".good.Tree.count"]);
+        }),
     ];
     for (kind, configure) in configs {
         let mut config = good(dir.path());

@@ -298,7 +298,7 @@ fn std_and_buffa_names_as_types() {
         std: sn::Std::default().into(),
         buffa: sn::Buffa::default().into(),
         ordering: sn::Ordering::Greater.into(),
-        choice: Some(sn::holder::Choice::BoxChoice(Box::new(sn::Box::default()))),
+        choice: Some(sn::holder::Choice::BoxChoice(Box::default())),
         ..Default::default()
     };
     check(
