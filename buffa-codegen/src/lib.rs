@@ -165,7 +165,9 @@ pub fn file_packages(descriptor_set: &[u8]) -> Result<Vec<(String, String)>, Err
 pub fn include_file(files: &[GeneratedFile]) -> String {
     #[derive(Default)]
     struct Node {
-        file: Option<String>,
+        // Several packages can share a module: `a.B` and `a.b` are both
+        // `a::b`.
+        files: Vec<String>,
         children: BTreeMap<String, Node>,
     }
     let mut root = Node::default();
@@ -174,11 +176,11 @@ pub fn include_file(files: &[GeneratedFile]) -> String {
         for segment in file.package.split('.').filter(|s| !s.is_empty()) {
             node = node.children.entry(ident::field_name(segment)).or_default();
         }
-        node.file = Some(file.name.clone());
+        node.files.push(file.name.clone());
     }
     fn render(node: &Node, depth: usize, out: &mut String) {
         let indent = "    ".repeat(depth);
-        if let Some(file) = &node.file {
+        for file in &node.files {
             out.push_str(&format!("{indent}include!(\"{file}\");\n"));
         }
         for (name, child) in &node.children {
