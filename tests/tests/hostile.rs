@@ -713,3 +713,21 @@ fn names_made_of_underscores() {
     assert_eq!(E::E.proto_name(), "_E_");
     assert_eq!(Underscore::NAME, "hostile._._9._");
 }
+
+#[test]
+fn packages_differing_only_in_case_share_a_module() {
+    use h::case::{FromLower, FromUpper};
+    check(
+        "case_lower.proto",
+        &FromLower {
+            upper: FromUpper {
+                x: 1,
+                ..Default::default()
+            }
+            .into(),
+            ..Default::default()
+        },
+        "upper { x: 1 }",
+    );
+    assert_eq!(FromUpper::NAME, "hostile.Case.FromUpper");
+}
