@@ -47,7 +47,9 @@ where
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [dataset, config, op] = [0, 1, 2].map(|i| args.get(i).cloned().unwrap_or_default());
-    let iterations = args.get(3).map_or(1, |n| n.parse().expect("ITERATIONS must be a number"));
+    let iterations = args
+        .get(3)
+        .map_or(1, |n| n.parse().expect("ITERATIONS must be a number"));
     match dataset.as_str() {
         "log" => dispatch::<Logs>(&config, &op, iterations),
         "mesh" => dispatch::<Mesh>(&config, &op, iterations),

@@ -11,7 +11,12 @@ use buffa::Message;
 use geometry::{Mesh, Triangle, Vector3};
 
 fn vector(x: f32, y: f32, z: f32) -> Vector3 {
-    Vector3 { x, y, z, ..Default::default() }
+    Vector3 {
+        x,
+        y,
+        z,
+        ..Default::default()
+    }
 }
 
 fn sub(a: &Vector3, b: &Vector3) -> Vector3 {
@@ -20,8 +25,14 @@ fn sub(a: &Vector3, b: &Vector3) -> Vector3 {
 
 fn normal(a: &Vector3, b: &Vector3, c: &Vector3) -> Vector3 {
     let (u, v) = (sub(b, a), sub(c, a));
-    let n = vector(u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x);
-    let len = (n.x * n.x + n.y * n.y + n.z * n.z).sqrt().max(f32::MIN_POSITIVE);
+    let n = vector(
+        u.y * v.z - u.z * v.y,
+        u.z * v.x - u.x * v.z,
+        u.x * v.y - u.y * v.x,
+    );
+    let len = (n.x * n.x + n.y * n.y + n.z * n.z)
+        .sqrt()
+        .max(f32::MIN_POSITIVE);
     vector(n.x / len, n.y / len, n.z / len)
 }
 
@@ -31,7 +42,11 @@ fn sphere(rings: u32, segments: u32) -> Mesh {
     let point = |ring: u32, segment: u32| {
         let theta = PI * ring as f32 / rings as f32;
         let phi = 2.0 * PI * segment as f32 / segments as f32;
-        vector(theta.sin() * phi.cos(), theta.cos(), theta.sin() * phi.sin())
+        vector(
+            theta.sin() * phi.cos(),
+            theta.cos(),
+            theta.sin() * phi.sin(),
+        )
     };
     let mut triangles = Vec::new();
     for ring in 0..rings {
@@ -50,7 +65,11 @@ fn sphere(rings: u32, segments: u32) -> Mesh {
             }
         }
     }
-    Mesh { name: "uv-sphere".into(), triangles, ..Default::default() }
+    Mesh {
+        name: "uv-sphere".into(),
+        triangles,
+        ..Default::default()
+    }
 }
 
 fn main() -> Result<(), buffa::DecodeError> {
@@ -69,7 +88,10 @@ fn main() -> Result<(), buffa::DecodeError> {
     );
 
     let decoded = Mesh::decode_from_slice(&bytes)?;
-    assert_eq!(decoded, mesh, "the mesh changed in an encode/decode round trip");
+    assert_eq!(
+        decoded, mesh,
+        "the mesh changed in an encode/decode round trip"
+    );
     let first = &decoded.triangles[0];
     println!(
         "first triangle: v0 = ({:.3}, {:.3}, {:.3}), normal = ({:.3}, {:.3}, {:.3})",
