@@ -6,7 +6,7 @@ mod common;
 
 use buffa::{EnumValue, Message, UnknownField, UnknownValue};
 use buffa_tests::unittest::protobuf_unittest::{
-    ForeignEnum, ForeignMessage, TestAllExtensions, TestAllTypes, TestExtremeDefaultValues,
+    self, ForeignEnum, ForeignMessage, TestAllExtensions, TestAllTypes, TestExtremeDefaultValues,
     TestPackedTypes, TestUnpackedTypes, test_all_types,
 };
 use buffa_tests::unittest::protobuf_unittest_import::{
@@ -1008,4 +1008,76 @@ fn messages_of_every_unittest_package_encode_by_default() {
     check(google::protobuf::FileDescriptorSet::default());
     check(pb::TestInvalidFeatures::default());
     let _ = protobuf_unittest::TestAllTypes::NAME;
+}
+
+#[test]
+fn group_in_a_oneof() {
+    use protobuf_unittest::{TestOneof, test_oneof};
+    let bytes = protoc_encode(
+        UNITTEST,
+        "protobuf_unittest.TestOneof",
+        r#"FooGroup { a: 5 b: "x" }"#,
+    );
+    let decoded = TestOneof::decode_from_slice(&bytes).unwrap();
+    assert_eq!(
+        decoded.foo,
+        Some(test_oneof::Foo::Foogroup(Box::new(test_oneof::FooGroup {
+            a: Some(5),
+            b: Some("x".into()),
+            ..Default::default()
+        })))
+    );
+    assert_eq!(decoded.encode_to_vec(), bytes);
+    // Start and end keys of field 4.
+    assert_eq!(bytes[0], (4 << 3) | 3);
+    assert_eq!(*bytes.last().unwrap(), (4 << 3) | 4);
+}
+
+#[test]
+fn recursive_map_values() {
+    use protobuf_unittest::TestRecursiveMapMessage;
+    let mut message = TestRecursiveMapMessage::default();
+    for depth in 0..20 {
+        message = TestRecursiveMapMessage {
+            a: [
+                (depth.to_string(), message),
+                (String::new(), Default::default()),
+            ]
+            .into(),
+            ..Default::default()
+        };
+    }
+    let bytes = message.encode_to_vec();
+    assert_eq!(
+        TestRecursiveMapMessage::decode_from_slice(&bytes).unwrap(),
+        message
+    );
+}
+
+#[test]
+fn message_set_items_survive_as_unknown_groups() {
+    use protobuf_unittest::TestMessageSetContainer;
+    let file = "google/protobuf/unittest_mset.proto";
+    let text = r#"message_set {
+        [protobuf_unittest.TestMessageSetExtension1.message_set_extension] { i: 123 }
+        [protobuf_unittest.TestMessageSetExtension2.message_set_extension] { str: "foo" }
+    }"#;
+    let bytes = protoc_encode(file, "protobuf_unittest.TestMessageSetContainer", text);
+    let decoded = TestMessageSetContainer::decode_from_slice(&bytes).unwrap();
+    let items: Vec<_> = decoded.message_set.unknown_fields.iter().collect();
+    assert_eq!(items.len(), 2);
+    assert!(
+        items
+            .iter()
+            .all(|item| item.number == 1 && matches!(item.value, UnknownValue::Group(_)))
+    );
+    assert_eq!(decoded.encode_to_vec(), bytes);
+    assert_eq!(
+        protoc_decode(
+            file,
+            "protobuf_unittest.TestMessageSetContainer",
+            &decoded.encode_to_vec()
+        ),
+        protoc_decode(file, "protobuf_unittest.TestMessageSetContainer", &bytes)
+    );
 }
