@@ -9,6 +9,7 @@ use quote::quote;
 use crate::comments::Comments;
 use crate::context::Context;
 use crate::ident;
+use crate::schema::RustPath;
 
 /// The Rust variant names of an enum's values, in declaration order, made
 /// unique.
@@ -36,7 +37,10 @@ impl Context<'_> {
         source_path: &[i32],
         comments: &Comments,
     ) -> TokenStream {
-        let name = ident::ident(&ident::type_name(proto.name()));
+        let name = match self.schema.enums.get(full_name).map(|e| &e.rust) {
+            Some(RustPath::Local { name, .. }) => ident::ident(name),
+            _ => ident::ident(&ident::type_name(proto.name())),
+        };
         let names = variant_names(proto);
         let mut numbers = HashSet::new();
         let mut variants = Vec::new();

@@ -207,22 +207,16 @@ impl Context<'_> {
         })
     }
 
-    /// The oneof enum names of a message, unique among its nested types.
+    /// The oneof enum names of a message, unique among its nested types
+    /// and their modules.
     fn oneof_enum_names(&self, full_name: &str) -> Result<Vec<String>, Error> {
         let message = self.schema.message(full_name)?;
-        let mut taken: Vec<String> = message
-            .proto
-            .nested_type
-            .iter()
-            .map(|m| ident::type_name(m.name()))
-            .chain(
-                message
-                    .proto
-                    .enum_type
-                    .iter()
-                    .map(|e| ident::type_name(e.name())),
-            )
-            .collect();
+        let mut taken: Vec<String> = self
+            .schema
+            .names
+            .get(&message.module)
+            .map(|names| names.iter().cloned().collect())
+            .unwrap_or_default();
         Ok(message
             .proto
             .oneof_decl

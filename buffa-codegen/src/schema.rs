@@ -1,7 +1,7 @@
 //! The schema being compiled: every message and enum by full name, with
 //! its resolved features and its Rust path.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use prost_types::{DescriptorProto, EnumDescriptorProto, FileDescriptorProto};
 
@@ -65,6 +65,9 @@ pub struct Schema<'a> {
     pub messages: HashMap<String, MessageType<'a>>,
     /// Enums by full name (leading dot).
     pub enums: HashMap<String, EnumType<'a>>,
+    /// The Rust names (types and modules, which share a namespace) taken
+    /// in each generated module, by module path.
+    pub names: HashMap<Vec<String>, HashSet<String>>,
 }
 
 impl<'a> Schema<'a> {
@@ -79,6 +82,7 @@ impl<'a> Schema<'a> {
             files: Vec::new(),
             messages: HashMap::new(),
             enums: HashMap::new(),
+            names: HashMap::new(),
         };
         let packages: Vec<Vec<String>> = files
             .iter()
@@ -136,14 +140,17 @@ impl<'a> Schema<'a> {
     ) {
         let full_name = format!("{}.{}", scope.prefix, proto.name());
         let features = scope.features.merge(features::declared(&overlay.options));
-        let name = ident::type_name(proto.name());
+        let name = self.claim(scope.modules, ident::type_name(proto.name()));
         let mut module = scope.modules.to_vec();
         // The module of nested types must not take the name of a package's
-        // module (message `a.B` and package `a.b` both want `a::b`), nor of
-        // the message itself (`_9` or `__`, which case conversion leaves
-        // alone; modules and types share a namespace).
+        // module (message `a.B` and package `a.b` both want `a::b`), nor a
+        // name taken in its parent (by `_9` or `__`, which case conversion
+        // leaves alone, or by another message: `foo_bar` and `FooBar`).
         let mut module_name = ident::module_name(proto.name());
-        while module_name == name
+        while self
+            .names
+            .get(scope.modules)
+            .is_some_and(|taken| taken.contains(&module_name))
             || scope.packages.iter().any(|package| {
                 package.len() > module.len()
                     && package.starts_with(&module)
@@ -152,6 +159,7 @@ impl<'a> Schema<'a> {
         {
             module_name.push('_');
         }
+        let module_name = self.claim(scope.modules, module_name);
         module.push(module_name);
         let nested = Scope {
             prefix: &full_name,
@@ -192,12 +200,8 @@ impl<'a> Schema<'a> {
     ) {
         let full_name = format!("{}.{}", scope.prefix, proto.name());
         let closed = scope.features.merge(declared).closed_enums;
-        let rust = rust_path(
-            &full_name,
-            scope.modules,
-            ident::type_name(proto.name()),
-            options,
-        );
+        let name = self.claim(scope.modules, ident::type_name(proto.name()));
+        let rust = rust_path(&full_name, scope.modules, name, options);
         self.enums.insert(
             full_name,
             EnumType {
@@ -206,6 +210,18 @@ impl<'a> Schema<'a> {
                 rust,
             },
         );
+    }
+
+    /// Takes a Rust name in `module`: `base`, or `base` with underscores
+    /// appended when types of different proto names convert to the same
+    /// Rust name (`foo_bar` and `FooBar`).
+    fn claim(&mut self, module: &[String], base: String) -> String {
+        let taken = self.names.entry(module.to_vec()).or_default();
+        let mut name = base;
+        while !taken.insert(name.clone()) {
+            name.push('_');
+        }
+        name
     }
 
     /// The message called `full_name`.
