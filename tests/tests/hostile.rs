@@ -731,3 +731,67 @@ fn packages_differing_only_in_case_share_a_module() {
     );
     assert_eq!(FromUpper::NAME, "hostile.Case.FromUpper");
 }
+
+#[test]
+fn types_that_clash_after_case_conversion() {
+    use h::type_clashes::{
+        FooBar, FooBar_, FooBar__, Holder, Kind, Kind_, foo_bar, foo_bar_, holder,
+    };
+    // Declaration order decides: the first type keeps the plain name.
+    let lower = FooBar {
+        a: 1,
+        first: foo_bar::Inner {
+            x: 2,
+            ..Default::default()
+        }
+        .into(),
+        ..Default::default()
+    };
+    check("type_clashes.proto", &lower, "a: 1 first { x: 2 }");
+    let upper = FooBar_ {
+        b: 3,
+        second: foo_bar_::Inner {
+            y: 4,
+            ..Default::default()
+        }
+        .into(),
+        other: lower.clone().into(),
+        ..Default::default()
+    };
+    check(
+        "type_clashes.proto",
+        &upper,
+        "b: 3 second { y: 4 } other { a: 1 first { x: 2 } }",
+    );
+    check(
+        "type_clashes.proto",
+        &FooBar__ {
+            lower: foo_bar::Inner::default().into(),
+            upper: foo_bar_::Inner::default().into(),
+            ..Default::default()
+        },
+        "lower { } upper { }",
+    );
+    assert_eq!(FooBar::NAME, "hostile.type_clashes.foo_bar");
+    assert_eq!(FooBar_::NAME, "hostile.type_clashes.FooBar");
+    assert_eq!(FooBar__::NAME, "hostile.type_clashes.Foo_Bar");
+    check(
+        "type_clashes.proto",
+        &Kind {
+            kind: Kind_::A.into(),
+            ..Default::default()
+        },
+        "kind: KIND_A",
+    );
+    check(
+        "type_clashes.proto",
+        &Holder {
+            choice: Some(holder::ChoiceOneof::Upper(Box::new(holder::Choice_ {
+                d: 5,
+                ..Default::default()
+            }))),
+            ..Default::default()
+        },
+        "upper { d: 5 }",
+    );
+}
