@@ -1081,3 +1081,38 @@ fn message_set_items_survive_as_unknown_groups() {
         protoc_decode(file, "protobuf_unittest.TestMessageSetContainer", &bytes)
     );
 }
+
+#[test]
+fn extensions_interleaved_with_known_fields() {
+    use protobuf_unittest::TestFieldOrderings;
+    // Field numbers 1 (known), 5 (extension), 11 (known), 50 (extension),
+    // 101 and 200 (known). buffa writes the extensions, unknown to it,
+    // after the known fields: a different but equivalent order.
+    let text = r#"my_int: 1 [protobuf_unittest.my_extension_int]: 23 my_string: "foo"
+        [protobuf_unittest.my_extension_string]: "bar" my_float: 1.5
+        optional_nested_message { oo: 7 bb: 8 }"#;
+    let bytes = protoc_encode(UNITTEST, "protobuf_unittest.TestFieldOrderings", text);
+    let decoded = TestFieldOrderings::decode_from_slice(&bytes).unwrap();
+    assert_eq!(decoded.my_int, Some(1));
+    assert_eq!(decoded.my_string.as_deref(), Some("foo"));
+    assert_eq!(decoded.optional_nested_message.oo, Some(7));
+    assert_eq!(
+        decoded
+            .unknown_fields
+            .iter()
+            .map(|f| f.number)
+            .collect::<Vec<_>>(),
+        [5, 50]
+    );
+    let written = decoded.encode_to_vec();
+    assert_eq!(written.len(), bytes.len());
+    assert_ne!(written, bytes);
+    assert_eq!(
+        protoc_decode(UNITTEST, "protobuf_unittest.TestFieldOrderings", &written),
+        protoc_decode(UNITTEST, "protobuf_unittest.TestFieldOrderings", &bytes)
+    );
+    assert_eq!(
+        TestFieldOrderings::decode_from_slice(&written).unwrap(),
+        decoded
+    );
+}
