@@ -65,11 +65,16 @@ impl<'a> Encoder<'a> {
 
     /// Appends `value` as a varint.
     #[inline]
-    pub fn put_varint(&mut self, mut value: u64) {
+    pub fn put_varint(&mut self, value: u64) {
         if value < 0x80 {
             self.put_u8(value as u8);
-            return;
+        } else {
+            self.put_varint_multi_byte(value);
         }
+    }
+
+    #[inline(never)]
+    fn put_varint_multi_byte(&mut self, mut value: u64) {
         if let Some(dst) = self.buf.get_mut(self.pos..self.pos + 10) {
             // Fast path: room for the longest varint, one bounds check.
             let mut i = 0;

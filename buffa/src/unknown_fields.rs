@@ -220,6 +220,7 @@ mod storage {
 
     impl Storage {
         /// Points at the shared empty set; allocates nothing.
+        #[inline]
         pub(super) const fn empty() -> Storage {
             // SAFETY: the address of a static is never null. `EMPTY` is
             // never written through this pointer (see `get_mut`) nor freed
@@ -227,6 +228,7 @@ mod storage {
             Storage(unsafe { NonNull::new_unchecked(ptr::addr_of!(EMPTY).cast_mut()) })
         }
 
+        #[inline]
         fn is_shared(&self) -> bool {
             ptr::eq(self.0.as_ptr(), ptr::addr_of!(EMPTY))
         }
@@ -269,6 +271,7 @@ mod storage {
     }
 
     impl Drop for Storage {
+        #[inline]
         fn drop(&mut self) {
             if !self.is_shared() {
                 // SAFETY: a non-shared pointer came from `Box::leak` in

@@ -3,7 +3,8 @@
 //! instruction counts do not depend on machine noise.
 //!
 //! Usage: `profile DATASET CONFIG OP [ITERATIONS]`, with CONFIG one of
-//! `prost`, `buffa_box`, `buffa_inline` and OP one of `encode`, `decode`.
+//! `prost`, `buffa_box`, `buffa_inline` and OP one of `encode`, `decode`,
+//! `populate`.
 
 use std::hint::black_box;
 
@@ -25,7 +26,10 @@ fn run<D: Dataset, C: Codec<D>>(op: &str, iterations: usize) {
             "decode" => {
                 black_box(C::decode(black_box(&encoded)));
             }
-            _ => panic!("unknown op {op}: use encode or decode"),
+            "populate" => {
+                black_box(C::populate(black_box(&native)));
+            }
+            _ => panic!("unknown op {op}: use encode, decode or populate"),
         }
     }
 }
