@@ -294,7 +294,7 @@ impl<'a> Decoder<'a> {
 
     /// A decoder over `payload`, a slice this decoder has returned, with the
     /// same limits; for reading packed runs in place.
-    pub fn sub_decoder(&self, payload: &'a [u8]) -> Decoder<'a> {
+    pub(crate) fn sub_decoder(&self, payload: &'a [u8]) -> Decoder<'a> {
         Decoder {
             data: payload,
             input: self.input,
@@ -318,9 +318,15 @@ impl<'a> Decoder<'a> {
         &mut self,
         f: impl FnOnce(&mut Decoder<'a>) -> Result<R, DecodeError>,
     ) -> Result<R, DecodeError> {
-        let payload = self.read_length_delimited()?;
-        let rest = core::mem::replace(&mut self.data, payload);
         self.enter()?;
+        let payload = match self.read_length_delimited() {
+            Ok(payload) => payload,
+            Err(e) => {
+                self.depth_remaining += 1;
+                return Err(e);
+            }
+        };
+        let rest = core::mem::replace(&mut self.data, payload);
         let result = f(self);
         self.depth_remaining += 1;
         self.data = rest;
@@ -392,7 +398,8 @@ impl<'a> Decoder<'a> {
     }
 
     /// Skips the field whose key `tag` was just read and appends its bytes,
-    /// key included and exactly as they appeared, to `unknown`.
+    /// key included and exactly as they appeared, to `unknown`. Must follow
+    /// the [`Decoder::read_tag`] that returned `tag`, with no read between.
     pub fn skip_to_unknown(
         &mut self,
         tag: Tag,

@@ -36,6 +36,11 @@ impl<'a> Encoder<'a> {
         Encoder { buf, pos: 0 }
     }
 
+    /// Whether this encoder writes into the `len` bytes at `start`.
+    pub(crate) fn writes_into(&self, start: *const MaybeUninit<u8>, len: usize) -> bool {
+        core::ptr::eq(self.buf.as_ptr(), start) && self.buf.len() == len
+    }
+
     /// Bytes written so far.
     #[inline]
     pub fn position(&self) -> usize {

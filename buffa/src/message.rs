@@ -56,8 +56,8 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     /// The fields this message read but does not know.
     fn unknown_fields(&self) -> &UnknownFields;
 
-    /// Resets every field to its default, keeping allocations where the
-    /// field types allow.
+    /// Resets every field to its default (unset, empty, zero), unknown
+    /// fields included.
     fn clear(&mut self);
 
     /// The encoded length in bytes.
@@ -271,8 +271,17 @@ fn write_exact<M: Message>(
     len: usize,
     buf: &mut [MaybeUninit<u8>],
 ) -> usize {
+    let start = buf.as_ptr();
     let mut encoder = Encoder::new(buf);
     message.write_to(cache, &mut encoder);
+    // The callers expose `written` bytes of `buf` as initialised, which is
+    // only true if they were written through this very encoder: a
+    // `write_to` could have replaced it with one over other memory.
+    assert!(
+        encoder.writes_into(start, len),
+        "{}: write_to replaced its Encoder",
+        M::NAME
+    );
     let written = encoder.position();
     assert_eq!(
         written,

@@ -38,15 +38,14 @@ impl SizeCache {
     /// Records `size` in `slot`.
     #[inline]
     pub fn set(&mut self, slot: usize, size: usize) {
-        // Messages are limited to 2 GiB, so a nested size fits in u32.
-        self.sizes[slot] = size as u32;
+        self.sizes[slot] = to_u32(size);
     }
 
     /// Records a size in a fresh slot: [`SizeCache::reserve`] and
     /// [`SizeCache::set`] in one, for values with no nested slots.
     #[inline]
     pub fn push(&mut self, size: usize) {
-        self.sizes.push(size as u32);
+        self.sizes.push(to_u32(size));
     }
 
     /// Reads the next recorded size, in the order the slots were reserved.
@@ -67,6 +66,13 @@ impl SizeCache {
         self.sizes.clear();
         self.next = 0;
     }
+}
+
+/// Protobuf messages are limited to 2 GiB; a nested length beyond `u32`
+/// would be written wrongly, so it stops encoding instead.
+#[inline]
+fn to_u32(size: usize) -> u32 {
+    u32::try_from(size).expect("nested message longer than 4 GiB cannot be encoded")
 }
 
 #[cfg(test)]

@@ -245,3 +245,49 @@ fn kitchen_sample_round_trips_through_every_entry_point() {
     // The trailing unknown field comes last.
     assert_eq!(bytes[bytes.len() - 3..], vfield(100, 1)[..]);
 }
+
+/// A message whose `write_to` swaps its encoder for one over other memory
+/// and fills that instead: encoding must refuse to expose the untouched
+/// destination bytes.
+#[derive(Debug, Default)]
+struct EncoderSwapper;
+
+impl buffa::Message for EncoderSwapper {
+    const NAME: &'static str = "test.EncoderSwapper";
+
+    fn default_instance() -> &'static Self {
+        &EncoderSwapper
+    }
+
+    fn compute_size(&self, _cache: &mut buffa::SizeCache) -> usize {
+        64
+    }
+
+    fn write_to(&self, _cache: &mut buffa::SizeCache, encoder: &mut buffa::Encoder<'_>) {
+        let other: &'static mut [u8] = Box::leak(vec![0u8; 64].into_boxed_slice());
+        *encoder = buffa::Encoder::from_slice(other);
+        encoder.put_slice(&[1; 64]);
+    }
+
+    fn merge_field(
+        &mut self,
+        tag: buffa::Tag,
+        decoder: &mut buffa::Decoder<'_>,
+    ) -> Result<(), buffa::DecodeError> {
+        decoder.skip_field(tag)
+    }
+
+    fn unknown_fields(&self) -> &buffa::UnknownFields {
+        static EMPTY: buffa::UnknownFields = buffa::UnknownFields::new();
+        &EMPTY
+    }
+
+    fn clear(&mut self) {}
+}
+
+#[test]
+#[should_panic(expected = "write_to replaced its Encoder")]
+fn a_write_to_that_swaps_its_encoder_is_caught() {
+    use buffa::Message;
+    let _ = EncoderSwapper.encode_to_vec();
+}

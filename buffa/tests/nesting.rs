@@ -113,12 +113,15 @@ fn decoding_200_deep_needs_a_raised_recursion_limit() {
     let path: Vec<_> = error.field_path().collect();
     assert_eq!(path.len(), 101);
     assert!(path.iter().all(|&entry| entry == ("test.Chain", 1)));
-    // The error is at the 101st nested payload: after 101 keys and length
-    // prefixes.
+    // The error is at the length prefix of the 101st nested message: after
+    // 101 keys and the 100 length prefixes before it.
     let mut offset = 0;
-    for _ in 0..101 {
+    for level in 0..101 {
         assert_eq!(bytes[offset], 0x0a);
         offset += 1;
+        if level == 100 {
+            break;
+        }
         while bytes[offset] & 0x80 != 0 {
             offset += 1;
         }
