@@ -418,30 +418,36 @@ impl Context<'_> {
         let constructor = quote!(#module::#enum_name::#variant);
         let some = quote!(::core::option::Option::Some);
         Ok(match &field.value {
-            ValueType::Message { delimited, .. } => {
-                let boxed = self.oneof_boxed(full_name, field)?;
+            ValueType::Message {
+                path, delimited, ..
+            } => {
                 let merge = if *delimited {
                     quote!(merge_group)
                 } else {
                     quote!(merge)
                 };
-                let existing = if boxed {
-                    quote!(&mut **value)
+                // A boxed variant is decoded straight into its box, so a
+                // large message never sits on the stack.
+                let (existing, fresh, fresh_ref) = if self.oneof_boxed(full_name, field)? {
+                    (
+                        quote!(&mut **value),
+                        quote!(::std::boxed::Box::<#path>::default()),
+                        quote!(&mut *value),
+                    )
                 } else {
-                    quote!(value)
-                };
-                let wrapped = if boxed {
-                    quote!(::std::boxed::Box::new(value))
-                } else {
-                    quote!(value)
+                    (
+                        quote!(value),
+                        quote!(<#path as ::core::default::Default>::default()),
+                        quote!(&mut value),
+                    )
                 };
                 quote!({
                     if let #some(#constructor(value)) = &mut self.#oneof {
                         return ::buffa::encoding::message::#merge(tag, #existing, decoder);
                     }
-                    let mut value = ::core::default::Default::default();
-                    ::buffa::encoding::message::#merge(tag, &mut value, decoder)?;
-                    self.#oneof = #some(#constructor(#wrapped));
+                    let mut value = #fresh;
+                    ::buffa::encoding::message::#merge(tag, #fresh_ref, decoder)?;
+                    self.#oneof = #some(#constructor(value));
                     ::core::result::Result::Ok(())
                 })
             }

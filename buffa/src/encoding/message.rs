@@ -127,10 +127,17 @@ pub fn merge_repeated<M: Message>(
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::LengthDelimited, decoder)?;
-    let mut message = M::default();
-    decoder.read_nested(|d| message.merge_from(d))?;
-    messages.push(message);
-    Ok(())
+    // Decode in place: a large inline message built on the stack and moved
+    // would cost a stack frame its size per nesting level.
+    messages.push(M::default());
+    let result = match messages.last_mut() {
+        Some(message) => decoder.read_nested(|d| message.merge_from(d)),
+        None => Ok(()),
+    };
+    if result.is_err() {
+        messages.pop();
+    }
+    result
 }
 
 /// Size of one group-encoded (delimited) message, keys included.
@@ -233,8 +240,13 @@ pub fn merge_repeated_group<M: Message>(
     messages: &mut Vec<M>,
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
-    let mut message = M::default();
-    merge_group(tag, &mut message, decoder)?;
-    messages.push(message);
-    Ok(())
+    messages.push(M::default());
+    let result = match messages.last_mut() {
+        Some(message) => merge_group(tag, message, decoder),
+        None => Ok(()),
+    };
+    if result.is_err() {
+        messages.pop();
+    }
+    result
 }

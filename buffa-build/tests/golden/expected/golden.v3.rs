@@ -170,10 +170,10 @@ impl ::buffa::Message for Shapes {
                 {
                     return ::buffa::encoding::message::merge(tag, &mut **value, decoder);
                 }
-                let mut value = ::core::default::Default::default();
-                ::buffa::encoding::message::merge(tag, &mut value, decoder)?;
+                let mut value = ::std::boxed::Box::<shapes::Inner>::default();
+                ::buffa::encoding::message::merge(tag, &mut *value, decoder)?;
                 self.choice = ::core::option::Option::Some(
-                    shapes::Choice::Message(::std::boxed::Box::new(value)),
+                    shapes::Choice::Message(value),
                 );
                 ::core::result::Result::Ok(())
             }
