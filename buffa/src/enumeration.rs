@@ -25,7 +25,10 @@ pub trait Enumeration: Copy + Eq + Hash + fmt::Debug + Default + Send + Sync + '
 /// unrecognised numbers so that they survive a round trip; closed enums
 /// (proto2) are stored as the plain enum and route unknown numbers to the
 /// message's unknown fields instead.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// Equality and hashing compare wire numbers, so `Unknown(n)` built by hand
+/// for a declared `n` equals the corresponding `Known` variant.
+#[derive(Clone, Copy)]
 pub enum EnumValue<E> {
     /// A number the schema declares.
     Known(E),
@@ -65,6 +68,20 @@ impl<E: Enumeration> EnumValue<E> {
     #[inline]
     pub fn is_known(self) -> bool {
         matches!(self, EnumValue::Known(_))
+    }
+}
+
+impl<E: Enumeration> PartialEq for EnumValue<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_i32() == other.to_i32()
+    }
+}
+
+impl<E: Enumeration> Eq for EnumValue<E> {}
+
+impl<E: Enumeration> core::hash::Hash for EnumValue<E> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.to_i32().hash(state);
     }
 }
 
@@ -148,5 +165,10 @@ mod tests {
         assert_eq!(format!("{unknown:?}"), "Unknown(7)");
         assert_eq!(EnumValue::<Color>::default(), Color::Red);
         assert_eq!(EnumValue::<Color>::from(-3).to_i32(), -3);
+        // Equality is by number, however the value was built.
+        assert_eq!(
+            EnumValue::<Color>::Unknown(2),
+            EnumValue::Known(Color::Blue)
+        );
     }
 }

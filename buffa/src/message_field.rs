@@ -157,6 +157,12 @@ impl<T: PartialEq, P: ProtoBox<T>> PartialEq for MessageField<T, P> {
 
 impl<T: Eq, P: ProtoBox<T>> Eq for MessageField<T, P> {}
 
+impl<T: core::hash::Hash, P: ProtoBox<T>> core::hash::Hash for MessageField<T, P> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.as_option().hash(state);
+    }
+}
+
 impl<T: fmt::Debug, P: ProtoBox<T>> fmt::Debug for MessageField<T, P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.as_option() {

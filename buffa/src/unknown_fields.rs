@@ -120,8 +120,9 @@ impl UnknownFields {
     /// iteration stops at the first malformed one.
     pub fn iter(&self) -> impl Iterator<Item = UnknownField<'_>> + '_ {
         let bytes = self.as_bytes();
-        // No recursion limit: the bytes were already checked against the
-        // limit they were decoded under, which may exceed the default.
+        // Groups are scanned without recursion (see `read_group_body`), so
+        // no limit is needed to protect the stack, and the bytes were
+        // already checked against the limit they were decoded under.
         let options = DecodeOptions::new().with_recursion_limit(u32::MAX);
         let mut decoder = Decoder::new(bytes, &options).ok();
         core::iter::from_fn(move || {
@@ -168,23 +169,31 @@ fn read_unknown_field<'a>(d: &mut Decoder<'a>) -> Result<Option<UnknownField<'a>
 }
 
 /// Returns the bytes between a start-group key and its end-group key.
+///
+/// Nested groups are matched with an explicit stack rather than recursion,
+/// so bytes appended with [`UnknownFields::push_raw`] cannot exhaust the
+/// call stack however deeply their groups nest; the stack grows with the
+/// input, one entry per open group.
 fn read_group_body<'a>(d: &mut Decoder<'a>, start: Tag) -> Result<&'a [u8], DecodeError> {
     let body = d.remaining_slice();
     let before = d.remaining();
-    let mut end_key_len = 0;
-    d.read_group(|d| {
-        while let Some(tag) = d.read_tag()? {
-            if tag.wire_type() == WireType::EndGroup {
-                end_key_len = d.last_tag_len();
-                return d.check_end_group(tag, start.field_number());
+    let mut open = vec![start.field_number()];
+    while let Some(tag) = d.read_tag()? {
+        match tag.wire_type() {
+            WireType::StartGroup => open.push(tag.field_number()),
+            WireType::EndGroup => {
+                let innermost = open.pop().unwrap_or(start.field_number());
+                d.check_end_group(tag, innermost)?;
+                if open.is_empty() {
+                    return Ok(&body[..before - d.remaining() - d.last_tag_len()]);
+                }
             }
-            d.skip_field(tag)?;
+            _ => d.skip_field(tag)?,
         }
-        Err(d.error(crate::DecodeErrorKind::MissingEndGroup {
-            field_number: start.field_number(),
-        }))
-    })?;
-    Ok(&body[..before - d.remaining() - end_key_len])
+    }
+    Err(d.error(crate::DecodeErrorKind::MissingEndGroup {
+        field_number: start.field_number(),
+    }))
 }
 
 impl fmt::Debug for UnknownFields {
@@ -299,6 +308,19 @@ mod tests {
         );
         assert!(UnknownFields::new().is_empty());
         assert_eq!(UnknownFields::new().encoded_len(), 0);
+    }
+
+    #[test]
+    fn deeply_nested_raw_groups_iterate_without_recursion() {
+        let depth = 200_000;
+        let mut raw = vec![0x0b; depth];
+        raw.extend(std::iter::repeat_n(0x0c, depth));
+        let mut unknown = UnknownFields::new();
+        unknown.push_raw(&raw);
+        let fields: Vec<_> = unknown.iter().collect();
+        assert_eq!(fields.len(), 1);
+        assert_eq!(fields[0].value, UnknownValue::Group(&raw[1..raw.len() - 1]));
+        assert!(format!("{unknown:?}").starts_with("[UnknownField"));
     }
 
     #[test]

@@ -204,14 +204,12 @@ pub fn merge<K: ScalarType, V: MapValue, C: MapContainer<K::Value, V::Value>>(
         map.insert_entry(key, value);
     } else {
         let consumed = entry_start.len() - decoder.remaining();
-        let mut raw = Vec::with_capacity(consumed + 5);
         let mut key_buf = [0u8; 5];
         let mut encoder = Encoder::from_slice(&mut key_buf);
         encoder.put_tag(tag.field_number(), WireType::LengthDelimited);
         let key_len = encoder.position();
-        raw.extend_from_slice(&key_buf[..key_len]);
-        raw.extend_from_slice(&entry_start[..consumed]);
-        unknown.push_raw(&raw);
+        unknown.push_raw(&key_buf[..key_len]);
+        unknown.push_raw(&entry_start[..consumed]);
     }
     Ok(())
 }
