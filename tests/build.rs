@@ -50,6 +50,16 @@ fn main() {
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
 
+    buffa_build::Config::new()
+        .protoc_executable(&protoc)
+        .files(&["proto/shared/shared.proto"])
+        .includes(&["proto/shared"])
+        .bytes(&[".shared.Blob"])
+        .out_dir(out_dir.join("shared"))
+        .include_file("include.rs")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+
     let crosscheck = proto_files(Path::new("proto/crosscheck"));
     // BTreeMap on both sides: map entries are then written in key order and
     // the two encoders must agree byte for byte.

@@ -205,6 +205,44 @@ impl<'a> Context<'a> {
         Ok(fields)
     }
 
+    /// Whether decoding `full_name` may share its input: the message, or
+    /// any message it contains at any depth, has a `bytes` field generated
+    /// as `bytes::Bytes`. Extern types are assumed to share.
+    pub fn shares_input(&self, full_name: &str) -> Result<bool, Error> {
+        self.reaches_shared_bytes(full_name, &mut HashSet::new())
+    }
+
+    fn reaches_shared_bytes(
+        &self,
+        full_name: &str,
+        seen: &mut HashSet<String>,
+    ) -> Result<bool, Error> {
+        if !seen.insert(full_name.to_owned()) {
+            return Ok(false);
+        }
+        let message = self.schema.message(full_name)?;
+        if !message.rust.is_local() {
+            return Ok(true);
+        }
+        for field in self.fields(full_name, message, &[])? {
+            let value = match &field.shape {
+                Shape::Map { value, .. } => value,
+                _ => &field.value,
+            };
+            let shares = match value {
+                ValueType::Scalar(scalar) => *scalar == Scalar::SharedBytes,
+                ValueType::Message { full_name, .. } => {
+                    self.reaches_shared_bytes(full_name, seen)?
+                }
+                ValueType::Enum { .. } => false,
+            };
+            if shares {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     fn map_shape(&self, entry_name: &str, path: &str, from: &[String]) -> Result<Shape, Error> {
         let entry = self.schema.message(entry_name)?;
         let (Some(key), Some(value)) = (

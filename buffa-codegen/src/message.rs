@@ -142,6 +142,13 @@ impl Context<'_> {
         // Oneofs always pass the cache on; a field named `cache` must not
         // count, so this looks at the fields rather than the tokens.
         let uses_cache = fields.iter().any(Field::uses_cache);
+        let shares_input = if self.shares_input(full_name)? {
+            quote!()
+        } else {
+            quote!(
+                const SHARES_INPUT: bool = false;
+            )
+        };
         let caches_sizes = if uses_cache {
             quote!()
         } else {
@@ -171,6 +178,7 @@ impl Context<'_> {
             impl ::buffa::Message for #name {
                 const NAME: &'static str = #proto_name;
                 #caches_sizes
+                #shares_input
 
                 fn default_instance() -> &'static Self {
                     static INSTANCE: ::std::sync::OnceLock<#name> = ::std::sync::OnceLock::new();

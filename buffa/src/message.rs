@@ -35,6 +35,14 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     /// `compute_size` touches the cache.
     const CACHES_SIZES: bool = true;
 
+    /// Whether decoding may keep references into its input: `true` when
+    /// this message, or one it contains, has `bytes` fields typed as
+    /// [`Bytes`]. When `false`, [`Message::decode`] reads a contiguous
+    /// buffer in place instead of first turning it into `Bytes` (a copy for
+    /// anything but `Bytes` itself). Generated code computes it; the
+    /// conservative default suits hand-written impls.
+    const SHARES_INPUT: bool = true;
+
     /// A shared, immutable default instance, which unset sub-message fields
     /// read as.
     fn default_instance() -> &'static Self;
@@ -155,6 +163,9 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     where
         Self: Sized,
     {
+        if !Self::SHARES_INPUT && buf.chunk().len() == buf.remaining() {
+            return Self::decode_from_slice(buf.chunk());
+        }
         let bytes = buf.copy_to_bytes(buf.remaining());
         Self::decode_bytes(&bytes, &DecodeOptions::default())
     }
@@ -167,6 +178,11 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
         Self: Sized,
     {
         let len = read_length_prefix(&mut buf)?;
+        if !Self::SHARES_INPUT && buf.chunk().len() >= len {
+            let message = Self::decode_from_slice(&buf.chunk()[..len])?;
+            buf.advance(len);
+            return Ok(message);
+        }
         let bytes = buf.copy_to_bytes(len);
         Self::decode_bytes(&bytes, &DecodeOptions::default())
     }
@@ -177,6 +193,9 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     where
         Self: Sized,
     {
+        if !Self::SHARES_INPUT && buf.chunk().len() == buf.remaining() {
+            return self.merge_from_slice(buf.chunk());
+        }
         let bytes = buf.copy_to_bytes(buf.remaining());
         self.merge_from(&mut Decoder::new_shared(&bytes, &DecodeOptions::default())?)
     }
@@ -226,7 +245,8 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
         Err(decoder.error(DecodeErrorKind::MissingEndGroup { field_number }))
     }
 
-    #[doc(hidden)]
+    /// Decodes a message from shared bytes with explicit limits; `bytes`
+    /// fields typed as [`Bytes`] share `bytes` instead of copying.
     fn decode_bytes(bytes: &Bytes, options: &DecodeOptions) -> Result<Self, DecodeError>
     where
         Self: Sized,

@@ -27,6 +27,7 @@ impl Tuned {
 }
 impl ::buffa::Message for Tuned {
     const NAME: &'static str = "golden.ed.Tuned";
+    const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
         static INSTANCE: ::std::sync::OnceLock<Tuned> = ::std::sync::OnceLock::new();
         INSTANCE.get_or_init(<Tuned as ::core::default::Default>::default)

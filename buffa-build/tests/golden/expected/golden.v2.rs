@@ -37,6 +37,7 @@ impl Legacy {
 }
 impl ::buffa::Message for Legacy {
     const NAME: &'static str = "golden.v2.Legacy";
+    const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
         static INSTANCE: ::std::sync::OnceLock<Legacy> = ::std::sync::OnceLock::new();
         INSTANCE.get_or_init(<Legacy as ::core::default::Default>::default)
@@ -174,6 +175,7 @@ pub mod legacy {
     impl ::buffa::Message for Extra {
         const NAME: &'static str = "golden.v2.Legacy.Extra";
         const CACHES_SIZES: bool = false;
+        const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
             static INSTANCE: ::std::sync::OnceLock<Extra> = ::std::sync::OnceLock::new();
             INSTANCE.get_or_init(<Extra as ::core::default::Default>::default)

@@ -27,6 +27,7 @@ impl Shapes {
 }
 impl ::buffa::Message for Shapes {
     const NAME: &'static str = "golden.v3.Shapes";
+    const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
         static INSTANCE: ::std::sync::OnceLock<Shapes> = ::std::sync::OnceLock::new();
         INSTANCE.get_or_init(<Shapes as ::core::default::Default>::default)
@@ -205,6 +206,7 @@ pub mod shapes {
     impl ::buffa::Message for Inner {
         const NAME: &'static str = "golden.v3.Shapes.Inner";
         const CACHES_SIZES: bool = false;
+        const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
             static INSTANCE: ::std::sync::OnceLock<Inner> = ::std::sync::OnceLock::new();
             INSTANCE.get_or_init(<Inner as ::core::default::Default>::default)
