@@ -24,6 +24,7 @@ pub mod editions {
 }
 
 /// `bytes` fields as `bytes::Bytes`.
+#[allow(clippy::module_inception)]
 pub mod shared {
     include!(concat!(env!("OUT_DIR"), "/shared/include.rs"));
 }
