@@ -62,6 +62,7 @@ pub use buffa_codegen::{GeneratedFile, Options, PointerRepr};
 
 /// Why compiling protos failed.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Error {
     /// protoc could not be run or rejected the input; carries protoc's own
     /// messages (`file:line:column: ...`).
@@ -140,8 +141,11 @@ impl Config {
         self
     }
 
-    /// Uses a prebuilt encoded `FileDescriptorSet` (with imports) instead of
-    /// running protoc; every file in it is generated.
+    /// Reads a prebuilt encoded `FileDescriptorSet` (with imports, as
+    /// `protoc --include_imports -o` writes it) instead of running protoc.
+    /// [`Config::files`] and [`Config::includes`] are then not used: every
+    /// file in the set is generated (except packages under an
+    /// `extern_path`).
     pub fn descriptor_set(&mut self, path: impl AsRef<Path>) -> &mut Self {
         self.descriptor_set = Some(path.as_ref().to_owned());
         self
@@ -173,7 +177,7 @@ impl Config {
         proto_path: impl AsRef<str>,
         rust_path: impl Into<String>,
     ) -> &mut Self {
-        let proto_path = buffa_codegen_path(proto_path.as_ref());
+        let proto_path = buffa_codegen::normalize(proto_path.as_ref());
         self.options
             .extern_paths
             .push((proto_path, rust_path.into()));
@@ -316,7 +320,13 @@ impl Config {
     /// Runs protoc (unless a descriptor set was given) and code generation,
     /// and returns the generated files without writing them.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Error> {
-        let descriptor_set = match &self.descriptor_set {
+        self.generate_from(&self.load_descriptor_set()?)
+    }
+
+    /// The encoded `FileDescriptorSet`: read from [`Config::descriptor_set`]
+    /// or produced by protoc.
+    fn load_descriptor_set(&self) -> Result<Vec<u8>, Error> {
+        Ok(match &self.descriptor_set {
             Some(path) => std::fs::read(path).map_err(|e| Error::Io(path.clone(), e))?,
             None => {
                 if self.files.is_empty() {
@@ -349,10 +359,13 @@ impl Config {
                 let protoc = protoc::locate(self.protoc.as_deref())?;
                 protoc::descriptor_set(&protoc, &self.includes, &self.files, &self.protoc_args)?
             }
-        };
-        let names = file_names(&descriptor_set, &self.options)?;
+        })
+    }
+
+    fn generate_from(&self, descriptor_set: &[u8]) -> Result<Vec<GeneratedFile>, Error> {
+        let names = file_names(descriptor_set, &self.options)?;
         Ok(buffa_codegen::generate(
-            &descriptor_set,
+            descriptor_set,
             &names,
             &self.options,
         )?)
@@ -371,19 +384,11 @@ impl Config {
                     )
                 })?,
         };
+        let descriptor_set = self.load_descriptor_set()?;
         if std::env::var_os("CARGO").is_some() {
-            for file in &self.files {
-                let path = self
-                    .includes
-                    .iter()
-                    .map(|i| i.join(file))
-                    .find(|p| p.is_file())
-                    .unwrap_or_else(|| file.clone());
-                println!("cargo:rerun-if-changed={}", path.display());
-            }
-            println!("cargo:rerun-if-env-changed=PROTOC");
+            self.emit_rerun_if_changed(&descriptor_set)?;
         }
-        let files = self.generate()?;
+        let files = self.generate_from(&descriptor_set)?;
         if let Some(name) = &self.include_file
             && let Some(file) = files.iter().find(|f| f.name == *name)
         {
@@ -404,6 +409,29 @@ impl Config {
     }
 }
 
+impl Config {
+    /// Tells cargo to rerun the build script when any input changes: every
+    /// .proto file of the set found under the include paths (imports
+    /// included), the descriptor set file, and `PROTOC`.
+    fn emit_rerun_if_changed(&self, descriptor_set: &[u8]) -> Result<(), Error> {
+        if let Some(path) = &self.descriptor_set {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
+        for (name, _) in buffa_codegen::file_packages(descriptor_set)? {
+            if let Some(path) = self
+                .includes
+                .iter()
+                .map(|i| i.join(&name))
+                .find(|p| p.is_file())
+            {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+        }
+        println!("cargo:rerun-if-env-changed=PROTOC");
+        Ok(())
+    }
+}
+
 /// Names of the files in the set that code is generated for: all of them
 /// but those whose package an `extern_path` covers.
 fn file_names(descriptor_set: &[u8], options: &Options) -> Result<Vec<String>, Error> {
@@ -419,14 +447,6 @@ fn file_names(descriptor_set: &[u8], options: &Options) -> Result<Vec<String>, E
         })
         .map(|(name, _)| name)
         .collect())
-}
-
-fn buffa_codegen_path(path: &str) -> String {
-    if path.starts_with('.') {
-        path.to_owned()
-    } else {
-        format!(".{path}")
-    }
 }
 
 fn write_if_changed(path: &Path, content: &str) -> Result<(), Error> {

@@ -35,7 +35,7 @@ impl<'a> Context<'a> {
         let mut out = TokenStream::new();
         for set in sets {
             for attribute in set.get_all(path) {
-                // Validated in `validate_options`.
+                // Validated in `validate_attributes`.
                 if let Ok(tokens) = attribute.parse::<TokenStream>() {
                     out.extend(tokens);
                 }
@@ -101,10 +101,7 @@ impl<'a> Context<'a> {
         full_name: &str,
         message: &MessageType<'_>,
         from: &[String],
-    ) -> Result<Vec<Field<'a>>, Error>
-    where
-        'a: 'a,
-    {
+    ) -> Result<Vec<Field<'a>>, Error> {
         let (names, _) = self.member_names(message);
         let mut fields = Vec::new();
         let mut variants: HashSet<(usize, String)> = HashSet::new();

@@ -1,6 +1,9 @@
 //! Edition features: per-field behaviour resolved from the file, message,
 //! field and enum feature sets, with proto2 and proto3 as presets.
 //!
+//! `utf8_validation` is not read: strings are Rust `String`s, which are
+//! always validated (see DESIGN.md).
+//!
 //! `prost-types` predates editions and drops the `edition` field and every
 //! `features` option when it decodes a descriptor. The same bytes are
 //! therefore decoded a second time into the small overlay below, which
@@ -18,8 +21,6 @@ pub struct Features {
     pub closed_enums: bool,
     /// `repeated_field_encoding`: whether repeated scalars are packed.
     pub packed: bool,
-    /// `utf8_validation`: whether strings are checked for UTF-8.
-    pub validate_utf8: bool,
     /// `message_encoding`: whether messages are group-encoded (DELIMITED).
     pub delimited: bool,
 }
@@ -53,21 +54,18 @@ impl Features {
                 presence: Presence::Explicit,
                 closed_enums: true,
                 packed: false,
-                validate_utf8: false,
                 delimited: false,
             },
             edition::PROTO3 => Features {
                 presence: Presence::Implicit,
                 closed_enums: false,
                 packed: true,
-                validate_utf8: true,
                 delimited: false,
             },
             _ => Features {
                 presence: Presence::Explicit,
                 closed_enums: false,
                 packed: true,
-                validate_utf8: true,
                 delimited: false,
             },
         }
@@ -91,11 +89,6 @@ impl Features {
         match set.repeated_field_encoding {
             Some(1) => out.packed = true,
             Some(2) => out.packed = false,
-            _ => {}
-        }
-        match set.utf8_validation {
-            Some(2) => out.validate_utf8 = true,
-            Some(3) => out.validate_utf8 = false,
             _ => {}
         }
         match set.message_encoding {
@@ -128,9 +121,6 @@ pub struct FeatureSet {
     /// `repeated_field_encoding`.
     #[prost(int32, optional, tag = "3")]
     pub repeated_field_encoding: Option<i32>,
-    /// `utf8_validation`.
-    #[prost(int32, optional, tag = "4")]
-    pub utf8_validation: Option<i32>,
     /// `message_encoding`.
     #[prost(int32, optional, tag = "5")]
     pub message_encoding: Option<i32>,
@@ -173,10 +163,6 @@ options_overlay!(
 options_overlay!(
     /// `FieldOptions`: features are field 21.
     FieldOptions, "21"
-);
-options_overlay!(
-    /// `OneofOptions`: features are field 1.
-    OneofOptions, "1"
 );
 options_overlay!(
     /// `EnumOptions`: features are field 7.
@@ -223,9 +209,6 @@ pub struct MessageOverlay {
     /// `options`.
     #[prost(message, optional, tag = "7")]
     pub options: Option<MessageOptions>,
-    /// `oneof_decl`.
-    #[prost(message, repeated, tag = "8")]
-    pub oneof_decl: Vec<OneofOverlay>,
 }
 
 /// `FieldDescriptorProto` with only the editions data.
@@ -242,14 +225,6 @@ pub struct EnumOverlay {
     /// `options`.
     #[prost(message, optional, tag = "3")]
     pub options: Option<EnumOptions>,
-}
-
-/// `OneofDescriptorProto` with only the editions data.
-#[derive(Clone, PartialEq, prost::Message)]
-pub struct OneofOverlay {
-    /// `options`.
-    #[prost(message, optional, tag = "2")]
-    pub options: Option<OneofOptions>,
 }
 
 /// Decodes the editions overlay of an encoded `FileDescriptorSet`.

@@ -38,7 +38,7 @@ use quote::quote;
 
 pub use error::Error;
 pub use options::{Options, PointerRepr};
-pub use path::{PathRules, covers};
+pub use path::{PathRules, covers, normalize};
 
 use comments::Comments;
 use context::Context;
@@ -83,11 +83,7 @@ pub fn generate(
     for file in context.schema.files.iter().filter(|f| f.generate) {
         let proto = file.proto;
         let package = proto.package();
-        let prefix = if package.is_empty() {
-            String::new()
-        } else {
-            format!(".{package}")
-        };
+        let prefix = path::package_prefix(package);
         let comments = if options.disable_comments {
             Comments::new(&Default::default())
         } else {
@@ -224,10 +220,11 @@ fn validate_attributes(options: &Options) -> Result<(), Error> {
 fn validate_rule_paths(schema: &Schema<'_>, options: &Options) -> Result<(), Error> {
     let mut known: Vec<String> = Vec::new();
     for file in &schema.files {
-        known.push(if file.proto.package().is_empty() {
+        let prefix = path::package_prefix(file.proto.package());
+        known.push(if prefix.is_empty() {
             ".".into()
         } else {
-            format!(".{}", file.proto.package())
+            prefix
         });
     }
     for (name, message) in &schema.messages {

@@ -76,8 +76,7 @@ impl Context<'_> {
             struct_fields.push(quote!(#doc #attributes pub #field_name: ::core::option::Option<#module_ident::#enum_name>));
         }
 
-        // Fields are written in field-number order; a oneof is written where
-        // its lowest-numbered member would be.
+        // Fields are written in field-number order, oneof members included.
         let mut order: Vec<&Field<'_>> = fields.iter().collect();
         order.sort_by_key(|f| f.number);
         let mut sizes = Vec::new();
@@ -161,7 +160,6 @@ impl Context<'_> {
         } else {
             quote!(_cache)
         };
-        let encoder_param = quote!(encoder);
 
         Ok(quote! {
             #doc
@@ -192,7 +190,7 @@ impl Context<'_> {
                     size + self.unknown_fields.encoded_len()
                 }
 
-                fn write_to(&self, #cache_param: &mut ::buffa::SizeCache, #encoder_param: &mut ::buffa::Encoder<'_>) {
+                fn write_to(&self, #cache_param: &mut ::buffa::SizeCache, encoder: &mut ::buffa::Encoder<'_>) {
                     #(#writes)*
                     self.unknown_fields.write(encoder);
                 }

@@ -21,6 +21,7 @@ pub enum PointerRepr {
 /// everything, `.pkg`, `.pkg.Message`, `.pkg.Message.field`; when several
 /// rules of one kind cover an element, the one added last wins.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct Options {
     /// Proto package or type prefixes mapped to existing Rust paths; types
     /// under them are referenced there and not generated.

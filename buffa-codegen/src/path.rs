@@ -16,6 +16,16 @@ pub fn covers(rule: &str, path: &str) -> bool {
     }
 }
 
+/// The prefix of fully qualified names in `package`: `.pkg`, or empty for
+/// files without a package.
+pub fn package_prefix(package: &str) -> String {
+    if package.is_empty() {
+        String::new()
+    } else {
+        format!(".{package}")
+    }
+}
+
 /// Normalises a user-supplied path: adds the leading dot if missing.
 pub fn normalize(path: &str) -> String {
     if path.starts_with('.') {

@@ -93,11 +93,7 @@ impl<'a> Schema<'a> {
             let file_features =
                 Features::for_edition(edition).merge(features::declared(&overlay.options));
             let package = proto.package();
-            let prefix = if package.is_empty() {
-                String::new()
-            } else {
-                format!(".{package}")
-            };
+            let prefix = crate::path::package_prefix(package);
             let modules = package_modules(package);
             let scope = Scope {
                 prefix: &prefix,

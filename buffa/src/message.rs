@@ -113,10 +113,7 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
         if buf.remaining_mut() < total {
             return Err(EncodeError::new(total, buf.remaining_mut()));
         }
-        let mut prefix = [0u8; 10];
-        let mut encoder = Encoder::from_slice(&mut prefix);
-        encoder.put_varint(len as u64);
-        let prefix_len = encoder.position();
+        let (prefix, prefix_len) = length_prefix(len);
         buf.put_slice(&prefix[..prefix_len]);
         write_to_buf(self, &mut cache, len, buf);
         Ok(())
@@ -130,10 +127,7 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
         let mut cache = SizeCache::new();
         let len = self.compute_size(&mut cache);
         let mut vec = Vec::with_capacity(varint_len(len as u64) + len);
-        let mut prefix = [0u8; 10];
-        let mut encoder = Encoder::from_slice(&mut prefix);
-        encoder.put_varint(len as u64);
-        let prefix_len = encoder.position();
+        let (prefix, prefix_len) = length_prefix(len);
         vec.extend_from_slice(&prefix[..prefix_len]);
         write_to_vec(self, &mut cache, len, &mut vec);
         vec
@@ -255,6 +249,15 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
         message.merge_from(&mut Decoder::new_shared(bytes, options)?)?;
         Ok(message)
     }
+}
+
+/// `len` as a varint length prefix: the bytes and how many are used.
+fn length_prefix(len: usize) -> ([u8; 10], usize) {
+    let mut prefix = [0u8; 10];
+    let mut encoder = Encoder::from_slice(&mut prefix);
+    encoder.put_varint(len as u64);
+    let used = encoder.position();
+    (prefix, used)
 }
 
 /// Runs the write pass into `buf`: directly into its spare memory when it
