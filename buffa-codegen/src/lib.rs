@@ -15,6 +15,7 @@
 
 #![warn(missing_docs)]
 
+mod accessors;
 mod comments;
 mod context;
 mod defaults;
@@ -22,9 +23,11 @@ mod enumeration;
 mod error;
 mod features;
 mod field;
+mod field_model;
 mod ident;
 mod message;
 mod message_graph;
+mod oneof;
 mod options;
 mod path;
 mod pointer;

@@ -1,0 +1,238 @@
+//! The field model: a message's fields resolved from its descriptor, with
+//! their names, shapes, value types and pointers.
+
+use std::collections::HashSet;
+
+use prost_types::field_descriptor_proto::{Label, Type};
+use quote::quote;
+
+use crate::context::Context;
+use crate::error::Error;
+use crate::features::{self, Presence};
+use crate::field::{self, Field, Scalar, Shape, ValueType};
+use crate::ident;
+use crate::pointer::{self, Pointer};
+use crate::schema::MessageType;
+
+/// The name `unknown_fields` is taken by the generated struct itself.
+const RESERVED_FIELD_NAMES: &[&str] = &["unknown_fields"];
+
+impl<'a> Context<'a> {
+    /// Struct-field names for the fields and oneofs of `message`, made
+    /// unique and kept off reserved names. Indexed like `proto.field`, then
+    /// the oneofs.
+    pub fn member_names(&self, message: &MessageType<'_>) -> (Vec<String>, Vec<String>) {
+        let mut seen: HashSet<String> =
+            RESERVED_FIELD_NAMES.iter().map(|s| s.to_string()).collect();
+        let mut unique = |base: String| {
+            let mut name = base;
+            while !seen.insert(name.clone()) {
+                name.push('_');
+            }
+            name
+        };
+        let fields = message
+            .proto
+            .field
+            .iter()
+            .map(|f| unique(ident::field_name(f.name())))
+            .collect();
+        let oneofs = message
+            .proto
+            .oneof_decl
+            .iter()
+            .map(|o| unique(ident::field_name(o.name())))
+            .collect();
+        (fields, oneofs)
+    }
+
+    /// Whether the oneof at `index` is a real one (not proto3 `optional`'s
+    /// synthetic oneof).
+    pub fn is_real_oneof(message: &MessageType<'_>, index: usize) -> bool {
+        message
+            .proto
+            .field
+            .iter()
+            .any(|f| f.oneof_index == Some(index as i32) && !f.proto3_optional())
+    }
+
+    /// The fields of `message`, with value-type paths relative to module
+    /// `from`.
+    pub fn fields(
+        &self,
+        full_name: &str,
+        message: &MessageType<'_>,
+        from: &[String],
+    ) -> Result<Vec<Field<'a>>, Error> {
+        let (names, _) = self.member_names(message);
+        let mut fields = Vec::new();
+        let mut variants: HashSet<(usize, String)> = HashSet::new();
+        let message_static: &MessageType<'a> = self.schema.message(full_name)?;
+        for (index, proto) in message_static.proto.field.iter().enumerate() {
+            let declared = message_static
+                .overlay
+                .field
+                .get(index)
+                .and_then(|f| features::declared(&f.options));
+            let features = field::field_features(proto, message_static.features, declared);
+            let path = format!("{full_name}.{}", proto.name());
+            let mut map = None;
+            let value = match proto.r#type() {
+                Type::Message | Type::Group => {
+                    let target = self.schema.message(proto.type_name())?;
+                    if target.proto.options.as_ref().is_some_and(|o| o.map_entry())
+                        && proto.label() == Label::Repeated
+                    {
+                        map = Some(self.map_shape(proto.type_name(), &path, from)?);
+                    }
+                    ValueType::Message {
+                        path: self.type_path(proto.type_name(), from)?,
+                        full_name: proto.type_name().to_owned(),
+                        delimited: features.delimited,
+                    }
+                }
+                Type::Enum => ValueType::Enum {
+                    path: self.type_path(proto.type_name(), from)?,
+                    closed: self.schema.enumeration(proto.type_name())?.closed,
+                },
+                ty => ValueType::Scalar(
+                    Scalar::from_type(ty, self.options.shared_bytes.get(&path).is_some())
+                        .ok_or_else(|| Error::new(format!("{path}: unsupported type")))?,
+                ),
+            };
+            let shape = if let Some(map) = map {
+                map
+            } else if let Some(oneof) = proto.oneof_index.filter(|_| !proto.proto3_optional()) {
+                Shape::Oneof(oneof as usize)
+            } else if proto.label() == Label::Repeated {
+                Shape::Repeated {
+                    packed: features.packed,
+                }
+            } else if matches!(value, ValueType::Message { .. })
+                || features.presence != Presence::Implicit
+            {
+                Shape::Explicit
+            } else {
+                Shape::Implicit
+            };
+            let pointer = match (&shape, &value) {
+                (
+                    Shape::Explicit,
+                    ValueType::Message {
+                        path: target_path,
+                        full_name: target,
+                        ..
+                    },
+                ) => {
+                    match pointer::choose(
+                        &self.options.pointers,
+                        &self.graph,
+                        full_name,
+                        &path,
+                        target,
+                        target_path,
+                    )? {
+                        Pointer::Box => None,
+                        Pointer::Inline => Some(quote!(::buffa::Inline<#target_path>)),
+                        Pointer::Custom(tokens) => Some(tokens),
+                    }
+                }
+                _ => None,
+            };
+            let rust_name = match shape {
+                // Variant names must be unique within their oneof: `foo_bar`
+                // and `fooBar` both convert to `FooBar`.
+                Shape::Oneof(oneof) => {
+                    let mut name = ident::type_name(proto.name());
+                    while !variants.insert((oneof, name.clone())) {
+                        name.push('_');
+                    }
+                    name
+                }
+                _ => names[index].clone(),
+            };
+            fields.push(Field {
+                proto,
+                number: proto.number() as u32,
+                rust_name,
+                value,
+                shape,
+                pointer,
+                path,
+            });
+        }
+        Ok(fields)
+    }
+
+    /// Whether decoding `full_name` may share its input: the message, or
+    /// any message it contains at any depth, has a `bytes` field generated
+    /// as `bytes::Bytes`. Extern types are assumed to share.
+    pub fn shares_input(&self, full_name: &str) -> Result<bool, Error> {
+        self.reaches_shared_bytes(full_name, &mut HashSet::new())
+    }
+
+    fn reaches_shared_bytes(
+        &self,
+        full_name: &str,
+        seen: &mut HashSet<String>,
+    ) -> Result<bool, Error> {
+        if !seen.insert(full_name.to_owned()) {
+            return Ok(false);
+        }
+        let message = self.schema.message(full_name)?;
+        if !message.rust.is_local() {
+            return Ok(true);
+        }
+        for field in self.fields(full_name, message, &[])? {
+            let value = match &field.shape {
+                Shape::Map { value, .. } => value,
+                _ => &field.value,
+            };
+            let shares = match value {
+                ValueType::Scalar(scalar) => *scalar == Scalar::SharedBytes,
+                ValueType::Message { full_name, .. } => {
+                    self.reaches_shared_bytes(full_name, seen)?
+                }
+                ValueType::Enum { .. } => false,
+            };
+            if shares {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    fn map_shape(&self, entry_name: &str, path: &str, from: &[String]) -> Result<Shape, Error> {
+        let entry = self.schema.message(entry_name)?;
+        let (Some(key), Some(value)) = (
+            entry.proto.field.iter().find(|f| f.number() == 1),
+            entry.proto.field.iter().find(|f| f.number() == 2),
+        ) else {
+            return Err(Error::new(format!(
+                "{path}: map entry {entry_name} lacks a key or value field"
+            )));
+        };
+        let key = Scalar::from_type(key.r#type(), false)
+            .ok_or_else(|| Error::new(format!("{path}: invalid map key type")))?;
+        let value = match value.r#type() {
+            Type::Message | Type::Group => ValueType::Message {
+                path: self.type_path(value.type_name(), from)?,
+                full_name: value.type_name().to_owned(),
+                delimited: false,
+            },
+            Type::Enum => ValueType::Enum {
+                path: self.type_path(value.type_name(), from)?,
+                closed: self.schema.enumeration(value.type_name())?.closed,
+            },
+            ty => ValueType::Scalar(
+                Scalar::from_type(ty, self.options.shared_bytes.get(path).is_some())
+                    .ok_or_else(|| Error::new(format!("{path}: unsupported map value type")))?,
+            ),
+        };
+        Ok(Shape::Map {
+            key,
+            value,
+            btree: self.options.btree_maps.get(path).is_some(),
+        })
+    }
+}

@@ -1,0 +1,209 @@
+//! Oneofs: the Rust enum of each oneof, and how its members are sized,
+//! written and merged by the containing message.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::comments::Comments;
+use crate::context::Context;
+use crate::error::Error;
+use crate::field::{Field, Shape, ValueType};
+use crate::ident;
+use crate::pointer::{self, Pointer};
+
+impl Context<'_> {
+    /// The oneof enum names of a message, unique among its nested types
+    /// and their modules.
+    pub(crate) fn oneof_enum_names(&self, full_name: &str) -> Result<Vec<String>, Error> {
+        let message = self.schema.message(full_name)?;
+        let mut taken: Vec<String> = self
+            .schema
+            .names
+            .get(&message.module)
+            .map(|names| names.iter().cloned().collect())
+            .unwrap_or_default();
+        Ok(message
+            .proto
+            .oneof_decl
+            .iter()
+            .map(|oneof| {
+                let mut name = ident::type_name(oneof.name());
+                while taken.contains(&name) {
+                    name.push_str("Oneof");
+                }
+                taken.push(name.clone());
+                name
+            })
+            .collect())
+    }
+
+    /// Whether a message-typed oneof variant is boxed.
+    fn oneof_boxed(&self, full_name: &str, field: &Field<'_>) -> Result<bool, Error> {
+        let ValueType::Message {
+            full_name: target, ..
+        } = &field.value
+        else {
+            return Ok(false);
+        };
+        let message = self.schema.message(full_name)?;
+        let oneof_path = match field.proto.oneof_index {
+            Some(index) => format!(
+                "{full_name}.{}",
+                message.proto.oneof_decl[index as usize].name()
+            ),
+            None => field.path.clone(),
+        };
+        let choice = pointer::choose_oneof(
+            &self.options.unboxed_oneofs,
+            &self.graph,
+            full_name,
+            &[&field.path, &oneof_path],
+            target,
+        )?;
+        Ok(matches!(choice, Pointer::Box))
+    }
+
+    /// The enum of one oneof.
+    pub(crate) fn generate_oneof(
+        &self,
+        full_name: &str,
+        index: usize,
+        enum_name: &str,
+        source_path: &[i32],
+        comments: &Comments,
+    ) -> Result<TokenStream, Error> {
+        let message = self.schema.message(full_name)?;
+        let fields = self.fields(full_name, message, &message.module)?;
+        let name = ident::ident(enum_name);
+        let mut variants = Vec::new();
+        for (field_index, field) in fields.iter().enumerate() {
+            if !matches!(field.shape, Shape::Oneof(i) if i == index) {
+                continue;
+            }
+            let variant = ident::ident(&field.rust_name);
+            let mut path = source_path[..source_path.len() - 2].to_vec();
+            path.extend([2, field_index as i32]);
+            let doc = comments.doc(&path);
+            let attributes = self.attributes(&[&self.options.field_attributes], &field.path);
+            let value = field.value.rust_type();
+            let boxed = self.oneof_boxed(full_name, field)?;
+            let ty = if boxed {
+                quote!(::std::boxed::Box<#value>)
+            } else {
+                value
+            };
+            variants.push(quote!(#doc #attributes #variant(#ty)));
+        }
+        let oneof = &message.proto.oneof_decl[index];
+        let oneof_path = format!("{full_name}.{}", oneof.name());
+        let attributes = self.attributes(
+            &[&self.options.type_attributes, &self.options.enum_attributes],
+            &oneof_path,
+        );
+        let doc = comments.doc(source_path);
+        Ok(quote! {
+            #doc
+            #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug)]
+            #[allow(clippy::large_enum_variant)]
+            #attributes
+            pub enum #name {
+                #(#variants,)*
+            }
+
+        })
+    }
+
+    /// The size expression and write statement of a oneof member, with the
+    /// member's value bound to `value`.
+    pub(crate) fn oneof_member_calls(
+        &self,
+        full_name: &str,
+        field: &Field<'_>,
+    ) -> Result<(TokenStream, TokenStream), Error> {
+        let number = proc_macro2::Literal::u32_unsuffixed(field.number);
+        let reference = if self.oneof_boxed(full_name, field)? {
+            quote!(&**value)
+        } else {
+            quote!(value)
+        };
+        let marker = field.value.marker();
+        Ok(match &field.value {
+            ValueType::Message {
+                delimited: true, ..
+            } => (
+                quote!(::buffa::encoding::message::size_group(#number, #reference, cache)),
+                quote!(::buffa::encoding::message::write_group(#number, #reference, cache, encoder)),
+            ),
+            ValueType::Message { .. } => (
+                quote!(::buffa::encoding::message::size(#number, #reference, cache)),
+                quote!(::buffa::encoding::message::write(#number, #reference, cache, encoder)),
+            ),
+            _ => (
+                quote!(::buffa::encoding::scalar::size::<#marker>(#number, value)),
+                quote!(::buffa::encoding::scalar::write::<#marker>(#number, value, encoder)),
+            ),
+        })
+    }
+
+    /// The `merge_field` arm body of a oneof member.
+    pub(crate) fn oneof_merge(
+        &self,
+        full_name: &str,
+        field: &Field<'_>,
+        module: &syn::Ident,
+        oneof: &syn::Ident,
+        enum_name: &syn::Ident,
+    ) -> Result<TokenStream, Error> {
+        let variant = ident::ident(&field.rust_name);
+        let constructor = quote!(#module::#enum_name::#variant);
+        let some = quote!(::core::option::Option::Some);
+        Ok(match &field.value {
+            ValueType::Message {
+                path, delimited, ..
+            } => {
+                let merge = if *delimited {
+                    quote!(merge_group)
+                } else {
+                    quote!(merge)
+                };
+                // A boxed variant is decoded straight into its box, so a
+                // large message never sits on the stack.
+                let (existing, fresh, fresh_ref) = if self.oneof_boxed(full_name, field)? {
+                    (
+                        quote!(&mut **value),
+                        quote!(::std::boxed::Box::<#path>::default()),
+                        quote!(&mut *value),
+                    )
+                } else {
+                    (
+                        quote!(value),
+                        quote!(<#path as ::core::default::Default>::default()),
+                        quote!(&mut value),
+                    )
+                };
+                quote!({
+                    if let #some(#constructor(value)) = &mut self.#oneof {
+                        return ::buffa::encoding::message::#merge(tag, #existing, decoder);
+                    }
+                    let mut value = #fresh;
+                    ::buffa::encoding::message::#merge(tag, #fresh_ref, decoder)?;
+                    self.#oneof = #some(#constructor(value));
+                    ::core::result::Result::Ok(())
+                })
+            }
+            ValueType::Enum { path, closed: true } => quote!({
+                if let #some(value) = ::buffa::encoding::closed_enum::read::<#path>(tag, decoder, &mut self.unknown_fields)? {
+                    self.#oneof = #some(#constructor(value));
+                }
+                ::core::result::Result::Ok(())
+            }),
+            value => {
+                let marker = value.marker();
+                quote!({
+                    self.#oneof = #some(#constructor(::buffa::encoding::scalar::read::<#marker>(tag, decoder)?));
+                    ::core::result::Result::Ok(())
+                })
+            }
+        })
+    }
+}
