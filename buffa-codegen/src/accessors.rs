@@ -27,6 +27,7 @@ impl Context<'_> {
                 continue;
             }
             let name = ident::ident(&field.rust_name);
+            let method = accessor_name(&field.rust_name);
             let default_text = field.proto.default_value.as_deref();
             let doc = format!(
                 " The value of `{}`, or its default when unset.",
@@ -68,7 +69,7 @@ impl Context<'_> {
                     };
                     let Some(text) = default_text else {
                         methods.push(accessor(
-                            &name,
+                            &method,
                             &doc,
                             &ty,
                             quote!(self.#name.unwrap_or_default()),
@@ -98,7 +99,7 @@ impl Context<'_> {
                 }
                 ValueType::Message { .. } => continue,
             };
-            methods.push(accessor(&name, &doc, &ty, body));
+            methods.push(accessor(&method, &doc, &ty, body));
         }
         if methods.is_empty() {
             return Ok(quote!());
@@ -108,6 +109,47 @@ impl Context<'_> {
                 #(#methods)*
             }
         })
+    }
+}
+
+/// Methods that generated structs get from `Message`, `Clone`, `Default`,
+/// `Debug` and `PartialEq`: an accessor with one of these names would shadow
+/// the trait method in method-call syntax.
+const TRAIT_METHOD_NAMES: &[&str] = &[
+    "clear",
+    "clone",
+    "compute_size",
+    "decode",
+    "decode_bytes",
+    "decode_from_slice",
+    "decode_length_delimited",
+    "decode_with_options",
+    "default",
+    "default_instance",
+    "encode",
+    "encode_length_delimited",
+    "encode_length_delimited_to_vec",
+    "encode_to_vec",
+    "encoded_len",
+    "eq",
+    "fmt",
+    "merge",
+    "merge_field",
+    "merge_from",
+    "merge_from_slice",
+    "merge_group",
+    "ne",
+    "unknown_fields",
+    "write_to",
+];
+
+/// The accessor's name: the field's, or `<field>_or_default` when the
+/// field's name would shadow a trait method.
+fn accessor_name(field_name: &str) -> syn::Ident {
+    if TRAIT_METHOD_NAMES.contains(&field_name) {
+        ident::ident(&format!("{field_name}_or_default"))
+    } else {
+        ident::ident(field_name)
     }
 }
 

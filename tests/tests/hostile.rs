@@ -357,15 +357,14 @@ fn fields_named_like_generated_locals_and_methods() {
          default_instance: 15 encoded_len: 16 decode_from_slice: 17 NAME: 18 INSTANCE: 19 \
          buf: 20 len: 21 number: 22 message: 23 key: 24 self_: 25 value_member: 27",
     );
-    // Accessors of optional fields are inherent methods and shadow the
-    // trait's methods of the same name in method-call syntax; the trait's
-    // stay reachable by path.
-    assert_eq!(message.clear(), 10);
-    assert_eq!(message.encode(), 11);
-    assert_eq!(message.compute_size(), 12);
+    // Accessors of optional fields named like trait methods get an
+    // `_or_default` suffix, so they never shadow the trait's methods.
+    assert_eq!(message.clear_or_default(), 10);
+    assert_eq!(message.encode_or_default(), 11);
+    assert_eq!(message.compute_size_or_default(), 12);
     assert_eq!(
-        Message::compute_size(&message, &mut buffa::SizeCache::new()),
-        Message::encoded_len(&message)
+        message.compute_size(&mut buffa::SizeCache::new()),
+        message.encoded_len()
     );
     let mut cleared = message.clone();
     Message::clear(&mut cleared);
