@@ -151,11 +151,16 @@ impl<'a> Decoder<'a> {
     /// Reads a varint of up to ten bytes.
     #[inline]
     pub fn read_varint(&mut self) -> Result<u64, DecodeError> {
-        if let Some((&byte, rest)) = self.data.split_first()
-            && byte < 0x80
-        {
-            self.data = rest;
-            return Ok(u64::from(byte));
+        match *self.data {
+            [byte, ref rest @ ..] if byte < 0x80 => {
+                self.data = rest;
+                return Ok(u64::from(byte));
+            }
+            [low, high, ref rest @ ..] if high < 0x80 => {
+                self.data = rest;
+                return Ok(u64::from(low & 0x7f) | u64::from(high) << 7);
+            }
+            _ => {}
         }
         self.read_varint_slow()
     }
