@@ -1,0 +1,59 @@
+//! Generates the fuzzers' message types from `proto/` three times, each into
+//! its own directory under `OUT_DIR` with an `include.rs` that mounts the
+//! packages as modules:
+//!
+//! - `boxed/`: buffa's default layout: sub-messages in `Box`, maps as
+//!   `HashMap`, `bytes` fields as `Vec<u8>`;
+//! - `inline/`: buffa with `unbox_message_fields` (recursive fields stay
+//!   boxed), maps as `BTreeMap` and `bytes` fields as `bytes::Bytes`, so that
+//!   two encodings of equal messages are equal bytes;
+//! - `prost/`: prost, with maps as `BTreeMap` for the same reason.
+//!
+//! protoc is the one `protoc-bin-vendored` ships; nothing is read from the
+//! environment.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const FILES: [&str; 2] = ["proto/sink.proto", "proto/three.proto"];
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=proto");
+    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
+    let protoc = protoc_bin_vendored::protoc_bin_path().expect("vendored protoc");
+
+    buffa(&protoc, &out_dir.join("boxed"), |_| {});
+    buffa(&protoc, &out_dir.join("inline"), |config| {
+        config
+            .unbox_message_fields()
+            .btree_map(&["."])
+            .bytes(&["."]);
+    });
+
+    let prost_out = out_dir.join("prost");
+    fs::create_dir_all(&prost_out).expect("create OUT_DIR/prost");
+    prost_build::Config::new()
+        .protoc_executable(&protoc)
+        .out_dir(&prost_out)
+        .btree_map(["."])
+        .include_file("include.rs")
+        .compile_protos(&FILES, &["proto"])
+        .unwrap_or_else(|e| panic!("prost-build: {e}"));
+}
+
+/// Generates the schema with buffa into `out`, after `options` has set the
+/// layout.
+fn buffa(protoc: &Path, out: &Path, options: impl FnOnce(&mut buffa_build::Config)) {
+    let mut config = buffa_build::Config::new();
+    config
+        .protoc_executable(protoc)
+        .files(&FILES)
+        .includes(&["proto"])
+        .out_dir(out)
+        .include_file("include.rs");
+    options(&mut config);
+    config
+        .compile()
+        .unwrap_or_else(|e| panic!("buffa-build ({}): {e}", out.display()));
+}
