@@ -317,6 +317,39 @@ impl Config {
         self
     }
 
+    /// Sets the path through which generated code reaches the `buffa`
+    /// runtime crate: `::buffa` by default. Use it when the dependency is
+    /// renamed, or when the runtime is re-exported by another crate.
+    ///
+    /// Every path the generated code emits to the runtime goes through it:
+    /// the user-facing types (`<path>::MessageField`, `<path>::EnumValue`,
+    /// ...) and the import of its support module at the top of each
+    /// generated module (`use <path>::__private as __buffa;`). It must be a
+    /// Rust path without generic arguments, and since generated code uses it
+    /// from nested modules it must not start with `self` or `super`
+    /// (`::name` or `crate::...` are safest); anything else makes
+    /// [`Config::compile`] and [`Config::generate`] return an error naming
+    /// `buffa_path`.
+    ///
+    /// With `buffa_rt = { package = "buffa", version = "..." }` in
+    /// `Cargo.toml`:
+    ///
+    /// ```no_run
+    /// // build.rs, in `fn main()`:
+    /// buffa_build::Config::new()
+    ///     .files(&["proto/shop/v1/shop.proto"])
+    ///     .includes(&["proto"])
+    ///     .buffa_path("::buffa_rt")
+    ///     .compile()
+    ///     .unwrap();
+    /// ```
+    ///
+    /// and in the crate, `buffa_rt::include_proto!("shop.v1");`.
+    pub fn buffa_path(&mut self, path: impl Into<String>) -> &mut Self {
+        self.options.buffa_path = Some(path.into());
+        self
+    }
+
     /// Runs protoc (unless a descriptor set was given) and code generation,
     /// and returns the generated files without writing them.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Error> {

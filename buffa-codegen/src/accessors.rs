@@ -19,6 +19,7 @@ impl Context<'_> {
         name: &syn::Ident,
         fields: &[Field<'_>],
     ) -> Result<TokenStream, Error> {
+        let buffa = &self.buffa;
         let mut methods = Vec::new();
         for field in fields {
             if !matches!(field.shape, Shape::Explicit)
@@ -59,13 +60,13 @@ impl Context<'_> {
                         }
                         None => quote!(self.#name.unwrap_or_default()),
                     };
-                    (scalar.rust_type(), body)
+                    (scalar.rust_type(buffa), body)
                 }
                 ValueType::Enum { path, closed } => {
                     let ty = if *closed {
                         path.clone()
                     } else {
-                        quote!(::buffa::EnumValue<#path>)
+                        quote!(#buffa::EnumValue<#path>)
                     };
                     let Some(text) = default_text else {
                         methods.push(accessor(
@@ -93,7 +94,7 @@ impl Context<'_> {
                     let default = if *closed {
                         quote!(#path::#variant)
                     } else {
-                        quote!(::buffa::EnumValue::Known(#path::#variant))
+                        quote!(#buffa::EnumValue::Known(#path::#variant))
                     };
                     (ty, quote!(self.#name.unwrap_or(#default)))
                 }

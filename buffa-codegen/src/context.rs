@@ -4,18 +4,24 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::eq_hash::EqHash;
 use crate::error::Error;
 use crate::message_graph::MessageGraph;
 use crate::options::Options;
 use crate::path::PathRules;
 use crate::schema::Schema;
 
-/// Everything generation needs: the schema, its message graph, the options.
+/// Everything generation needs: the schema, its analyses, the options.
 pub struct Context<'a> {
     /// The schema.
     pub schema: Schema<'a>,
     /// Recursion analysis over it.
     pub graph: MessageGraph,
+    /// The messages that derive `Eq` and `Hash`.
+    pub eq_hash: EqHash,
+    /// The runtime crate's path: `::buffa` unless `buffa_path` says
+    /// otherwise.
+    pub buffa: TokenStream,
     /// The caller's options.
     pub options: &'a Options,
 }

@@ -90,6 +90,7 @@ impl Context<'_> {
                 impl #name { #(#aliases)* }
             }
         };
+        let buffa = &self.buffa;
         quote! {
             #doc
             #[derive(::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash, ::core::cmp::PartialOrd, ::core::cmp::Ord, ::core::default::Default)]
@@ -101,7 +102,7 @@ impl Context<'_> {
 
             #alias_impl
 
-            impl ::buffa::Enumeration for #name {
+            impl #buffa::Enumeration for #name {
                 fn from_i32(value: i32) -> ::core::option::Option<Self> {
                     match value {
                         #(#from_i32,)*

@@ -71,7 +71,7 @@ impl Scalar {
         })
     }
 
-    /// The marker type in `buffa::encoding::types`.
+    /// The marker type, under the runtime's hidden module.
     pub fn marker(self) -> TokenStream {
         let name = match self {
             Scalar::Double => quote!(Double),
@@ -91,11 +91,11 @@ impl Scalar {
             Scalar::Bytes => quote!(ProtoBytes),
             Scalar::SharedBytes => quote!(SharedBytes),
         };
-        quote!(::buffa::encoding::types::#name)
+        quote!(__buffa::#name)
     }
 
-    /// The Rust type of a value.
-    pub fn rust_type(self) -> TokenStream {
+    /// The Rust type of a value; `buffa` is the runtime crate's path.
+    pub fn rust_type(self, buffa: &TokenStream) -> TokenStream {
         match self {
             Scalar::Double => quote!(f64),
             Scalar::Float => quote!(f32),
@@ -106,7 +106,7 @@ impl Scalar {
             Scalar::Bool => quote!(bool),
             Scalar::String => quote!(::std::string::String),
             Scalar::Bytes => quote!(::std::vec::Vec<u8>),
-            Scalar::SharedBytes => quote!(::buffa::bytes::Bytes),
+            Scalar::SharedBytes => quote!(#buffa::bytes::Bytes),
         }
     }
 
@@ -147,22 +147,22 @@ impl ValueType {
             ValueType::Enum {
                 path,
                 closed: false,
-            } => quote!(::buffa::encoding::types::OpenEnum<#path>),
+            } => quote!(__buffa::OpenEnum<#path>),
             ValueType::Enum { path, closed: true } => {
-                quote!(::buffa::encoding::types::ClosedEnum<#path>)
+                quote!(__buffa::ClosedEnum<#path>)
             }
-            ValueType::Message { path, .. } => quote!(::buffa::encoding::map::MessageValue<#path>),
+            ValueType::Message { path, .. } => quote!(__buffa::map::MessageValue<#path>),
         }
     }
 
-    /// The Rust type of one value.
-    pub fn rust_type(&self) -> TokenStream {
+    /// The Rust type of one value; `buffa` is the runtime crate's path.
+    pub fn rust_type(&self, buffa: &TokenStream) -> TokenStream {
         match self {
-            ValueType::Scalar(scalar) => scalar.rust_type(),
+            ValueType::Scalar(scalar) => scalar.rust_type(buffa),
             ValueType::Enum {
                 path,
                 closed: false,
-            } => quote!(::buffa::EnumValue<#path>),
+            } => quote!(#buffa::EnumValue<#path>),
             ValueType::Enum { path, closed: true } => path.clone(),
             ValueType::Message { path, .. } => path.clone(),
         }
@@ -242,22 +242,22 @@ impl Field<'_> {
         quote!(#name)
     }
 
-    /// The struct field's type.
-    pub fn rust_type(&self) -> Result<TokenStream, Error> {
-        let value = self.value.rust_type();
+    /// The struct field's type; `buffa` is the runtime crate's path.
+    pub fn rust_type(&self, buffa: &TokenStream) -> Result<TokenStream, Error> {
+        let value = self.value.rust_type(buffa);
         Ok(match &self.shape {
             Shape::Implicit => value,
             Shape::Explicit => match &self.value {
                 ValueType::Message { .. } => match &self.pointer {
-                    Some(pointer) => quote!(::buffa::MessageField<#value, #pointer>),
-                    None => quote!(::buffa::MessageField<#value>),
+                    Some(pointer) => quote!(#buffa::MessageField<#value, #pointer>),
+                    None => quote!(#buffa::MessageField<#value>),
                 },
                 _ => quote!(::core::option::Option<#value>),
             },
             Shape::Repeated { .. } => quote!(::std::vec::Vec<#value>),
             Shape::Map { key, value, btree } => {
-                let key = key.rust_type();
-                let value = value.rust_type();
+                let key = key.rust_type(buffa);
+                let value = value.rust_type(buffa);
                 if *btree {
                     quote!(::std::collections::BTreeMap<#key, #value>)
                 } else {
@@ -282,7 +282,7 @@ impl Field<'_> {
         match (&self.shape, &self.value) {
             (Shape::Map { key, value, .. }, _) => {
                 let (key, value) = (key.marker(), value.marker());
-                quote!(::buffa::encoding::map::size::<#key, #value, _>(#number, &self.#name, cache))
+                quote!(__buffa::map::size::<#key, #value, _>(#number, &self.#name, cache))
             }
             (
                 Shape::Explicit,
@@ -290,10 +290,10 @@ impl Field<'_> {
                     delimited: true, ..
                 },
             ) => {
-                quote!(::buffa::encoding::message::size_group_field(#number, &self.#name, cache))
+                quote!(__buffa::message::size_group_field(#number, &self.#name, cache))
             }
             (Shape::Explicit, ValueType::Message { .. }) => {
-                quote!(::buffa::encoding::message::size_field(#number, &self.#name, cache))
+                quote!(__buffa::message::size_field(#number, &self.#name, cache))
             }
             (
                 Shape::Repeated { .. },
@@ -301,22 +301,22 @@ impl Field<'_> {
                     delimited: true, ..
                 },
             ) => {
-                quote!(::buffa::encoding::message::size_repeated_group(#number, &self.#name, cache))
+                quote!(__buffa::message::size_repeated_group(#number, &self.#name, cache))
             }
             (Shape::Repeated { .. }, ValueType::Message { .. }) => {
-                quote!(::buffa::encoding::message::size_repeated(#number, &self.#name, cache))
+                quote!(__buffa::message::size_repeated(#number, &self.#name, cache))
             }
             (Shape::Implicit, _) => {
-                quote!(::buffa::encoding::scalar::size_implicit::<#marker>(#number, &self.#name))
+                quote!(__buffa::scalar::size_implicit::<#marker>(#number, &self.#name))
             }
             (Shape::Explicit, _) => {
-                quote!(::buffa::encoding::scalar::size_optional::<#marker>(#number, &self.#name))
+                quote!(__buffa::scalar::size_optional::<#marker>(#number, &self.#name))
             }
             (Shape::Repeated { packed: true }, _) if self.packable() => {
-                quote!(::buffa::encoding::repeated::size_packed::<#marker>(#number, &self.#name, cache))
+                quote!(__buffa::repeated::size_packed::<#marker>(#number, &self.#name, cache))
             }
             (Shape::Repeated { .. }, _) => {
-                quote!(::buffa::encoding::repeated::size_expanded::<#marker>(#number, &self.#name))
+                quote!(__buffa::repeated::size_expanded::<#marker>(#number, &self.#name))
             }
             (Shape::Oneof(_), _) => quote!(0),
         }
@@ -330,7 +330,7 @@ impl Field<'_> {
         match (&self.shape, &self.value) {
             (Shape::Map { key, value, .. }, _) => {
                 let (key, value) = (key.marker(), value.marker());
-                quote!(::buffa::encoding::map::write::<#key, #value, _>(#number, &self.#name, cache, encoder);)
+                quote!(__buffa::map::write::<#key, #value, _>(#number, &self.#name, cache, encoder);)
             }
             (
                 Shape::Explicit,
@@ -338,10 +338,10 @@ impl Field<'_> {
                     delimited: true, ..
                 },
             ) => {
-                quote!(::buffa::encoding::message::write_group_field(#number, &self.#name, cache, encoder);)
+                quote!(__buffa::message::write_group_field(#number, &self.#name, cache, encoder);)
             }
             (Shape::Explicit, ValueType::Message { .. }) => {
-                quote!(::buffa::encoding::message::write_field(#number, &self.#name, cache, encoder);)
+                quote!(__buffa::message::write_field(#number, &self.#name, cache, encoder);)
             }
             (
                 Shape::Repeated { .. },
@@ -349,22 +349,22 @@ impl Field<'_> {
                     delimited: true, ..
                 },
             ) => {
-                quote!(::buffa::encoding::message::write_repeated_group(#number, &self.#name, cache, encoder);)
+                quote!(__buffa::message::write_repeated_group(#number, &self.#name, cache, encoder);)
             }
             (Shape::Repeated { .. }, ValueType::Message { .. }) => {
-                quote!(::buffa::encoding::message::write_repeated(#number, &self.#name, cache, encoder);)
+                quote!(__buffa::message::write_repeated(#number, &self.#name, cache, encoder);)
             }
             (Shape::Implicit, _) => {
-                quote!(::buffa::encoding::scalar::write_implicit::<#marker>(#number, &self.#name, encoder);)
+                quote!(__buffa::scalar::write_implicit::<#marker>(#number, &self.#name, encoder);)
             }
             (Shape::Explicit, _) => {
-                quote!(::buffa::encoding::scalar::write_optional::<#marker>(#number, &self.#name, encoder);)
+                quote!(__buffa::scalar::write_optional::<#marker>(#number, &self.#name, encoder);)
             }
             (Shape::Repeated { packed: true }, _) if self.packable() => {
-                quote!(::buffa::encoding::repeated::write_packed::<#marker>(#number, &self.#name, cache, encoder);)
+                quote!(__buffa::repeated::write_packed::<#marker>(#number, &self.#name, cache, encoder);)
             }
             (Shape::Repeated { .. }, _) => {
-                quote!(::buffa::encoding::repeated::write_expanded::<#marker>(#number, &self.#name, encoder);)
+                quote!(__buffa::repeated::write_expanded::<#marker>(#number, &self.#name, encoder);)
             }
             (Shape::Oneof(_), _) => quote!(),
         }
@@ -378,7 +378,7 @@ impl Field<'_> {
         match (&self.shape, &self.value) {
             (Shape::Map { key, value, .. }, _) => {
                 let (key, value) = (key.marker(), value.marker());
-                quote!(::buffa::encoding::map::merge::<#key, #value, _>(tag, &mut self.#name, decoder, &mut self.unknown_fields))
+                quote!(__buffa::map::merge::<#key, #value, _>(tag, &mut self.#name, decoder, &mut self.unknown_fields))
             }
             (
                 Shape::Explicit,
@@ -386,10 +386,10 @@ impl Field<'_> {
                     delimited: true, ..
                 },
             ) => {
-                quote!(::buffa::encoding::message::merge_group_field(tag, &mut self.#name, decoder))
+                quote!(__buffa::message::merge_group_field(tag, &mut self.#name, decoder))
             }
             (Shape::Explicit, ValueType::Message { .. }) => {
-                quote!(::buffa::encoding::message::merge_field(tag, &mut self.#name, decoder))
+                quote!(__buffa::message::merge_field(tag, &mut self.#name, decoder))
             }
             (
                 Shape::Repeated { .. },
@@ -397,28 +397,28 @@ impl Field<'_> {
                     delimited: true, ..
                 },
             ) => {
-                quote!(::buffa::encoding::message::merge_repeated_group(tag, &mut self.#name, decoder))
+                quote!(__buffa::message::merge_repeated_group(tag, &mut self.#name, decoder))
             }
             (Shape::Repeated { .. }, ValueType::Message { .. }) => {
-                quote!(::buffa::encoding::message::merge_repeated(tag, &mut self.#name, decoder))
+                quote!(__buffa::message::merge_repeated(tag, &mut self.#name, decoder))
             }
             (Shape::Explicit, ValueType::Enum { path, closed: true }) => {
-                quote!(::buffa::encoding::closed_enum::merge_optional::<#path>(tag, &mut self.#name, decoder, &mut self.unknown_fields))
+                quote!(__buffa::closed_enum::merge_optional::<#path>(tag, &mut self.#name, decoder, &mut self.unknown_fields))
             }
             (Shape::Repeated { .. }, ValueType::Enum { path, closed: true }) => {
-                quote!(::buffa::encoding::closed_enum::merge_repeated::<#path>(tag, &mut self.#name, decoder, &mut self.unknown_fields))
+                quote!(__buffa::closed_enum::merge_repeated::<#path>(tag, &mut self.#name, decoder, &mut self.unknown_fields))
             }
             (Shape::Implicit, _) => {
-                quote!(::buffa::encoding::scalar::merge::<#marker>(tag, &mut self.#name, decoder))
+                quote!(__buffa::scalar::merge::<#marker>(tag, &mut self.#name, decoder))
             }
             (Shape::Explicit, _) => {
-                quote!(::buffa::encoding::scalar::merge_optional::<#marker>(tag, &mut self.#name, decoder))
+                quote!(__buffa::scalar::merge_optional::<#marker>(tag, &mut self.#name, decoder))
             }
             (Shape::Repeated { .. }, _) if self.packable() => {
-                quote!(::buffa::encoding::repeated::merge::<#marker>(tag, &mut self.#name, decoder))
+                quote!(__buffa::repeated::merge::<#marker>(tag, &mut self.#name, decoder))
             }
             (Shape::Repeated { .. }, _) => {
-                quote!(::buffa::encoding::repeated::merge_unpackable::<#marker>(tag, &mut self.#name, decoder))
+                quote!(__buffa::repeated::merge_unpackable::<#marker>(tag, &mut self.#name, decoder))
             }
             (Shape::Oneof(_), _) => quote!(::core::result::Result::Ok(())),
         }

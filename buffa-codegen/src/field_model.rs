@@ -133,7 +133,10 @@ impl<'a> Context<'a> {
                         target_path,
                     )? {
                         Pointer::Box => None,
-                        Pointer::Inline => Some(quote!(::buffa::Inline<#target_path>)),
+                        Pointer::Inline => {
+                            let buffa = &self.buffa;
+                            Some(quote!(#buffa::Inline<#target_path>))
+                        }
                         Pointer::Custom(tokens) => Some(tokens),
                     }
                 }

@@ -20,6 +20,7 @@ mod comments;
 mod context;
 mod defaults;
 mod enumeration;
+mod eq_hash;
 mod error;
 mod features;
 mod field;
@@ -31,9 +32,10 @@ mod oneof;
 mod options;
 mod path;
 mod pointer;
+mod runtime;
 mod schema;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use prost::Message as _;
 use prost_types::FileDescriptorSet;
@@ -45,6 +47,7 @@ pub use path::{PathRules, covers, normalize};
 
 use comments::Comments;
 use context::Context;
+use eq_hash::EqHash;
 use message_graph::MessageGraph;
 use schema::Schema;
 
@@ -71,18 +74,24 @@ pub fn generate(
         .map_err(|e| Error::new(format!("invalid FileDescriptorSet: {e}")))?;
     let overlay = features::decode_overlay(descriptor_set)
         .map_err(|e| Error::new(format!("invalid FileDescriptorSet: {e}")))?;
+    let buffa = runtime::crate_path(options)?;
     pointer::validate_templates(options)?;
     validate_attributes(options)?;
     let schema = Schema::new(&set.file, &overlay.file, files, options)?;
     validate_rule_paths(&schema, options)?;
     let graph = MessageGraph::new(&schema);
+    let eq_hash = EqHash::new(&schema);
     let context = Context {
         schema,
         graph,
+        eq_hash,
+        buffa,
         options,
     };
 
-    let mut packages: BTreeMap<String, proc_macro2::TokenStream> = BTreeMap::new();
+    // Per package: its items, and whether any of them is a message (and
+    // so calls the support API through the alias).
+    let mut packages: BTreeMap<String, (proc_macro2::TokenStream, bool)> = BTreeMap::new();
     for file in context.schema.files.iter().filter(|f| f.generate) {
         let proto = file.proto;
         let package = proto.package();
@@ -93,12 +102,15 @@ pub fn generate(
             Comments::new(proto)
         };
         let mut items = proc_macro2::TokenStream::new();
+        let mut has_messages = false;
         for (index, message) in proto.message_type.iter().enumerate() {
-            items.extend(context.generate_message(
+            let message = context.generate_message(
                 &format!("{prefix}.{}", message.name()),
                 &[4, index as i32],
                 &comments,
-            )?);
+            )?;
+            has_messages |= !message.is_empty();
+            items.extend(message);
         }
         for (index, enumeration) in proto.enum_type.iter().enumerate() {
             let full_name = format!("{prefix}.{}", enumeration.name());
@@ -111,18 +123,26 @@ pub fn generate(
                 ));
             }
         }
-        packages
-            .entry(package.to_owned())
-            .or_default()
-            .extend(items);
+        let entry = packages.entry(package.to_owned()).or_default();
+        entry.0.extend(items);
+        entry.1 |= has_messages;
     }
 
+    // Packages whose names differ only in case (`a.B`, `a.b`) share one
+    // Rust module, where a second alias would clash with the first: only
+    // the first such package's file carries it.
+    let mut aliased: HashSet<Vec<String>> = HashSet::new();
     let mut out = Vec::new();
-    for (package, items) in packages {
+    for (package, (items, has_messages)) in packages {
         if items.is_empty() {
             continue;
         }
-        let tokens = quote!(#items);
+        let alias = if has_messages && aliased.insert(schema::package_modules(&package)) {
+            runtime::alias_item(&context.buffa)
+        } else {
+            quote!()
+        };
+        let tokens = quote!(#alias #items);
         let file: syn::File = syn::parse2(tokens).map_err(|e| {
             Error::new(format!(
                 "generated code for package {package:?} does not parse: {e}"

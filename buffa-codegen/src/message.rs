@@ -10,6 +10,7 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::field::{Field, Shape};
 use crate::ident;
+use crate::runtime;
 use crate::schema::RustPath;
 
 impl Context<'_> {
@@ -58,7 +59,7 @@ impl Context<'_> {
             let doc = comments.doc(&path);
             let attributes = self.attributes(&[&self.options.field_attributes], &field.path);
             let field_name = ident::ident(&field.rust_name);
-            let ty = field.rust_type()?;
+            let ty = field.rust_type(&self.buffa)?;
             struct_fields.push(quote!(#doc #attributes pub #field_name: #ty));
         }
         for (index, oneof) in message.proto.oneof_decl.iter().enumerate() {
@@ -159,20 +160,26 @@ impl Context<'_> {
         } else {
             quote!(_cache)
         };
+        let eq_hash = if self.eq_hash.message(full_name) {
+            quote!(::core::cmp::Eq, ::core::hash::Hash,)
+        } else {
+            quote!()
+        };
+        let buffa = &self.buffa;
 
         Ok(quote! {
             #doc
-            #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug, ::core::default::Default)]
+            #[derive(::core::clone::Clone, ::core::cmp::PartialEq, #eq_hash ::core::fmt::Debug, ::core::default::Default)]
             #attributes
             pub struct #name {
                 #(#struct_fields,)*
                 /// Fields read from the wire that this schema does not know.
-                pub unknown_fields: ::buffa::UnknownFields,
+                pub unknown_fields: #buffa::UnknownFields,
             }
 
             #accessors
 
-            impl ::buffa::Message for #name {
+            impl #buffa::Message for #name {
                 const NAME: &'static str = #proto_name;
                 #caches_sizes
                 #shares_input
@@ -183,23 +190,23 @@ impl Context<'_> {
                 }
 
                 #[allow(unused_mut)]
-                fn compute_size(&self, #cache_param: &mut ::buffa::SizeCache) -> usize {
+                fn compute_size(&self, #cache_param: &mut __buffa::SizeCache) -> usize {
                     let mut size = 0;
                     #(#sizes)*
                     size + self.unknown_fields.encoded_len()
                 }
 
-                fn write_to(&self, #cache_param: &mut ::buffa::SizeCache, encoder: &mut ::buffa::Encoder<'_>) {
+                fn write_to(&self, #cache_param: &mut __buffa::SizeCache, encoder: &mut __buffa::Encoder<'_>) {
                     #(#writes)*
                     self.unknown_fields.write(encoder);
                 }
 
                 #[inline]
-                fn merge_field(&mut self, tag: ::buffa::Tag, decoder: &mut ::buffa::Decoder<'_>) -> ::core::result::Result<(), ::buffa::DecodeError> {
+                fn merge_field(&mut self, tag: __buffa::Tag, decoder: &mut __buffa::Decoder<'_>) -> ::core::result::Result<(), #buffa::DecodeError> {
                     #merge_body
                 }
 
-                fn unknown_fields(&self) -> &::buffa::UnknownFields {
+                fn unknown_fields(&self) -> &#buffa::UnknownFields {
                     &self.unknown_fields
                 }
 
@@ -232,6 +239,13 @@ impl Context<'_> {
                 comments,
             )?);
         }
+        // Only messages call the support API; a module of enums and oneofs
+        // alone would leave the alias unused.
+        let alias = if items.iter().any(|item| !item.is_empty()) {
+            runtime::alias_item(&self.buffa)
+        } else {
+            quote!()
+        };
         for (index, nested) in message.proto.enum_type.iter().enumerate() {
             let mut path = source_path.to_vec();
             path.extend([4, index as i32]);
@@ -272,6 +286,7 @@ impl Context<'_> {
             #[doc = #doc]
             #[allow(clippy::module_inception)]
             pub mod #module {
+                #alias
                 #(#items)*
             }
         })

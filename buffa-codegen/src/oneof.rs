@@ -85,7 +85,7 @@ impl Context<'_> {
             path.extend([2, field_index as i32]);
             let doc = comments.doc(&path);
             let attributes = self.attributes(&[&self.options.field_attributes], &field.path);
-            let value = field.value.rust_type();
+            let value = field.value.rust_type(&self.buffa);
             let boxed = self.oneof_boxed(full_name, field)?;
             let ty = if boxed {
                 quote!(::std::boxed::Box<#value>)
@@ -101,9 +101,18 @@ impl Context<'_> {
             &oneof_path,
         );
         let doc = comments.doc(source_path);
+        let members = fields
+            .iter()
+            .filter(|f| matches!(f.shape, Shape::Oneof(i) if i == index))
+            .map(|f| f.proto);
+        let eq_hash = if self.eq_hash.fields(members) {
+            quote!(::core::cmp::Eq, ::core::hash::Hash,)
+        } else {
+            quote!()
+        };
         Ok(quote! {
             #doc
-            #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug)]
+            #[derive(::core::clone::Clone, ::core::cmp::PartialEq, #eq_hash ::core::fmt::Debug)]
             #[allow(clippy::large_enum_variant)]
             #attributes
             pub enum #name {
@@ -131,16 +140,16 @@ impl Context<'_> {
             ValueType::Message {
                 delimited: true, ..
             } => (
-                quote!(::buffa::encoding::message::size_group(#number, #reference, cache)),
-                quote!(::buffa::encoding::message::write_group(#number, #reference, cache, encoder)),
+                quote!(__buffa::message::size_group(#number, #reference, cache)),
+                quote!(__buffa::message::write_group(#number, #reference, cache, encoder)),
             ),
             ValueType::Message { .. } => (
-                quote!(::buffa::encoding::message::size(#number, #reference, cache)),
-                quote!(::buffa::encoding::message::write(#number, #reference, cache, encoder)),
+                quote!(__buffa::message::size(#number, #reference, cache)),
+                quote!(__buffa::message::write(#number, #reference, cache, encoder)),
             ),
             _ => (
-                quote!(::buffa::encoding::scalar::size::<#marker>(#number, value)),
-                quote!(::buffa::encoding::scalar::write::<#marker>(#number, value, encoder)),
+                quote!(__buffa::scalar::size::<#marker>(#number, value)),
+                quote!(__buffa::scalar::write::<#marker>(#number, value, encoder)),
             ),
         })
     }
@@ -183,16 +192,16 @@ impl Context<'_> {
                 };
                 quote!({
                     if let #some(#constructor(value)) = &mut self.#oneof {
-                        return ::buffa::encoding::message::#merge(tag, #existing, decoder);
+                        return __buffa::message::#merge(tag, #existing, decoder);
                     }
                     let mut value = #fresh;
-                    ::buffa::encoding::message::#merge(tag, #fresh_ref, decoder)?;
+                    __buffa::message::#merge(tag, #fresh_ref, decoder)?;
                     self.#oneof = #some(#constructor(value));
                     ::core::result::Result::Ok(())
                 })
             }
             ValueType::Enum { path, closed: true } => quote!({
-                if let #some(value) = ::buffa::encoding::closed_enum::read::<#path>(tag, decoder, &mut self.unknown_fields)? {
+                if let #some(value) = __buffa::closed_enum::read::<#path>(tag, decoder, &mut self.unknown_fields)? {
                     self.#oneof = #some(#constructor(value));
                 }
                 ::core::result::Result::Ok(())
@@ -200,7 +209,7 @@ impl Context<'_> {
             value => {
                 let marker = value.marker();
                 quote!({
-                    self.#oneof = #some(#constructor(::buffa::encoding::scalar::read::<#marker>(tag, decoder)?));
+                    self.#oneof = #some(#constructor(__buffa::scalar::read::<#marker>(tag, decoder)?));
                     ::core::result::Result::Ok(())
                 })
             }

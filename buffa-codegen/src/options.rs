@@ -44,4 +44,7 @@ pub struct Options {
     pub field_attributes: PathRules<String>,
     /// Leave out doc comments taken from the .proto files.
     pub disable_comments: bool,
+    /// The path generated code uses to reach the runtime crate, e.g.
+    /// `::buffa_rt` when the dependency is renamed; `None` means `::buffa`.
+    pub buffa_path: Option<String>,
 }

@@ -248,7 +248,7 @@ struct Scope<'s> {
 }
 
 /// The module path of a package: `a.type` is `["a", "r#type"]`.
-fn package_modules(package: &str) -> Vec<String> {
+pub fn package_modules(package: &str) -> Vec<String> {
     package
         .split('.')
         .filter(|s| !s.is_empty())

@@ -9,47 +9,9 @@
 use bytes::Bytes;
 
 use crate::error::{DecodeError, DecodeErrorKind};
+use crate::options::{DecodeOptions, MAX_MESSAGE_LEN};
 use crate::unknown_fields::UnknownFields;
 use crate::wire::{Tag, WireType};
-
-/// The default limit on message nesting, as in the C++ implementation.
-pub const DEFAULT_RECURSION_LIMIT: u32 = 100;
-
-/// The largest input a message may occupy: 2 GiB - 1.
-pub const MAX_MESSAGE_LEN: usize = i32::MAX as usize;
-
-/// Options that bound decoding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DecodeOptions {
-    recursion_limit: u32,
-}
-
-impl DecodeOptions {
-    /// The defaults: a recursion limit of [`DEFAULT_RECURSION_LIMIT`].
-    pub const fn new() -> DecodeOptions {
-        DecodeOptions {
-            recursion_limit: DEFAULT_RECURSION_LIMIT,
-        }
-    }
-
-    /// Sets how deeply messages (and groups) may nest before decoding fails
-    /// with [`DecodeErrorKind::RecursionLimitExceeded`].
-    pub const fn with_recursion_limit(mut self, limit: u32) -> DecodeOptions {
-        self.recursion_limit = limit;
-        self
-    }
-
-    /// The configured recursion limit.
-    pub const fn recursion_limit(&self) -> u32 {
-        self.recursion_limit
-    }
-}
-
-impl Default for DecodeOptions {
-    fn default() -> Self {
-        DecodeOptions::new()
-    }
-}
 
 /// A cursor over encoded bytes.
 ///
@@ -70,6 +32,9 @@ pub struct Decoder<'a> {
     tag_len: usize,
     depth_remaining: u32,
     recursion_limit: u32,
+    /// Bytes the decode may still allocate; `usize::MAX` without a budget.
+    allocation_remaining: usize,
+    allocation_limit: Option<usize>,
 }
 
 impl<'a> Decoder<'a> {
@@ -88,8 +53,10 @@ impl<'a> Decoder<'a> {
             input,
             shared: None,
             tag_len: 0,
-            depth_remaining: options.recursion_limit,
-            recursion_limit: options.recursion_limit,
+            depth_remaining: options.recursion_limit(),
+            recursion_limit: options.recursion_limit(),
+            allocation_remaining: options.allocation_limit().unwrap_or(usize::MAX),
+            allocation_limit: options.allocation_limit(),
         })
     }
 
@@ -174,12 +141,19 @@ impl<'a> Decoder<'a> {
             for (i, &byte) in bytes.iter().enumerate() {
                 value |= u64::from(byte & 0x7f) << (7 * i);
                 if byte < 0x80 {
+                    // The tenth byte holds bit 63 only; anything more does
+                    // not fit in 64 bits.
+                    if i == 9 && byte > 1 {
+                        return Err(self.error(DecodeErrorKind::VarintOverflow));
+                    }
                     self.data = &self.data[i + 1..];
                     return Ok(value);
                 }
             }
             return Err(self.error(DecodeErrorKind::VarintTooLong));
         }
+        // Fewer than ten bytes remain, so this varint ends in at most nine
+        // bytes (63 bits) or is truncated.
         let mut value = 0u64;
         for (i, &byte) in self.data.iter().enumerate() {
             value |= u64::from(byte & 0x7f) << (7 * i);
@@ -280,12 +254,45 @@ impl<'a> Decoder<'a> {
 
     /// Reads a length-delimited payload as [`Bytes`]: a shared slice of the
     /// input when the decoder was built with [`Decoder::new_shared`], a copy
-    /// otherwise.
+    /// (charged to the allocation budget) otherwise.
     pub fn read_bytes(&mut self) -> Result<Bytes, DecodeError> {
         let payload = self.read_length_delimited()?;
         Ok(match self.shared {
             Some(shared) => shared.slice_ref(payload),
-            None => Bytes::copy_from_slice(payload),
+            None => {
+                self.charge(payload.len())?;
+                Bytes::copy_from_slice(payload)
+            }
+        })
+    }
+
+    /// Reads a length-delimited payload that the caller copies into an
+    /// owned value, charging its length to the allocation budget.
+    #[inline]
+    pub fn read_owned_payload(&mut self) -> Result<&'a [u8], DecodeError> {
+        let payload = self.read_length_delimited()?;
+        self.charge(payload.len())?;
+        Ok(payload)
+    }
+
+    /// Charges `bytes` the caller is about to allocate to the allocation
+    /// budget of [`DecodeOptions::with_allocation_limit`]; fails with
+    /// [`DecodeErrorKind::AllocationLimitExceeded`] when it runs out.
+    #[inline]
+    pub fn charge(&mut self, bytes: usize) -> Result<(), DecodeError> {
+        match self.allocation_remaining.checked_sub(bytes) {
+            Some(left) => {
+                self.allocation_remaining = left;
+                Ok(())
+            }
+            None => Err(self.allocation_exceeded()),
+        }
+    }
+
+    #[cold]
+    fn allocation_exceeded(&self) -> DecodeError {
+        self.error(DecodeErrorKind::AllocationLimitExceeded {
+            limit: self.allocation_limit.unwrap_or(usize::MAX),
         })
     }
 
@@ -297,17 +304,21 @@ impl<'a> Decoder<'a> {
             .map_err(|_| DecodeError::at(DecodeErrorKind::InvalidUtf8, start))
     }
 
-    /// A decoder over `payload`, a slice this decoder has returned, with the
-    /// same limits; for reading packed runs in place.
-    pub(crate) fn sub_decoder(&self, payload: &'a [u8]) -> Decoder<'a> {
-        Decoder {
-            data: payload,
-            input: self.input,
-            shared: self.shared,
-            tag_len: 0,
-            depth_remaining: self.depth_remaining,
-            recursion_limit: self.recursion_limit,
-        }
+    /// Reads a length-delimited payload and runs `f` with the cursor
+    /// narrowed to it, passing the payload too: for packed runs, whose
+    /// elements are read in place. Afterwards the cursor continues behind
+    /// the payload. Unlike [`Decoder::read_nested`] this enters no nesting
+    /// level: a packed run holds scalars, not messages.
+    #[inline]
+    pub fn read_packed<R>(
+        &mut self,
+        f: impl FnOnce(&'a [u8], &mut Decoder<'a>) -> Result<R, DecodeError>,
+    ) -> Result<R, DecodeError> {
+        let payload = self.read_length_delimited()?;
+        let rest = core::mem::replace(&mut self.data, payload);
+        let result = f(payload, self);
+        self.data = rest;
+        result
     }
 
     /// Runs `f` with the cursor narrowed to a length-delimited payload (a
@@ -412,7 +423,9 @@ impl<'a> Decoder<'a> {
     ) -> Result<(), DecodeError> {
         let start = self.offset() - self.tag_len;
         self.skip_field(tag)?;
-        unknown.push_raw(&self.input[start..self.offset()]);
+        let field = &self.input[start..self.offset()];
+        self.charge(field.len())?;
+        unknown.extend_trusted(field);
         Ok(())
     }
 }
@@ -445,6 +458,41 @@ mod tests {
             assert_eq!(d.read_varint().unwrap(), value, "{bytes:?}");
             assert!(d.is_empty());
         }
+    }
+
+    #[test]
+    fn varints_with_bits_beyond_64_are_refused() {
+        // The fuzzer's input: a ten-byte varint whose last byte is 0x0e.
+        let overflowing = [0xe7, 0xff, 0xff, 0xff, 0xff, 0xea, 0xeb, 0xef, 0x8d, 0x0e];
+        assert_eq!(
+            decoder(&overflowing).read_varint().unwrap_err().kind(),
+            &DecodeErrorKind::VarintOverflow
+        );
+        // The same with bytes after it (the bounds-check-free path) and
+        // the largest legal tenth byte.
+        let mut longer = overflowing.to_vec();
+        longer.extend([0x08, 0x01]);
+        assert_eq!(
+            decoder(&longer).read_varint().unwrap_err().kind(),
+            &DecodeErrorKind::VarintOverflow
+        );
+        let mut max = [0xff; 10];
+        max[9] = 0x01;
+        assert_eq!(decoder(&max).read_varint().unwrap(), u64::MAX);
+    }
+
+    #[test]
+    fn allocation_budget_is_charged_and_enforced() {
+        let options = DecodeOptions::new().with_allocation_limit(Some(10));
+        let bytes = [0x03, b'a', b'b', b'c', 0x08, 0x0a];
+        let mut d = Decoder::new(&bytes, &options).unwrap();
+        assert_eq!(d.read_owned_payload().unwrap(), b"abc");
+        d.charge(7).unwrap();
+        let error = d.charge(1).unwrap_err();
+        assert_eq!(
+            error.kind(),
+            &DecodeErrorKind::AllocationLimitExceeded { limit: 10 }
+        );
     }
 
     #[test]

@@ -12,6 +12,11 @@ pub enum DecodeErrorKind {
     Truncated,
     /// A varint had more than ten bytes.
     VarintTooLong,
+    /// A ten-byte varint carried bits beyond the 64 a varint may hold. Such
+    /// a varint is refused, as protobuf-go and prost refuse it, so that
+    /// nothing kept from the input (unknown fields keep their bytes as
+    /// read) can make buffa's own output unreadable to a strict parser.
+    VarintOverflow,
     /// A field key used wire type 6 or 7.
     InvalidWireType(u8),
     /// A field key had field number 0 or one above `2^29 - 1`, or a value
@@ -45,6 +50,12 @@ pub enum DecodeErrorKind {
         /// The input's length in bytes.
         length: u64,
     },
+    /// Decoding would allocate more than the budget set with
+    /// [`DecodeOptions::with_allocation_limit`](crate::DecodeOptions::with_allocation_limit).
+    AllocationLimitExceeded {
+        /// The budget in force, in bytes.
+        limit: usize,
+    },
     /// An end-group key appeared with no open group, or closed a group with
     /// another field number.
     UnmatchedEndGroup {
@@ -63,6 +74,7 @@ impl fmt::Display for DecodeErrorKind {
         match self {
             DecodeErrorKind::Truncated => f.write_str("input ended in the middle of a value"),
             DecodeErrorKind::VarintTooLong => f.write_str("varint longer than 10 bytes"),
+            DecodeErrorKind::VarintOverflow => f.write_str("varint value exceeds 64 bits"),
             DecodeErrorKind::InvalidWireType(bits) => write!(f, "invalid wire type {bits}"),
             DecodeErrorKind::InvalidTag(raw) => write!(f, "invalid field key {raw}"),
             DecodeErrorKind::WireTypeMismatch {
@@ -83,6 +95,12 @@ impl fmt::Display for DecodeErrorKind {
             }
             DecodeErrorKind::MessageTooLarge { length } => {
                 write!(f, "input of {length} bytes exceeds the 2 GiB message limit")
+            }
+            DecodeErrorKind::AllocationLimitExceeded { limit } => {
+                write!(
+                    f,
+                    "decoding needs more than the allocation limit of {limit} bytes"
+                )
             }
             DecodeErrorKind::UnmatchedEndGroup { field_number } => {
                 write!(
@@ -193,31 +211,74 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-/// An encoding failure: the destination buffer cannot hold the message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What went wrong while encoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EncodeErrorKind {
+    /// The destination buffer cannot hold the message.
+    BufferTooSmall {
+        /// Bytes the message needs.
+        required: usize,
+        /// Bytes the buffer had room for.
+        remaining: usize,
+    },
+    /// The message is longer than the 2 GiB - 1 bytes
+    /// ([`MAX_MESSAGE_LEN`](crate::MAX_MESSAGE_LEN)) a protobuf message may
+    /// occupy, which no decoder would accept.
+    MessageTooLarge {
+        /// The message's encoded length in bytes.
+        length: usize,
+    },
+    /// Messages are nested deeper than the recursion limit of the
+    /// [`EncodeOptions`](crate::EncodeOptions), so a decoder under the same
+    /// limit would refuse the output.
+    RecursionLimitExceeded {
+        /// The limit in force.
+        limit: u32,
+    },
+}
+
+impl fmt::Display for EncodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncodeErrorKind::BufferTooSmall {
+                required,
+                remaining,
+            } => write!(f, "needs {required} bytes, buffer has room for {remaining}"),
+            EncodeErrorKind::MessageTooLarge { length } => {
+                write!(f, "{length} bytes exceed the 2 GiB message limit")
+            }
+            EncodeErrorKind::RecursionLimitExceeded { limit } => {
+                write!(f, "messages nested deeper than the recursion limit {limit}")
+            }
+        }
+    }
+}
+
+/// An encoding failure: what went wrong and in which message. Encoding
+/// writes nothing when it fails.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodeError {
-    required: usize,
-    remaining: usize,
+    kind: EncodeErrorKind,
+    message: &'static str,
 }
 
 impl EncodeError {
-    /// Creates an error for a message of `required` bytes and a buffer with
-    /// room for `remaining`.
-    pub fn new(required: usize, remaining: usize) -> EncodeError {
-        EncodeError {
-            required,
-            remaining,
-        }
+    /// Creates an error of `kind` for encoding the message type named
+    /// `message` (its full protobuf name).
+    #[cold]
+    pub fn new(kind: EncodeErrorKind, message: &'static str) -> EncodeError {
+        EncodeError { kind, message }
     }
 
-    /// Bytes the message needs.
-    pub fn required_capacity(&self) -> usize {
-        self.required
+    /// What went wrong.
+    pub fn kind(&self) -> &EncodeErrorKind {
+        &self.kind
     }
 
-    /// Bytes the buffer had room for.
-    pub fn remaining(&self) -> usize {
-        self.remaining
+    /// The full protobuf name of the message being encoded.
+    pub fn message_name(&self) -> &'static str {
+        self.message
     }
 }
 
@@ -225,8 +286,8 @@ impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "failed to encode protobuf message: needs {} bytes, buffer has room for {}",
-            self.required, self.remaining
+            "failed to encode protobuf message {}: {}",
+            self.message, self.kind
         )
     }
 }

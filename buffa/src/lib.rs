@@ -21,51 +21,61 @@
 //! - **Enums** are Rust enums implementing [`Enumeration`]. Open enums are
 //!   stored as [`EnumValue<E>`], which keeps numbers the schema does not
 //!   declare; closed enums are stored as `E`.
-//! - **Unknown fields** are kept byte for byte in [`UnknownFields`] and
-//!   written back on encode.
+//! - **Unknown fields** are kept in [`UnknownFields`], each as the bytes it
+//!   was read from, and written back after the known fields on encode.
 //!
 //! ## Encoding and decoding
 //!
-//! Encoding is two passes: [`Message::compute_size`] sizes the message once,
-//! recording nested lengths in a [`SizeCache`], and [`Message::write_to`]
-//! writes into a buffer reserved once at the exact size. Nested messages
-//! therefore cost O(bytes), however deep.
+//! Encoding is two passes: one sizes the message, recording nested lengths,
+//! the other writes into a buffer reserved once at the exact size. Nested
+//! messages therefore cost O(bytes), however deep.
 //!
-//! Decoding runs over a [`Decoder`], a cursor over a byte slice with fast
-//! varint paths and the limits that make hostile input safe: errors, never
-//! panics, a recursion limit (see [`DecodeOptions`]), and allocations bounded
-//! by the input's length.
+//! Decoding runs over a cursor on a byte slice with fast varint paths and
+//! the limits that make hostile input safe: errors, never panics, and a
+//! recursion limit. No length prefix is trusted beyond the bytes that
+//! follow it and a packed run reserves exactly the values it holds, so
+//! memory grows at most linearly with the input; the factor is the size of
+//! the largest element (an empty sub-message in a repeated field takes two
+//! input bytes but a whole struct), and an allocation budget bounds it
+//! absolutely. Encoding checks the same size and recursion limits, so what
+//! buffa writes buffa reads: see [`DecodeOptions`] and [`EncodeOptions`].
 //!
-//! The [`encoding`] module holds the per-field helpers that generated code
-//! calls; the [`wire`] module the wire-format primitives.
+//! ## What is not API
+//!
+//! Generated code calls a support API (field helpers, the encoder and
+//! decoder, the size cache) under the hidden module `buffa::__private`, and
+//! implements hidden methods of [`Message`]. Neither is part of buffa's
+//! public API: both may change in any release, so only `buffa-build` should
+//! generate code against them.
 
 #![warn(missing_docs)]
 
-pub mod decoder;
-pub mod encoder;
-pub mod encoding;
-pub mod enumeration;
-pub mod error;
-pub mod message;
-pub mod message_field;
-pub mod pointer;
-pub mod size_cache;
-pub mod unknown_fields;
-pub mod wire;
+mod decoder;
+mod encoder;
+mod encoding;
+mod enumeration;
+mod error;
+mod message;
+mod message_field;
+mod options;
+mod pointer;
+mod size_cache;
+mod unknown_fields;
+mod wire;
+
+#[doc(hidden)]
+pub mod __private;
 
 pub use bytes;
 
-pub use decoder::{DecodeOptions, Decoder};
-pub use encoder::Encoder;
 pub use enumeration::{EnumValue, Enumeration};
-pub use error::{DecodeError, DecodeErrorKind, EncodeError};
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use message::Message;
 pub use message_field::MessageField;
+pub use options::{DEFAULT_RECURSION_LIMIT, DecodeOptions, EncodeOptions, MAX_MESSAGE_LEN};
 pub use pointer::{Inline, ProtoBox};
-pub use size_cache::SizeCache;
 pub use unknown_fields::{UnknownField, UnknownFields, UnknownValue};
-pub use wire::{Tag, WireType};
-
+pub use wire::WireType;
 /// Includes the Rust code generated for the protobuf package `$package` by
 /// `buffa-build`, from the build script's `OUT_DIR`.
 ///

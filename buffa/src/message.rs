@@ -5,28 +5,32 @@ use core::mem::MaybeUninit;
 
 use bytes::{Buf, BufMut, Bytes};
 
-use crate::decoder::{DecodeOptions, Decoder};
+use crate::decoder::Decoder;
 use crate::encoder::Encoder;
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::options::{DecodeOptions, EncodeOptions, MAX_MESSAGE_LEN};
 use crate::size_cache::SizeCache;
 use crate::unknown_fields::UnknownFields;
-use crate::wire::{Tag, WireType, varint_len};
+use crate::wire::{Tag, WireType};
 
 /// A protobuf message type with an owned Rust representation.
 ///
-/// Generated code implements the required methods; everything a user calls
+/// Generated code implements this trait; everything a user calls
 /// (`encode_to_vec`, `decode_from_slice`, `merge_from_slice`, ...) is
-/// provided on top of them.
+/// provided on top of a few hidden methods. Those, and the types in their
+/// signatures, are the support API of generated code: they are not part of
+/// buffa's stable API and may change in any release, so implement this
+/// trait only through `buffa-build`.
 ///
-/// Encoding runs in two passes over the message: [`Message::compute_size`]
-/// computes the exact length and records nested lengths in a [`SizeCache`],
-/// then [`Message::write_to`] writes into a buffer reserved once at that
-/// length. Decoding reads fields from a [`Decoder`] and dispatches each one
-/// to [`Message::merge_field`].
+/// Encoding runs in two passes over the message: one computes the exact
+/// length and records nested lengths, the other writes into a buffer
+/// reserved once at that length. Both passes check the limits of
+/// [`EncodeOptions`]; decoding checks those of [`DecodeOptions`].
 pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     /// The message's fully qualified protobuf name, e.g. `"shop.v1.Order"`.
     const NAME: &'static str;
 
+    #[doc(hidden)]
     /// Whether [`Message::compute_size`] records nested lengths in the
     /// [`SizeCache`]. Generated code says `false` for messages made of
     /// non-repeated scalar fields only: the length of such a message, when
@@ -35,6 +39,7 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     /// `compute_size` touches the cache.
     const CACHES_SIZES: bool = true;
 
+    #[doc(hidden)]
     /// Whether decoding may keep references into its input: `true` when
     /// this message, or one it contains, has `bytes` fields typed as
     /// [`Bytes`]. When `false`, [`Message::decode`] reads a contiguous
@@ -47,16 +52,19 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     /// read as.
     fn default_instance() -> &'static Self;
 
+    #[doc(hidden)]
     /// Computes the encoded length in bytes, recording the length of every
     /// nested length-delimited value in `cache` in the order that
     /// [`Message::write_to`] will need them.
     fn compute_size(&self, cache: &mut SizeCache) -> usize;
 
+    #[doc(hidden)]
     /// Writes the message. `cache` must have been filled by
     /// [`Message::compute_size`] on the same, unchanged message, and
     /// `encoder` must have room for the length that returned.
     fn write_to(&self, cache: &mut SizeCache, encoder: &mut Encoder<'_>);
 
+    #[doc(hidden)]
     /// Merges one field, whose key `tag` has just been read, from `decoder`.
     /// Unknown fields are kept in the message's [`UnknownFields`].
     fn merge_field(&mut self, tag: Tag, decoder: &mut Decoder<'_>) -> Result<(), DecodeError>;
@@ -69,65 +77,104 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     fn clear(&mut self);
 
     /// The encoded length in bytes.
+    ///
+    /// Exact for every message that encodes under the default
+    /// [`EncodeOptions`]. For one nested deeper than their recursion limit,
+    /// sizing stops at the limit and the value is meaningless; the encode
+    /// methods report such a message as an [`EncodeError`].
     fn encoded_len(&self) -> usize {
         self.compute_size(&mut SizeCache::new())
     }
 
     /// Encodes the message into `buf`.
     ///
-    /// Fails, writing nothing, if `buf` cannot take the whole message.
+    /// Fails, writing nothing, if `buf` cannot take the whole message or the
+    /// message is beyond the default [`EncodeOptions`] limits (longer than
+    /// [`MAX_MESSAGE_LEN`], nested deeper than the recursion limit).
     fn encode(&self, buf: &mut impl BufMut) -> Result<(), EncodeError>
     where
         Self: Sized,
     {
-        let mut cache = SizeCache::new();
-        let len = self.compute_size(&mut cache);
-        if buf.remaining_mut() < len {
-            return Err(EncodeError::new(len, buf.remaining_mut()));
-        }
+        self.encode_with_options(buf, &EncodeOptions::new())
+    }
+
+    /// Encodes the message into `buf` under `options`; see
+    /// [`Message::encode`].
+    fn encode_with_options(
+        &self,
+        buf: &mut impl BufMut,
+        options: &EncodeOptions,
+    ) -> Result<(), EncodeError>
+    where
+        Self: Sized,
+    {
+        let mut cache = SizeCache::with_options(options);
+        let len = checked_size(self, &mut cache)?;
+        check_room(Self::NAME, len, buf)?;
         write_to_buf(self, &mut cache, len, buf);
         Ok(())
     }
 
     /// Encodes the message into a new `Vec` of exactly the right capacity.
+    ///
+    /// # Panics
+    ///
+    /// Panics if the message is beyond the default [`EncodeOptions`]
+    /// limits: longer than [`MAX_MESSAGE_LEN`] or nested deeper than the
+    /// recursion limit, so that no decoder would accept the output. Use
+    /// [`Message::encode_to_vec_with_options`] to get an [`EncodeError`]
+    /// instead.
     fn encode_to_vec(&self) -> Vec<u8>
     where
         Self: Sized,
     {
-        let mut cache = SizeCache::new();
-        let len = self.compute_size(&mut cache);
+        self.encode_to_vec_with_options(&EncodeOptions::new())
+            .unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// Encodes the message into a new `Vec` under `options`, failing with an
+    /// [`EncodeError`] if the message is beyond their limits.
+    fn encode_to_vec_with_options(&self, options: &EncodeOptions) -> Result<Vec<u8>, EncodeError>
+    where
+        Self: Sized,
+    {
+        let mut cache = SizeCache::with_options(options);
+        let len = checked_size(self, &mut cache)?;
         let mut vec = Vec::with_capacity(len);
         write_to_vec(self, &mut cache, len, &mut vec);
-        vec
+        Ok(vec)
     }
 
     /// Encodes the message behind a varint length prefix, the framing used
-    /// to put several messages in one stream.
+    /// to put several messages in one stream. Fails as [`Message::encode`]
+    /// does.
     fn encode_length_delimited(&self, buf: &mut impl BufMut) -> Result<(), EncodeError>
     where
         Self: Sized,
     {
         let mut cache = SizeCache::new();
-        let len = self.compute_size(&mut cache);
-        let total = varint_len(len as u64) + len;
-        if buf.remaining_mut() < total {
-            return Err(EncodeError::new(total, buf.remaining_mut()));
-        }
+        let len = checked_size(self, &mut cache)?;
         let (prefix, prefix_len) = length_prefix(len);
+        check_room(Self::NAME, prefix_len + len, buf)?;
         buf.put_slice(&prefix[..prefix_len]);
         write_to_buf(self, &mut cache, len, buf);
         Ok(())
     }
 
     /// Encodes the message behind a varint length prefix into a new `Vec`.
+    ///
+    /// # Panics
+    ///
+    /// As [`Message::encode_to_vec`], if the message is beyond the default
+    /// [`EncodeOptions`] limits.
     fn encode_length_delimited_to_vec(&self) -> Vec<u8>
     where
         Self: Sized,
     {
         let mut cache = SizeCache::new();
-        let len = self.compute_size(&mut cache);
-        let mut vec = Vec::with_capacity(varint_len(len as u64) + len);
+        let len = checked_size(self, &mut cache).unwrap_or_else(|error| panic!("{error}"));
         let (prefix, prefix_len) = length_prefix(len);
+        let mut vec = Vec::with_capacity(prefix_len + len);
         vec.extend_from_slice(&prefix[..prefix_len]);
         write_to_vec(self, &mut cache, len, &mut vec);
         vec
@@ -151,14 +198,17 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
         Ok(message)
     }
 
-    /// Decodes a message from a buffer. When `buf` is [`Bytes`], `bytes`
-    /// fields typed as `Bytes` share its memory instead of copying.
+    /// Decodes a message from a buffer, consuming all of it (also when
+    /// decoding fails). When `buf` is [`Bytes`], `bytes` fields typed as
+    /// `Bytes` share its memory instead of copying.
     fn decode(mut buf: impl Buf) -> Result<Self, DecodeError>
     where
         Self: Sized,
     {
         if !Self::SHARES_INPUT && buf.chunk().len() == buf.remaining() {
-            return Self::decode_from_slice(buf.chunk());
+            let result = Self::decode_from_slice(buf.chunk());
+            buf.advance(buf.remaining());
+            return result;
         }
         let bytes = buf.copy_to_bytes(buf.remaining());
         Self::decode_bytes(&bytes, &DecodeOptions::default())
@@ -166,29 +216,35 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
 
     /// Decodes a message preceded by its varint length, as written by
     /// [`Message::encode_length_delimited`]. Consumes exactly the prefix and
-    /// the message from `buf`.
+    /// the message from `buf` (also when the message fails to decode; a
+    /// prefix that is malformed or claims more bytes than `buf` holds
+    /// consumes only the prefix bytes read).
     fn decode_length_delimited(mut buf: impl Buf) -> Result<Self, DecodeError>
     where
         Self: Sized,
     {
         let len = read_length_prefix(&mut buf)?;
         if !Self::SHARES_INPUT && buf.chunk().len() >= len {
-            let message = Self::decode_from_slice(&buf.chunk()[..len])?;
+            let result = Self::decode_from_slice(&buf.chunk()[..len]);
             buf.advance(len);
-            return Ok(message);
+            return result;
         }
         let bytes = buf.copy_to_bytes(len);
         Self::decode_bytes(&bytes, &DecodeOptions::default())
     }
 
     /// Merges an encoded message into this one: scalars read later win,
-    /// repeated fields append, and sub-messages merge recursively.
+    /// repeated fields append, and sub-messages merge recursively. Consumes
+    /// all of `buf`, also when decoding fails (the fields read before the
+    /// failure are then merged).
     fn merge(&mut self, mut buf: impl Buf) -> Result<(), DecodeError>
     where
         Self: Sized,
     {
         if !Self::SHARES_INPUT && buf.chunk().len() == buf.remaining() {
-            return self.merge_from_slice(buf.chunk());
+            let result = self.merge_from_slice(buf.chunk());
+            buf.advance(buf.remaining());
+            return result;
         }
         let bytes = buf.copy_to_bytes(buf.remaining());
         self.merge_from(&mut Decoder::new_shared(&bytes, &DecodeOptions::default())?)
@@ -202,6 +258,7 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
         self.merge_from(&mut Decoder::new(buf, &DecodeOptions::default())?)
     }
 
+    #[doc(hidden)]
     /// Merges fields from `decoder` until the end of its current message.
     fn merge_from(&mut self, decoder: &mut Decoder<'_>) -> Result<(), DecodeError>
     where
@@ -219,6 +276,7 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
         Ok(())
     }
 
+    #[doc(hidden)]
     /// Merges fields from `decoder` up to the end-group key of group
     /// `field_number`, for messages encoded as groups.
     fn merge_group(
@@ -249,6 +307,46 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
         message.merge_from(&mut Decoder::new_shared(bytes, options)?)?;
         Ok(message)
     }
+}
+
+/// Sizes `message`, failing if it is beyond the limits `cache` was made
+/// with.
+fn checked_size<M: Message>(message: &M, cache: &mut SizeCache) -> Result<usize, EncodeError> {
+    let len = message.compute_size(cache);
+    if cache.recursion_exceeded() {
+        return Err(EncodeError::new(
+            EncodeErrorKind::RecursionLimitExceeded {
+                limit: cache.recursion_limit(),
+            },
+            M::NAME,
+        ));
+    }
+    if len > MAX_MESSAGE_LEN {
+        return Err(EncodeError::new(
+            EncodeErrorKind::MessageTooLarge { length: len },
+            M::NAME,
+        ));
+    }
+    Ok(len)
+}
+
+/// Fails unless `buf` has room for `required` bytes.
+fn check_room(
+    message: &'static str,
+    required: usize,
+    buf: &impl BufMut,
+) -> Result<(), EncodeError> {
+    let remaining = buf.remaining_mut();
+    if remaining < required {
+        return Err(EncodeError::new(
+            EncodeErrorKind::BufferTooSmall {
+                required,
+                remaining,
+            },
+            message,
+        ));
+    }
+    Ok(())
 }
 
 /// `len` as a varint length prefix: the bytes and how many are used.
@@ -326,6 +424,9 @@ fn read_length_prefix(buf: &mut impl Buf) -> Result<usize, DecodeError> {
         let byte = buf.get_u8();
         value |= u64::from(byte & 0x7f) << (7 * i);
         if byte < 0x80 {
+            if i == 9 && byte > 1 {
+                return Err(DecodeError::new(DecodeErrorKind::VarintOverflow));
+            }
             if value > buf.remaining() as u64 {
                 return Err(DecodeError::new(DecodeErrorKind::LengthOutOfBounds {
                     length: value,

@@ -1,4 +1,7 @@
-//! The size cache that makes encoding linear in the output size.
+//! The size cache that makes encoding linear in the output size, and the
+//! encode-time limits it carries through both passes.
+
+use crate::options::EncodeOptions;
 
 /// Lengths of nested length-delimited values, computed once per encode.
 ///
@@ -13,19 +16,85 @@
 ///
 /// Slots are reserved before the nested value is sized (so that a parent
 /// precedes its children) and filled afterwards.
-#[derive(Debug, Default)]
+///
+/// Since the cache travels through both passes, it also carries what the
+/// [`EncodeOptions`] ask of them: the sizing pass counts nesting depth
+/// ([`SizeCache::enter`]) and stops descending at the recursion limit, and
+/// map helpers read [`SizeCache::deterministic`] to order their entries the
+/// same way in both passes.
+#[derive(Debug)]
 pub struct SizeCache {
     sizes: Vec<u32>,
     next: usize,
+    depth: u32,
+    recursion_limit: u32,
+    recursion_exceeded: bool,
+    deterministic: bool,
+}
+
+impl Default for SizeCache {
+    fn default() -> Self {
+        SizeCache::new()
+    }
 }
 
 impl SizeCache {
-    /// An empty cache; it allocates only when the first slot is reserved.
+    /// An empty cache under the default [`EncodeOptions`]; it allocates only
+    /// when the first slot is reserved.
     pub const fn new() -> SizeCache {
+        SizeCache::with_options(&EncodeOptions::new())
+    }
+
+    /// An empty cache under `options`.
+    pub const fn with_options(options: &EncodeOptions) -> SizeCache {
         SizeCache {
             sizes: Vec::new(),
             next: 0,
+            depth: 0,
+            recursion_limit: options.recursion_limit(),
+            recursion_exceeded: false,
+            deterministic: options.deterministic(),
         }
+    }
+
+    /// Enters a nested message in the sizing pass. Returns `false`, and
+    /// remembers that the limit was exceeded, when the message would nest
+    /// deeper than the recursion limit; the caller then skips sizing it (so
+    /// the stack stays bounded) and the encode fails before writing.
+    /// Every `true` must be paired with a [`SizeCache::leave`].
+    #[inline]
+    pub fn enter(&mut self) -> bool {
+        if self.depth >= self.recursion_limit {
+            self.recursion_exceeded = true;
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    /// Leaves a nested message entered with [`SizeCache::enter`].
+    #[inline]
+    pub fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Whether a sizing pass met a message nested deeper than the limit;
+    /// the sizes it returned are then incomplete.
+    #[inline]
+    pub fn recursion_exceeded(&self) -> bool {
+        self.recursion_exceeded
+    }
+
+    /// The recursion limit in force.
+    #[inline]
+    pub fn recursion_limit(&self) -> u32 {
+        self.recursion_limit
+    }
+
+    /// Whether map entries must be visited in key order.
+    #[inline]
+    pub fn deterministic(&self) -> bool {
+        self.deterministic
     }
 
     /// Reserves the next slot, to be filled by [`SizeCache::set`].
@@ -65,14 +134,18 @@ impl SizeCache {
     pub fn clear(&mut self) {
         self.sizes.clear();
         self.next = 0;
+        self.depth = 0;
+        self.recursion_exceeded = false;
     }
 }
 
-/// Protobuf messages are limited to 2 GiB; a nested length beyond `u32`
-/// would be written wrongly, so it stops encoding instead.
+/// A nested length as stored. Lengths beyond `u32` saturate: a nested
+/// value that long makes the whole message longer than
+/// [`MAX_MESSAGE_LEN`](crate::MAX_MESSAGE_LEN), which the encode entry
+/// points refuse before writing, so a saturated length is never written.
 #[inline]
 fn to_u32(size: usize) -> u32 {
-    u32::try_from(size).expect("nested message longer than 4 GiB cannot be encoded")
+    u32::try_from(size).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]
@@ -90,5 +163,26 @@ mod tests {
         cache.clear();
         cache.push(7);
         assert_eq!(cache.next_size(), 7);
+    }
+
+    #[test]
+    fn depth_beyond_the_limit_is_refused_and_remembered() {
+        let mut cache = SizeCache::with_options(&EncodeOptions::new().with_recursion_limit(2));
+        assert!(cache.enter());
+        assert!(cache.enter());
+        assert!(!cache.recursion_exceeded());
+        assert!(!cache.enter());
+        assert!(cache.recursion_exceeded());
+        cache.leave();
+        cache.leave();
+        cache.clear();
+        assert!(!cache.recursion_exceeded());
+    }
+
+    #[test]
+    fn oversized_lengths_saturate_instead_of_panicking() {
+        let mut cache = SizeCache::new();
+        cache.push(5 << 30);
+        assert_eq!(cache.next_size(), u32::MAX as usize);
     }
 }

@@ -63,7 +63,7 @@ pub const MAX_FIELD_NUMBER: u32 = (1 << 29) - 1;
 /// A decoded field key: field number and wire type.
 ///
 /// Only constructed for valid keys: the field number lies in
-/// [`MIN_FIELD_NUMBER`]`..=`[`MAX_FIELD_NUMBER`] and the wire type is one of
+/// `MIN_FIELD_NUMBER..=MAX_FIELD_NUMBER` and the wire type is one of
 /// the six defined values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Tag {

@@ -4,8 +4,10 @@
 
 mod common;
 
+use std::sync::atomic::{AtomicPtr, Ordering};
+
 use buffa::bytes::{Buf, BufMut, Bytes, BytesMut};
-use buffa::{DecodeOptions, EncodeError, Message};
+use buffa::{DecodeOptions, EncodeError, EncodeErrorKind, Message};
 use common::{Kitchen, Scalars, cat, kitchen_sample, ld, varint, vfield};
 
 fn scalars_sample() -> Scalars {
@@ -64,6 +66,16 @@ fn encode_to_vec_and_encode_agree() {
     assert_eq!(second[..expected.len() - 5], expected[5..]);
 }
 
+fn too_small(required: usize, remaining: usize) -> EncodeError {
+    EncodeError::new(
+        EncodeErrorKind::BufferTooSmall {
+            required,
+            remaining,
+        },
+        "test.Scalars",
+    )
+}
+
 #[test]
 fn encode_into_a_too_small_buffer_fails_and_writes_nothing() {
     let message = scalars_sample();
@@ -71,15 +83,15 @@ fn encode_into_a_too_small_buffer_fails_and_writes_nothing() {
     let mut buf = vec![0xaau8; len - 1];
     let mut slice: &mut [u8] = &mut buf;
     let error = message.encode(&mut slice).unwrap_err();
-    assert_eq!(error, EncodeError::new(len, len - 1));
-    assert_eq!(error.required_capacity(), len);
-    assert_eq!(error.remaining(), len - 1);
+    assert_eq!(error, too_small(len, len - 1));
+    assert_eq!(error.message_name(), "test.Scalars");
     assert_eq!(slice.len(), len - 1, "nothing consumed");
     assert!(buf.iter().all(|&b| b == 0xaa), "nothing written");
     assert_eq!(
         error.to_string(),
         format!(
-            "failed to encode protobuf message: needs {len} bytes, buffer has room for {}",
+            "failed to encode protobuf message test.Scalars: needs {len} bytes, \
+             buffer has room for {}",
             len - 1
         )
     );
@@ -88,13 +100,12 @@ fn encode_into_a_too_small_buffer_fails_and_writes_nothing() {
     let mut buf = vec![0xaau8; len];
     let mut slice: &mut [u8] = &mut buf;
     let error = message.encode_length_delimited(&mut slice).unwrap_err();
-    assert_eq!(error.required_capacity(), len + 1);
-    assert_eq!(error.remaining(), len);
+    assert_eq!(error, too_small(len + 1, len));
     assert!(buf.iter().all(|&b| b == 0xaa));
 
     // An empty slice, and a limited Vec.
     let mut empty: &mut [u8] = &mut [];
-    assert_eq!(message.encode(&mut empty).unwrap_err().remaining(), 0);
+    assert_eq!(message.encode(&mut empty).unwrap_err(), too_small(len, 0));
     let mut vec = Vec::new();
     let mut limited = (&mut vec).limit(3);
     assert!(message.encode(&mut limited).is_err());
@@ -259,20 +270,28 @@ impl buffa::Message for EncoderSwapper {
         &EncoderSwapper
     }
 
-    fn compute_size(&self, _cache: &mut buffa::SizeCache) -> usize {
+    fn compute_size(&self, _cache: &mut buffa::__private::SizeCache) -> usize {
         64
     }
 
-    fn write_to(&self, _cache: &mut buffa::SizeCache, encoder: &mut buffa::Encoder<'_>) {
+    fn write_to(
+        &self,
+        _cache: &mut buffa::__private::SizeCache,
+        encoder: &mut buffa::__private::Encoder<'_>,
+    ) {
+        // Leaked on purpose: `*encoder` needs a buffer that outlives it. It
+        // stays reachable from a static, so Miri's leak check accepts it.
+        static SWAPPED_IN: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
         let other: &'static mut [u8] = Box::leak(vec![0u8; 64].into_boxed_slice());
-        *encoder = buffa::Encoder::from_slice(other);
+        SWAPPED_IN.store(other.as_mut_ptr(), Ordering::Relaxed);
+        *encoder = buffa::__private::Encoder::from_slice(other);
         encoder.put_slice(&[1; 64]);
     }
 
     fn merge_field(
         &mut self,
-        tag: buffa::Tag,
-        decoder: &mut buffa::Decoder<'_>,
+        tag: buffa::__private::Tag,
+        decoder: &mut buffa::__private::Decoder<'_>,
     ) -> Result<(), buffa::DecodeError> {
         decoder.skip_field(tag)
     }

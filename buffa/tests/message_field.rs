@@ -8,11 +8,8 @@ use std::cell::Cell;
 use std::mem::size_of;
 use std::ptr;
 
-use buffa::encoding::message;
-use buffa::{
-    DecodeOptions, Decoder, Encoder, Inline, Message, MessageField, ProtoBox, SizeCache,
-    UnknownFields,
-};
+use buffa::__private::{Decoder, Encoder, SizeCache, message};
+use buffa::{DecodeOptions, Inline, Message, MessageField, ProtoBox, UnknownFields};
 use common::{Holder, Inner, Kitchen, Vector3, ld, vfield};
 
 thread_local! {

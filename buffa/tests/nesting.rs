@@ -1,12 +1,20 @@
 //! Deep nesting: encoding is linear (one `compute_size` per message, thanks
-//! to the size cache), decoding honours the recursion limit.
+//! to the size cache), decoding and encoding honour the same recursion
+//! limit.
 
 mod common;
 
-use buffa::{DecodeErrorKind, DecodeOptions, Message};
+use buffa::{DecodeErrorKind, DecodeOptions, EncodeErrorKind, EncodeOptions, Message};
 use common::{Chain, chain_size_calls, reset_chain_size_calls, varint, varint_len};
 
 const DEPTH: usize = 200;
+
+/// Options that let the 200- and 400-deep chains of these tests encode.
+const DEEP: EncodeOptions = EncodeOptions::new().with_recursion_limit(1000);
+
+fn encode_deep(chain: &Chain) -> Vec<u8> {
+    chain.encode_to_vec_with_options(&DEEP).unwrap()
+}
 
 /// A naive, obviously correct encoder for `Chain`, independent of the
 /// runtime (quadratic, fine for 200 levels).
@@ -38,9 +46,8 @@ fn expected_len(n: usize) -> usize {
 fn encoding_200_deep_has_the_right_bytes() {
     let chain = Chain::nested(DEPTH);
     assert_eq!(chain.len(), DEPTH);
-    let bytes = chain.encode_to_vec();
+    let bytes = encode_deep(&chain);
     assert_eq!(bytes.len(), expected_len(DEPTH));
-    assert_eq!(chain.encoded_len(), bytes.len());
     assert_eq!(bytes, naive_encode(&chain));
     // The outermost length prefix covers everything but the root's own key,
     // prefix and value.
@@ -59,34 +66,44 @@ fn encoding_calls_compute_size_once_per_message() {
     let chain = Chain::nested(DEPTH);
 
     reset_chain_size_calls();
-    let bytes = chain.encode_to_vec();
-    assert_eq!(chain_size_calls(), DEPTH, "encode_to_vec");
-
-    reset_chain_size_calls();
-    assert_eq!(chain.encoded_len(), bytes.len());
-    assert_eq!(chain_size_calls(), DEPTH, "encoded_len");
+    let bytes = encode_deep(&chain);
+    assert_eq!(chain_size_calls(), DEPTH, "encode_to_vec_with_options");
 
     reset_chain_size_calls();
     let mut vec = Vec::new();
-    chain.encode(&mut vec).unwrap();
-    assert_eq!(chain_size_calls(), DEPTH, "encode");
+    chain.encode_with_options(&mut vec, &DEEP).unwrap();
+    assert_eq!(chain_size_calls(), DEPTH, "encode_with_options");
     assert_eq!(vec, bytes);
 
+    // Within the default limit, the default entry points.
+    let shallow = Chain::nested(DEPTH / 2);
+    let shallow_bytes = shallow.encode_to_vec();
     reset_chain_size_calls();
-    let delimited = chain.encode_length_delimited_to_vec();
-    assert_eq!(chain_size_calls(), DEPTH, "encode_length_delimited_to_vec");
-    assert_eq!(delimited[varint_len(bytes.len() as u64)..], bytes[..]);
+    assert_eq!(shallow.encoded_len(), shallow_bytes.len());
+    assert_eq!(chain_size_calls(), DEPTH / 2, "encoded_len");
+
+    reset_chain_size_calls();
+    let delimited = shallow.encode_length_delimited_to_vec();
+    assert_eq!(
+        chain_size_calls(),
+        DEPTH / 2,
+        "encode_length_delimited_to_vec"
+    );
+    assert_eq!(
+        delimited[varint_len(shallow_bytes.len() as u64)..],
+        shallow_bytes[..]
+    );
 
     reset_chain_size_calls();
     let mut vec = Vec::new();
-    chain.encode_length_delimited(&mut vec).unwrap();
-    assert_eq!(chain_size_calls(), DEPTH, "encode_length_delimited");
+    shallow.encode_length_delimited(&mut vec).unwrap();
+    assert_eq!(chain_size_calls(), DEPTH / 2, "encode_length_delimited");
     assert_eq!(vec, delimited);
 
     // Twice as deep, twice the calls: linear, not quadratic.
     let chain = Chain::nested(2 * DEPTH);
     reset_chain_size_calls();
-    let bytes = chain.encode_to_vec();
+    let bytes = encode_deep(&chain);
     assert_eq!(chain_size_calls(), 2 * DEPTH);
     assert_eq!(bytes.len(), expected_len(2 * DEPTH));
 }
@@ -94,14 +111,14 @@ fn encoding_calls_compute_size_once_per_message() {
 #[test]
 fn decoding_200_deep_needs_a_raised_recursion_limit() {
     let chain = Chain::nested(DEPTH);
-    let bytes = chain.encode_to_vec();
+    let bytes = encode_deep(&chain);
 
     let options = DecodeOptions::new().with_recursion_limit(300);
     assert_eq!(options.recursion_limit(), 300);
     let back = Chain::decode_with_options(&bytes, &options).unwrap();
     assert_eq!(back.len(), DEPTH);
     assert_eq!(back, chain);
-    assert_eq!(back.encode_to_vec(), bytes);
+    assert_eq!(encode_deep(&back), bytes);
 
     assert_eq!(DecodeOptions::default().recursion_limit(), 100);
     let error = Chain::decode_from_slice(&bytes).unwrap_err();
@@ -136,7 +153,7 @@ fn recursion_limit_counts_nested_levels_exactly() {
     // The default limit admits 100 nested messages below the root.
     let ok = Chain::nested(101).encode_to_vec();
     assert_eq!(Chain::decode_from_slice(&ok).unwrap().len(), 101);
-    let too_deep = Chain::nested(102).encode_to_vec();
+    let too_deep = encode_deep(&Chain::nested(102));
     assert_eq!(
         Chain::decode_from_slice(&too_deep).unwrap_err().kind(),
         &DecodeErrorKind::RecursionLimitExceeded { limit: 100 }
@@ -145,13 +162,13 @@ fn recursion_limit_counts_nested_levels_exactly() {
     for limit in [0u32, 1, 5, 150] {
         let options = DecodeOptions::new().with_recursion_limit(limit);
         let n = limit as usize + 1;
-        let ok = Chain::nested(n).encode_to_vec();
+        let ok = encode_deep(&Chain::nested(n));
         assert_eq!(
             Chain::decode_with_options(&ok, &options).unwrap().len(),
             n,
             "limit {limit}"
         );
-        let too_deep = Chain::nested(n + 1).encode_to_vec();
+        let too_deep = encode_deep(&Chain::nested(n + 1));
         assert_eq!(
             Chain::decode_with_options(&too_deep, &options)
                 .unwrap_err()
@@ -186,4 +203,92 @@ fn unknown_groups_count_towards_the_recursion_limit() {
     let deep = nested_groups(500);
     let chain = Chain::decode_with_options(&deep, &options).unwrap();
     assert_eq!(chain.encode_to_vec(), deep);
+}
+
+#[test]
+fn encoding_honours_the_recursion_limit_decoding_has() {
+    // The default limits: 100 nested levels encode, 101 do not, and the
+    // error names the message and the limit instead of writing bytes the
+    // decoder would refuse.
+    assert!(
+        Chain::nested(101)
+            .encode_to_vec_with_options(&EncodeOptions::new())
+            .is_ok()
+    );
+    let too_deep = Chain::nested(102);
+    let error = too_deep
+        .encode_to_vec_with_options(&EncodeOptions::new())
+        .unwrap_err();
+    assert_eq!(
+        error.kind(),
+        &EncodeErrorKind::RecursionLimitExceeded { limit: 100 }
+    );
+    assert_eq!(error.message_name(), "test.Chain");
+    assert_eq!(
+        error.to_string(),
+        "failed to encode protobuf message test.Chain: messages nested deeper than the \
+         recursion limit 100"
+    );
+    let mut buf = Vec::new();
+    assert_eq!(too_deep.encode(&mut buf).unwrap_err(), error);
+    assert!(buf.is_empty(), "nothing written");
+    assert_eq!(
+        too_deep.encode_length_delimited(&mut buf).unwrap_err(),
+        error
+    );
+    assert!(buf.is_empty(), "nothing written");
+
+    // For every limit, what encodes under it decodes under it.
+    for limit in [0u32, 1, 5, 150] {
+        let encode = EncodeOptions::new().with_recursion_limit(limit);
+        let decode = DecodeOptions::new().with_recursion_limit(limit);
+        let n = limit as usize + 1;
+        let bytes = Chain::nested(n)
+            .encode_to_vec_with_options(&encode)
+            .unwrap();
+        assert_eq!(
+            Chain::decode_with_options(&bytes, &decode).unwrap().len(),
+            n
+        );
+        assert_eq!(
+            Chain::nested(n + 1)
+                .encode_to_vec_with_options(&encode)
+                .unwrap_err()
+                .kind(),
+            &EncodeErrorKind::RecursionLimitExceeded { limit }
+        );
+    }
+}
+
+#[test]
+#[should_panic(expected = "messages nested deeper than the recursion limit 100")]
+fn encode_to_vec_panics_beyond_the_limit() {
+    let _ = Chain::nested(102).encode_to_vec();
+}
+
+#[test]
+fn a_very_deep_message_is_refused_without_overflowing_the_stack() {
+    // Far deeper than any stack could recurse through: sizing stops at the
+    // limit, so encoding returns an error instead of overflowing. Under
+    // Miri, 1,000 levels (ten times the limit) take seconds; a million take
+    // many minutes.
+    let depth = if cfg!(miri) { 1_000 } else { 1_000_000 };
+    let mut chain = Chain::default();
+    for _ in 0..depth {
+        let mut parent = Chain::default();
+        parent.child.set(chain);
+        chain = parent;
+    }
+    let error = chain
+        .encode_to_vec_with_options(&EncodeOptions::new())
+        .unwrap_err();
+    assert_eq!(
+        error.kind(),
+        &EncodeErrorKind::RecursionLimitExceeded { limit: 100 }
+    );
+    // Dropping recursively would overflow the stack; unlink level by level.
+    let mut next = chain.child.take();
+    while let Some(mut level) = next {
+        next = level.child.take();
+    }
 }

@@ -35,7 +35,7 @@ fn unknown_fields() -> impl Strategy<Value = UnknownFields> {
     vec(unknown_field(), 0..3).prop_map(|fields| {
         let mut unknown = UnknownFields::new();
         for field in fields {
-            unknown.push_raw(&field);
+            unknown.push_raw(&field).unwrap();
         }
         unknown
     })
@@ -246,7 +246,23 @@ fn mutate(bytes: &mut Vec<u8>, mutation: &Mutation) {
     }
 }
 
+/// The default configuration, scaled down under Miri: each case runs about
+/// 100 times slower there, and isolation forbids the failure file's I/O.
+fn config() -> ProptestConfig {
+    if cfg!(miri) {
+        ProptestConfig {
+            cases: 4,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        }
+    } else {
+        ProptestConfig::default()
+    }
+}
+
 proptest! {
+    #![proptest_config(config())]
+
     #[test]
     fn kitchen_round_trips(message in kitchen()) {
         let bytes = message.encode_to_vec();

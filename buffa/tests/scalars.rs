@@ -6,10 +6,9 @@ mod common;
 
 use std::fmt::Debug;
 
+use buffa::__private::{self as t, Decoder, Encoder, ScalarType, scalar};
 use buffa::bytes::Bytes;
-use buffa::encoding::scalar;
-use buffa::encoding::types::{self as t, ScalarType};
-use buffa::{DecodeOptions, Decoder, Encoder, EnumValue, Message};
+use buffa::{DecodeOptions, EnumValue, Message};
 use common::{Color, Scalars, cat, key};
 
 /// Encodes `value` as field `field_number` with the field helpers.

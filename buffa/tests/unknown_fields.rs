@@ -50,7 +50,7 @@ fn every_wire_type_round_trips_byte_exact() {
     let message = Scalars::decode_from_slice(&input).unwrap();
     assert_eq!(message, {
         let mut expected = Scalars::default();
-        expected.unknown_fields.push_raw(&input);
+        expected.unknown_fields.push_raw(&input).unwrap();
         expected
     });
     assert_eq!(message.unknown_fields().as_bytes(), &input[..]);
@@ -201,11 +201,12 @@ fn equality_and_hash_depend_on_the_bytes_only() {
     unknown.push_varint(3, 300);
     assert_eq!(unknown.as_bytes(), &[0x18, 0xac, 0x02]);
     assert_eq!(unknown.encoded_len(), 3);
-    unknown.push_raw(&ld(4, b"a"));
+    unknown.push_raw(&ld(4, b"a")).unwrap();
     assert_eq!(unknown.as_bytes(), &[0x18, 0xac, 0x02, 0x22, 0x01, b'a']);
 
     let mut same = UnknownFields::new();
-    same.push_raw(&[0x18, 0xac, 0x02, 0x22, 0x01, b'a']);
+    same.push_raw(&[0x18, 0xac, 0x02, 0x22, 0x01, b'a'])
+        .unwrap();
     assert_eq!(unknown, same);
     assert_eq!(hash_of(&unknown), hash_of(&same));
 

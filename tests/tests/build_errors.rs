@@ -1,6 +1,7 @@
 //! Bad input to buffa-build returns a clear `Err`, never a panic: malformed
 //! protos, missing files and directories, option paths that match nothing,
-//! bad pointer templates and attributes, a protoc that cannot run.
+//! bad pointer templates, attributes and `buffa_path`s, a protoc that cannot
+//! run.
 
 use std::path::Path;
 
@@ -248,6 +249,42 @@ fn bad_pointer_templates() {
         .box_type_custom("::std::sync::Arc<*>")
         .generate()
         .unwrap();
+}
+
+#[test]
+fn bad_buffa_paths() {
+    let dir = protos(&[("good.proto", GOOD)]);
+    let cases = [
+        ("", "not a Rust path"),
+        ("::", "not a Rust path"),
+        ("buffa rt", "not a Rust path"),
+        ("::buffa::", "not a Rust path"),
+        ("::buffa<T>", "generic arguments"),
+        ("super::buffa", "relative"),
+        ("self::buffa", "relative"),
+    ];
+    for (path, expected) in cases {
+        let e = expect_err(good(dir.path()).buffa_path(path));
+        assert!(
+            matches!(&e, Error::Codegen(_))
+                && e.to_string().contains("buffa_path")
+                && e.to_string().contains(expected),
+            "{path:?}: {e}"
+        );
+        // `compile` checks it before writing anything.
+        let e = good(dir.path()).buffa_path(path).compile().unwrap_err();
+        assert!(e.to_string().contains("buffa_path"), "{path:?}: {e}");
+        assert!(!dir.path().join("out").exists());
+    }
+    // The path reaches every reference to the runtime.
+    let files = good(dir.path()).buffa_path("crate::rt").generate().unwrap();
+    let code = &files[0].content;
+    assert!(
+        code.contains("use crate::rt::__private as __buffa;"),
+        "{code}"
+    );
+    assert!(code.contains("crate::rt::MessageField<Tree>"), "{code}");
+    assert!(!code.contains("::buffa"), "{code}");
 }
 
 #[test]

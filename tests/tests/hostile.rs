@@ -363,7 +363,7 @@ fn fields_named_like_generated_locals_and_methods() {
     assert_eq!(message.encode_or_default(), 11);
     assert_eq!(message.compute_size_or_default(), 12);
     assert_eq!(
-        message.compute_size(&mut buffa::SizeCache::new()),
+        message.compute_size(&mut buffa::__private::SizeCache::new()),
         message.encoded_len()
     );
     let mut cleared = message.clone();
@@ -714,7 +714,45 @@ fn names_made_of_underscores() {
 }
 
 #[test]
+fn names_near_the_support_api_alias() {
+    // The package `hostile.__buffa` is the module `h::buffa`, and the
+    // message `__buffa`'s nested types live in `h::buffa::buffa`; both
+    // modules import the runtime's support API as `__buffa`.
+    use h::buffa::{Buffa, Buffa_, Private, buffa};
+    let inner = buffa::Private {
+        buffa: 7,
+        ..Default::default()
+    };
+    let message = Buffa {
+        buffa: 1,
+        buffa_: 2,
+        private: inner.clone().into(),
+        buffa_choice: Some(buffa::BuffaChoice::Nested(Box::new(inner))),
+        ..Default::default()
+    };
+    check(
+        "private_alias.proto",
+        &message,
+        "__buffa: 1 buffa: 2 private { __buffa: 7 } nested { __buffa: 7 }",
+    );
+    check(
+        "private_alias.proto",
+        &Private {
+            buffa: message.clone().into(),
+            kind: EnumValue::Known(Buffa_::One),
+            by_name: [("k".to_owned(), message)].into(),
+            ..Default::default()
+        },
+        "buffa { __buffa: 1 buffa: 2 private { __buffa: 7 } nested { __buffa: 7 } } \
+         kind: __BUFFA_ONE by_name { key: \"k\" value { __buffa: 1 buffa: 2 \
+         private { __buffa: 7 } nested { __buffa: 7 } } }",
+    );
+}
+
+#[test]
 fn packages_differing_only_in_case_share_a_module() {
+    // Both package files hold messages, and only the first imports the
+    // support API alias into the shared module: two would clash.
     use h::case::{FromLower, FromUpper};
     check(
         "case_lower.proto",

@@ -106,7 +106,7 @@ fn check_stable<M: Message>(input: &[u8]) {
 /// The top-level fields of an encoding, each as its debug form, sorted.
 fn top_level_fields(encoded: &[u8]) -> Vec<String> {
     let mut fields = buffa::UnknownFields::new();
-    fields.push_raw(encoded);
+    fields.push_raw(encoded).unwrap();
     let mut listed: Vec<String> = fields.iter().map(|field| format!("{field:?}")).collect();
     let total: usize = listed.len();
     assert!(

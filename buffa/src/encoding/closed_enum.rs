@@ -8,7 +8,9 @@ use crate::error::DecodeError;
 use crate::unknown_fields::UnknownFields;
 use crate::wire::{Tag, WireType};
 
+use super::repeated::packed_count;
 use super::scalar::{check_wire_type, wire_type_mismatch};
+use super::types::ClosedEnum;
 
 /// Reads one value; an undeclared number goes to `unknown` and yields
 /// `None`.
@@ -27,9 +29,12 @@ fn read_value<E: Enumeration>(
     decoder: &mut Decoder<'_>,
     unknown: &mut UnknownFields,
 ) -> Result<Option<E>, DecodeError> {
+    let start = decoder.remaining();
     let raw = decoder.read_varint()?;
     let known = E::from_i32(raw as i32);
     if known.is_none() {
+        // Charged as the key and value bytes the unknown field will hold.
+        decoder.charge(start - decoder.remaining() + 5)?;
         unknown.push_varint(field_number, raw);
     }
     Ok(known)
@@ -60,17 +65,19 @@ pub fn merge_repeated<E: Enumeration>(
 ) -> Result<(), DecodeError> {
     match tag.wire_type() {
         WireType::Varint => {
+            decoder.charge(size_of::<E>())?;
             values.extend(read_value::<E>(tag.field_number(), decoder, unknown)?);
             Ok(())
         }
-        WireType::LengthDelimited => {
-            let payload = decoder.read_length_delimited()?;
-            let mut packed = decoder.sub_decoder(payload);
+        WireType::LengthDelimited => decoder.read_packed(|payload, packed| {
+            let count = packed_count::<ClosedEnum<E>>(payload);
+            packed.charge(count.saturating_mul(size_of::<E>()))?;
+            values.reserve(count);
             while !packed.is_empty() {
-                values.extend(read_value::<E>(tag.field_number(), &mut packed, unknown)?);
+                values.extend(read_value::<E>(tag.field_number(), packed, unknown)?);
             }
             Ok(())
-        }
+        }),
         _ => Err(wire_type_mismatch(tag, WireType::Varint, decoder)),
     }
 }

@@ -100,6 +100,10 @@ impl<M: Message> MapValue for MessageValue<M> {
 
 /// A map container generated code may use: `HashMap` or `BTreeMap`.
 pub trait MapContainer<K, V> {
+    /// Whether [`MapContainer::entries`] already yields keys in ascending
+    /// order, so deterministic encoding need not sort them.
+    const ORDERED: bool;
+
     /// Iterates over the entries.
     fn entries<'a>(&'a self) -> impl Iterator<Item = (&'a K, &'a V)>
     where
@@ -110,6 +114,8 @@ pub trait MapContainer<K, V> {
 }
 
 impl<K: Eq + Hash, V, H: BuildHasher> MapContainer<K, V> for HashMap<K, V, H> {
+    const ORDERED: bool = false;
+
     #[inline]
     fn entries<'a>(&'a self) -> impl Iterator<Item = (&'a K, &'a V)>
     where
@@ -126,6 +132,8 @@ impl<K: Eq + Hash, V, H: BuildHasher> MapContainer<K, V> for HashMap<K, V, H> {
 }
 
 impl<K: Ord, V> MapContainer<K, V> for BTreeMap<K, V> {
+    const ORDERED: bool = true;
+
     #[inline]
     fn entries<'a>(&'a self) -> impl Iterator<Item = (&'a K, &'a V)>
     where
@@ -141,37 +149,60 @@ impl<K: Ord, V> MapContainer<K, V> for BTreeMap<K, V> {
     }
 }
 
-/// Size of a map field; records each entry's length.
-pub fn size<K: ScalarType, V: MapValue, C: MapContainer<K::Value, V::Value>>(
-    field_number: u32,
-    map: &C,
+/// Visits the entries of `map` in its own order, or in ascending key
+/// order when the encode is deterministic. Both passes of an encode call
+/// this with the same cache, so they visit entries in the same order.
+#[inline]
+fn for_each_entry<'m, K: Ord + 'm, V: 'm, C: MapContainer<K, V>>(
+    map: &'m C,
     cache: &mut SizeCache,
-) -> usize {
+    mut f: impl FnMut(&'m K, &'m V, &mut SizeCache),
+) {
+    if cache.deterministic() && !C::ORDERED {
+        let mut entries: Vec<(&K, &V)> = map.entries().collect();
+        entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        for (key, value) in entries {
+            f(key, value, cache);
+        }
+    } else {
+        for (key, value) in map.entries() {
+            f(key, value, cache);
+        }
+    }
+}
+
+/// Size of a map field; records each entry's length.
+pub fn size<K, V, C>(field_number: u32, map: &C, cache: &mut SizeCache) -> usize
+where
+    K: ScalarType<Value: Ord>,
+    V: MapValue,
+    C: MapContainer<K::Value, V::Value>,
+{
     let key_len = tag_len(field_number);
-    map.entries()
-        .map(|(key, value)| {
-            let slot = cache.reserve();
-            let len = 1 + K::encoded_len(key) + V::size(value, cache);
-            cache.set(slot, len);
-            key_len + varint_len(len as u64) + len
-        })
-        .sum()
+    let mut total = 0;
+    for_each_entry(map, cache, |key, value, cache| {
+        let slot = cache.reserve();
+        let len = 1 + K::encoded_len(key) + V::size(value, cache);
+        cache.set(slot, len);
+        total += key_len + varint_len(len as u64) + len;
+    });
+    total
 }
 
 /// Writes a map field, one entry message per element.
-pub fn write<K: ScalarType, V: MapValue, C: MapContainer<K::Value, V::Value>>(
-    field_number: u32,
-    map: &C,
-    cache: &mut SizeCache,
-    encoder: &mut Encoder<'_>,
-) {
-    for (key, value) in map.entries() {
+pub fn write<K, V, C>(field_number: u32, map: &C, cache: &mut SizeCache, encoder: &mut Encoder<'_>)
+where
+    K: ScalarType<Value: Ord>,
+    V: MapValue,
+    C: MapContainer<K::Value, V::Value>,
+{
+    for_each_entry(map, cache, |key, value, cache| {
         encoder.put_tag(field_number, WireType::LengthDelimited);
         encoder.put_varint(cache.next_size() as u64);
         encoder.put_tag(1, K::WIRE_TYPE);
         K::encode(key, encoder);
         V::write(value, cache, encoder);
-    }
+    });
 }
 
 /// Merges one entry. An entry whose value is a closed-enum number the schema
@@ -183,6 +214,7 @@ pub fn merge<K: ScalarType, V: MapValue, C: MapContainer<K::Value, V::Value>>(
     unknown: &mut UnknownFields,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::LengthDelimited, decoder)?;
+    decoder.charge(size_of::<K::Value>() + size_of::<V::Value>())?;
     let entry_start = decoder.remaining_slice();
     let mut key = K::Value::default();
     let mut value = V::Value::default();
@@ -204,12 +236,13 @@ pub fn merge<K: ScalarType, V: MapValue, C: MapContainer<K::Value, V::Value>>(
         map.insert_entry(key, value);
     } else {
         let consumed = entry_start.len() - decoder.remaining();
+        decoder.charge(consumed + 5)?;
         let mut key_buf = [0u8; 5];
         let mut encoder = Encoder::from_slice(&mut key_buf);
         encoder.put_tag(tag.field_number(), WireType::LengthDelimited);
         let key_len = encoder.position();
-        unknown.push_raw(&key_buf[..key_len]);
-        unknown.push_raw(&entry_start[..consumed]);
+        unknown.extend_trusted(&key_buf[..key_len]);
+        unknown.extend_trusted(&entry_start[..consumed]);
     }
     Ok(())
 }

@@ -13,8 +13,13 @@ use crate::wire::{Tag, WireType, tag_len, varint_len};
 use super::scalar::check_wire_type;
 
 /// Size of one length-prefixed message, key included; records its length.
+/// A message nested deeper than the recursion limit is not sized (see
+/// [`SizeCache::enter`]) and the encode fails.
 #[inline]
 pub fn size<M: Message>(field_number: u32, message: &M, cache: &mut SizeCache) -> usize {
+    if !cache.enter() {
+        return 0;
+    }
     let len = if M::CACHES_SIZES {
         let slot = cache.reserve();
         let len = message.compute_size(cache);
@@ -23,6 +28,7 @@ pub fn size<M: Message>(field_number: u32, message: &M, cache: &mut SizeCache) -
     } else {
         message.compute_size(cache)
     };
+    cache.leave();
     tag_len(field_number) + varint_len(len as u64) + len
 }
 
@@ -45,6 +51,10 @@ pub fn write<M: Message>(
 }
 
 /// Merges one length-prefixed message into `message`.
+///
+/// Every nested message decoded is charged its size to the allocation
+/// budget, here and in the other merge helpers, whether it is boxed or not:
+/// the budget bounds the memory and the work a decode may take.
 #[inline]
 pub fn merge<M: Message>(
     tag: Tag,
@@ -52,6 +62,7 @@ pub fn merge<M: Message>(
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::LengthDelimited, decoder)?;
+    decoder.charge(size_of::<M>())?;
     decoder.read_nested(|d| message.merge_from(d))
 }
 
@@ -89,6 +100,7 @@ pub fn merge_field<M: Message, P: ProtoBox<M>>(
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::LengthDelimited, decoder)?;
+    decoder.charge(size_of::<M>())?;
     let message = field.get_or_insert_default();
     decoder.read_nested(|d| message.merge_from(d))
 }
@@ -127,6 +139,7 @@ pub fn merge_repeated<M: Message>(
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::LengthDelimited, decoder)?;
+    decoder.charge(size_of::<M>())?;
     // Decode in place: a large inline message built on the stack and moved
     // would cost a stack frame its size per nesting level.
     messages.push(M::default());
@@ -140,10 +153,16 @@ pub fn merge_repeated<M: Message>(
     result
 }
 
-/// Size of one group-encoded (delimited) message, keys included.
+/// Size of one group-encoded (delimited) message, keys included. Groups
+/// count against the recursion limit like length-prefixed messages.
 #[inline]
 pub fn size_group<M: Message>(field_number: u32, message: &M, cache: &mut SizeCache) -> usize {
-    2 * tag_len(field_number) + message.compute_size(cache)
+    if !cache.enter() {
+        return 0;
+    }
+    let len = message.compute_size(cache);
+    cache.leave();
+    2 * tag_len(field_number) + len
 }
 
 /// Writes one group-encoded message between its start and end keys.
@@ -167,6 +186,7 @@ pub fn merge_group<M: Message>(
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::StartGroup, decoder)?;
+    decoder.charge(size_of::<M>())?;
     decoder.read_group(|d| message.merge_group(tag.field_number(), d))
 }
 
@@ -203,6 +223,7 @@ pub fn merge_group_field<M: Message, P: ProtoBox<M>>(
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::StartGroup, decoder)?;
+    decoder.charge(size_of::<M>())?;
     let message = field.get_or_insert_default();
     decoder.read_group(|d| message.merge_group(tag.field_number(), d))
 }

@@ -94,6 +94,7 @@ pub fn merge<S: Packable>(
     if tag.wire_type() == WireType::LengthDelimited {
         merge_packed::<S>(values, decoder)
     } else if tag.wire_type() == S::WIRE_TYPE {
+        decoder.charge(size_of::<S::Value>())?;
         values.push(S::decode(decoder)?);
         Ok(())
     } else {
@@ -101,20 +102,34 @@ pub fn merge<S: Packable>(
     }
 }
 
-/// Appends the values of a packed run.
+/// Appends the values of a packed run, reserving room for exactly the
+/// values it holds.
 fn merge_packed<S: Packable>(
     values: &mut Vec<S::Value>,
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
-    let payload = decoder.read_length_delimited()?;
-    // Reserve no more than the payload can hold: at least one byte per
-    // value, so hostile lengths cannot inflate the allocation.
-    values.reserve(payload.len() / S::FIXED_SIZE.unwrap_or(1));
-    let mut packed = decoder.sub_decoder(payload);
-    while !packed.is_empty() {
-        values.push(S::decode(&mut packed)?);
+    decoder.read_packed(|payload, packed| {
+        let count = packed_count::<S>(payload);
+        packed.charge(count.saturating_mul(size_of::<S::Value>()))?;
+        values.reserve(count);
+        while !packed.is_empty() {
+            values.push(S::decode(packed)?);
+        }
+        Ok(())
+    })
+}
+
+/// How many values a packed payload holds: its length over the width of
+/// fixed-width values, or the number of varint terminators (bytes without
+/// the continuation bit), so that a run of ten-byte varints reserves one
+/// element per value, not one per byte. A truncated last value is not
+/// counted; decoding it fails anyway.
+#[inline]
+pub(crate) fn packed_count<S: ScalarType>(payload: &[u8]) -> usize {
+    match S::FIXED_SIZE {
+        Some(size) => payload.len() / size,
+        None => payload.iter().filter(|&&byte| byte < 0x80).count(),
     }
-    Ok(())
 }
 
 /// Merges a repeated `string` or `bytes` field: appends one value.
@@ -125,6 +140,25 @@ pub fn merge_unpackable<S: ScalarType>(
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, S::WIRE_TYPE, decoder)?;
+    decoder.charge(size_of::<S::Value>())?;
     values.push(S::decode(decoder)?);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::types::{Fixed32, Int64};
+
+    #[test]
+    fn packed_runs_count_values_not_bytes() {
+        // Two ten-byte varints (-1) and a one-byte varint: three values.
+        let mut payload = vec![0xff; 9];
+        payload.push(0x01);
+        payload.extend_from_within(..10);
+        payload.push(0x05);
+        assert_eq!(packed_count::<Int64>(&payload), 3);
+        assert_eq!(packed_count::<Fixed32>(&[0; 12]), 3);
+        assert_eq!(packed_count::<Int64>(&[]), 0);
+    }
 }

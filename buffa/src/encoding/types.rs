@@ -204,7 +204,9 @@ impl ScalarType for ProtoString {
 
     #[inline]
     fn decode(decoder: &mut Decoder<'_>) -> Result<String, DecodeError> {
-        decoder.read_str().map(str::to_owned)
+        let value = decoder.read_str()?;
+        decoder.charge(value.len())?;
+        Ok(value.to_owned())
     }
 
     #[inline]
@@ -233,7 +235,7 @@ impl ScalarType for ProtoBytes {
 
     #[inline]
     fn decode(decoder: &mut Decoder<'_>) -> Result<Vec<u8>, DecodeError> {
-        decoder.read_length_delimited().map(<[u8]>::to_vec)
+        decoder.read_owned_payload().map(<[u8]>::to_vec)
     }
 
     #[inline]

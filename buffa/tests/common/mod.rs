@@ -1,7 +1,7 @@
 //! Hand-written messages shared by the integration tests.
 //!
 //! Each `Message` impl is written the way generated code will be: one call
-//! into `buffa::encoding` per field, in field-number order, unknown fields
+//! into `buffa::__private` per field, in field-number order, unknown fields
 //! last. Nothing here uses macros, so a failing test points at a line.
 //!
 //! Wire-format helpers (`varint`, `key`, ...) are implemented independently
@@ -14,13 +14,12 @@ use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
-use buffa::bytes::Bytes;
-use buffa::encoding::types as t;
-use buffa::encoding::{closed_enum, map, message, repeated, scalar};
-use buffa::{
-    DecodeError, Decoder, Encoder, EnumValue, Enumeration, Inline, Message, MessageField,
-    SizeCache, Tag, UnknownFields,
+use buffa::__private as t;
+use buffa::__private::{
+    Decoder, Encoder, SizeCache, Tag, closed_enum, map, message, repeated, scalar,
 };
+use buffa::bytes::Bytes;
+use buffa::{DecodeError, EnumValue, Enumeration, Inline, Message, MessageField, UnknownFields};
 
 // ---------------------------------------------------------------------------
 // Wire helpers, independent of the runtime.
@@ -285,6 +284,7 @@ pub struct Inner {
 
 impl Message for Inner {
     const NAME: &'static str = "test.Inner";
+    const SHARES_INPUT: bool = false;
 
     fn default_instance() -> &'static Self {
         static DEFAULT: OnceLock<Inner> = OnceLock::new();
@@ -563,6 +563,7 @@ impl Chain {
 
 impl Message for Chain {
     const NAME: &'static str = "test.Chain";
+    const SHARES_INPUT: bool = false;
 
     fn default_instance() -> &'static Self {
         static DEFAULT: OnceLock<Chain> = OnceLock::new();
@@ -717,7 +718,7 @@ impl Message for Holder {
 /// 100, varint 1).
 pub fn kitchen_sample() -> Kitchen {
     let mut unknown_fields = UnknownFields::new();
-    unknown_fields.push_raw(&vfield(100, 1));
+    unknown_fields.push_raw(&vfield(100, 1)).unwrap();
     Kitchen {
         opt_int32: Some(-7),
         opt_string: Some("opt".into()),
