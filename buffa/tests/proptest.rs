@@ -251,7 +251,7 @@ fn mutate(bytes: &mut Vec<u8>, mutation: &Mutation) {
 fn config() -> ProptestConfig {
     if cfg!(miri) {
         ProptestConfig {
-            cases: 4,
+            cases: 1,
             failure_persistence: None,
             ..ProptestConfig::default()
         }
