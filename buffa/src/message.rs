@@ -91,6 +91,12 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     /// Fails, writing nothing, if `buf` cannot take the whole message or the
     /// message is beyond the default [`EncodeOptions`] limits (longer than
     /// [`MAX_MESSAGE_LEN`], nested deeper than the recursion limit).
+    ///
+    /// The message is written straight into `buf` when its current chunk
+    /// has room for all of it, and through a temporary buffer otherwise: a
+    /// full `Vec` or `BytesMut` only offers 64 more bytes, so reserve
+    /// [`Message::encoded_len`] bytes first (or use
+    /// [`Message::encode_to_vec`]) to avoid the copy for larger messages.
     fn encode(&self, buf: &mut impl BufMut) -> Result<(), EncodeError>
     where
         Self: Sized,

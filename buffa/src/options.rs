@@ -52,10 +52,13 @@ impl DecodeOptions {
     /// Sets a budget, in bytes, for the memory a decode may allocate, or
     /// `None` (the default) for no budget.
     ///
-    /// Every value decoding stores is charged: the bytes of each `string`,
-    /// `bytes` (unless shared with a [`Bytes`](bytes::Bytes) input) and
-    /// unknown field, the size of each repeated element and map entry, and
-    /// the size of each nested message decoded (boxed or not). Container
+    /// Every heap allocation decoding makes for a value is charged: the
+    /// bytes of each `string`, `bytes` (unless shared with a
+    /// [`Bytes`](bytes::Bytes) input) and unknown field, the size of each
+    /// repeated element and map entry, and the size of each singular
+    /// sub-message stored behind a pointer that allocates (`Box`, not
+    /// [`Inline`](crate::Inline); see
+    /// [`ProtoBox::ALLOCATES`](crate::ProtoBox::ALLOCATES)). Container
     /// slack (a `Vec` that grew past its length) is not charged, so the
     /// heap a decode actually uses can exceed the budget by the growth
     /// factor of `Vec` and `HashMap`, at most about twice. When the budget

@@ -13,6 +13,13 @@ use core::ops::{Deref, DerefMut};
 /// type: an arena or pool handle, a small-box, a reference-counted copy-on-
 /// write pointer. Code generation picks `P` per field (see `buffa-build`).
 pub trait ProtoBox<T>: Sized {
+    /// Whether [`ProtoBox::from_value`] allocates on the heap. Decoding
+    /// charges `size_of::<T>()` to the allocation budget of
+    /// [`DecodeOptions`](crate::DecodeOptions) for every value it stores
+    /// through a pointer that does; the conservative default suits most
+    /// pointer types.
+    const ALLOCATES: bool = true;
+
     /// Takes ownership of `value`.
     fn from_value(value: T) -> Self;
 
@@ -62,6 +69,8 @@ impl<T> ProtoBox<T> for Box<T> {
 pub struct Inline<T>(pub T);
 
 impl<T> ProtoBox<T> for Inline<T> {
+    const ALLOCATES: bool = false;
+
     #[inline]
     fn from_value(value: T) -> Self {
         Inline(value)

@@ -26,7 +26,8 @@ use crate::options::EncodeOptions;
 pub struct SizeCache {
     sizes: Vec<u32>,
     next: usize,
-    depth: u32,
+    /// Nesting levels left before the recursion limit.
+    depth_remaining: u32,
     recursion_limit: u32,
     recursion_exceeded: bool,
     deterministic: bool,
@@ -50,7 +51,7 @@ impl SizeCache {
         SizeCache {
             sizes: Vec::new(),
             next: 0,
-            depth: 0,
+            depth_remaining: options.recursion_limit(),
             recursion_limit: options.recursion_limit(),
             recursion_exceeded: false,
             deterministic: options.deterministic(),
@@ -64,18 +65,30 @@ impl SizeCache {
     /// Every `true` must be paired with a [`SizeCache::leave`].
     #[inline]
     pub fn enter(&mut self) -> bool {
-        if self.depth >= self.recursion_limit {
-            self.recursion_exceeded = true;
+        if !self.can_enter() {
             return false;
         }
-        self.depth += 1;
+        self.depth_remaining -= 1;
         true
     }
 
     /// Leaves a nested message entered with [`SizeCache::enter`].
     #[inline]
     pub fn leave(&mut self) {
-        self.depth -= 1;
+        self.depth_remaining += 1;
+    }
+
+    /// Checks that one more nesting level is allowed, without entering it:
+    /// for messages with no nested messages of their own (leaves), which
+    /// need no [`SizeCache::leave`]. Returns `false`, remembering it, at the
+    /// limit.
+    #[inline]
+    pub fn can_enter(&mut self) -> bool {
+        if self.depth_remaining == 0 {
+            self.recursion_exceeded = true;
+            return false;
+        }
+        true
     }
 
     /// Whether a sizing pass met a message nested deeper than the limit;
@@ -134,7 +147,7 @@ impl SizeCache {
     pub fn clear(&mut self) {
         self.sizes.clear();
         self.next = 0;
-        self.depth = 0;
+        self.depth_remaining = self.recursion_limit;
         self.recursion_exceeded = false;
     }
 }
@@ -169,14 +182,16 @@ mod tests {
     fn depth_beyond_the_limit_is_refused_and_remembered() {
         let mut cache = SizeCache::with_options(&EncodeOptions::new().with_recursion_limit(2));
         assert!(cache.enter());
+        assert!(cache.can_enter());
         assert!(cache.enter());
         assert!(!cache.recursion_exceeded());
-        assert!(!cache.enter());
+        assert!(!cache.can_enter());
         assert!(cache.recursion_exceeded());
         cache.leave();
         cache.leave();
         cache.clear();
         assert!(!cache.recursion_exceeded());
+        assert!(cache.enter());
     }
 
     #[test]

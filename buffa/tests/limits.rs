@@ -153,6 +153,32 @@ fn the_allocation_budget_stops_amplifying_input() {
 }
 
 #[test]
+fn the_allocation_budget_charges_boxed_sub_messages_not_inline_ones() {
+    // Field 8 is `MessageField<Inner>` (a Box), field 16 the same inline.
+    let boxed = ld(8, &[]);
+    let inline = ld(16, &[]);
+    let just_short = DecodeOptions::new().with_allocation_limit(Some(size_of::<Inner>() - 1));
+    assert_eq!(
+        Kitchen::decode_with_options(&boxed, &just_short)
+            .unwrap_err()
+            .kind(),
+        &DecodeErrorKind::AllocationLimitExceeded {
+            limit: size_of::<Inner>() - 1
+        }
+    );
+    let nothing = DecodeOptions::new().with_allocation_limit(Some(0));
+    assert!(
+        Kitchen::decode_with_options(&inline, &nothing)
+            .unwrap()
+            .inline_child
+            .is_set()
+    );
+    // A boxed field seen again merges into the same box: charged once.
+    let exact = DecodeOptions::new().with_allocation_limit(Some(size_of::<Inner>()));
+    assert!(Kitchen::decode_with_options(&cat(&[&boxed, &boxed]), &exact).is_ok());
+}
+
+#[test]
 fn the_allocation_budget_counts_strings_bytes_and_unknown_fields() {
     let string = ld(6, &[b'x'; 40]);
     let blob = ld(7, &[7; 40]);

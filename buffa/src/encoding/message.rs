@@ -17,18 +17,22 @@ use super::scalar::check_wire_type;
 /// [`SizeCache::enter`]) and the encode fails.
 #[inline]
 pub fn size<M: Message>(field_number: u32, message: &M, cache: &mut SizeCache) -> usize {
-    if !cache.enter() {
-        return 0;
-    }
     let len = if M::CACHES_SIZES {
+        if !cache.enter() {
+            return 0;
+        }
         let slot = cache.reserve();
         let len = message.compute_size(cache);
         cache.set(slot, len);
+        cache.leave();
         len
     } else {
+        // A leaf holds no messages, so checking its own level suffices.
+        if !cache.can_enter() {
+            return 0;
+        }
         message.compute_size(cache)
     };
-    cache.leave();
     tag_len(field_number) + varint_len(len as u64) + len
 }
 
@@ -50,11 +54,13 @@ pub fn write<M: Message>(
     message.write_to(cache, encoder);
 }
 
-/// Merges one length-prefixed message into `message`.
+/// Merges one length-prefixed message into `message`, which the caller
+/// has already stored (a oneof variant, a map value).
 ///
-/// Every nested message decoded is charged its size to the allocation
-/// budget, here and in the other merge helpers, whether it is boxed or not:
-/// the budget bounds the memory and the work a decode may take.
+/// The merge helpers charge the allocation budget for the heap memory
+/// they add: a repeated element, or a singular field behind a pointer that
+/// [allocates](ProtoBox::ALLOCATES). Inline fields and oneof variants are
+/// not charged (one per message at most, whose own contents are).
 #[inline]
 pub fn merge<M: Message>(
     tag: Tag,
@@ -62,7 +68,6 @@ pub fn merge<M: Message>(
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::LengthDelimited, decoder)?;
-    decoder.charge(size_of::<M>())?;
     decoder.read_nested(|d| message.merge_from(d))
 }
 
@@ -100,9 +105,22 @@ pub fn merge_field<M: Message, P: ProtoBox<M>>(
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::LengthDelimited, decoder)?;
-    decoder.charge(size_of::<M>())?;
+    charge_pointer::<M, P>(field, decoder)?;
     let message = field.get_or_insert_default();
     decoder.read_nested(|d| message.merge_from(d))
+}
+
+/// Charges the allocation a singular field's first value makes through a
+/// heap pointer.
+#[inline]
+fn charge_pointer<M, P: ProtoBox<M>>(
+    field: &MessageField<M, P>,
+    decoder: &mut Decoder<'_>,
+) -> Result<(), DecodeError> {
+    if P::ALLOCATES && !field.is_set() {
+        decoder.charge(size_of::<M>())?;
+    }
+    Ok(())
 }
 
 /// Size of a repeated message field.
@@ -186,7 +204,6 @@ pub fn merge_group<M: Message>(
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::StartGroup, decoder)?;
-    decoder.charge(size_of::<M>())?;
     decoder.read_group(|d| message.merge_group(tag.field_number(), d))
 }
 
@@ -223,7 +240,7 @@ pub fn merge_group_field<M: Message, P: ProtoBox<M>>(
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::StartGroup, decoder)?;
-    decoder.charge(size_of::<M>())?;
+    charge_pointer::<M, P>(field, decoder)?;
     let message = field.get_or_insert_default();
     decoder.read_group(|d| message.merge_group(tag.field_number(), d))
 }
@@ -261,6 +278,7 @@ pub fn merge_repeated_group<M: Message>(
     messages: &mut Vec<M>,
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
+    decoder.charge(size_of::<M>())?;
     messages.push(M::default());
     let result = match messages.last_mut() {
         Some(message) => merge_group(tag, message, decoder),
