@@ -6,7 +6,7 @@
 //! stays one readable line:
 //!
 //! ```ignore
-//! use ::buffa::__private as __buffa;
+//! use ::buffa::__private::alias::*;
 //! size += __buffa::scalar::size_implicit::<__buffa::Int32>(1, &self.id);
 //! ```
 
@@ -18,3 +18,11 @@ pub use crate::size_cache::SizeCache;
 pub use crate::wire::{
     Tag, tag_len, varint_len, zigzag_decode32, zigzag_decode64, zigzag_encode32, zigzag_encode64,
 };
+
+/// The alias generated modules glob-import. A glob import, unlike a plain
+/// `use ... as __buffa`, may appear twice in one module without a clash,
+/// so generated files stay self-contained when several are included into
+/// one module (packages whose names differ only in case share a module).
+pub mod alias {
+    pub use crate::__private as __buffa;
+}

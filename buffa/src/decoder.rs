@@ -10,7 +10,7 @@ use bytes::Bytes;
 
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::options::{DecodeOptions, MAX_MESSAGE_LEN};
-use crate::unknown_fields::UnknownFields;
+use crate::unknown_fields::{UNKNOWN_STORAGE_SIZE, UnknownFields, check_well_formed};
 use crate::wire::{Tag, WireType};
 
 /// A cursor over encoded bytes.
@@ -48,7 +48,14 @@ impl<'a> Decoder<'a> {
                 length: input.len() as u64,
             }));
         }
-        Ok(Decoder {
+        Ok(Decoder::any_length(input, options))
+    }
+
+    /// A decoder over `input` of any length: for reading back bytes buffa
+    /// itself keeps (unknown fields), which may add up to more than one
+    /// message may hold.
+    pub(crate) fn any_length(input: &'a [u8], options: &DecodeOptions) -> Decoder<'a> {
+        Decoder {
             data: input,
             input,
             shared: None,
@@ -57,7 +64,7 @@ impl<'a> Decoder<'a> {
             recursion_limit: options.recursion_limit(),
             allocation_remaining: options.allocation_limit().unwrap_or(usize::MAX),
             allocation_limit: options.allocation_limit(),
-        })
+        }
     }
 
     /// A decoder over shared bytes: `bytes` fields typed as [`Bytes`] are
@@ -424,8 +431,21 @@ impl<'a> Decoder<'a> {
         let start = self.offset() - self.tag_len;
         self.skip_field(tag)?;
         let field = &self.input[start..self.offset()];
-        self.charge(field.len())?;
-        unknown.extend_trusted(field);
+        // The first unknown field also allocates the set's own storage.
+        let storage = if unknown.is_empty() {
+            UNKNOWN_STORAGE_SIZE
+        } else {
+            0
+        };
+        self.charge(field.len() + storage)?;
+        // Groups add nesting levels that encoding must count again; the
+        // rescan runs only for unknown groups, which are rare.
+        let group_depth = if tag.wire_type() == WireType::StartGroup {
+            check_well_formed(field)?
+        } else {
+            0
+        };
+        unknown.extend_trusted(field, group_depth);
         Ok(())
     }
 }

@@ -135,6 +135,7 @@ struct ErrorInner {
 
 impl DecodeError {
     /// Creates an error of `kind` with no position attached.
+    #[doc(hidden)]
     #[cold]
     pub fn new(kind: DecodeErrorKind) -> DecodeError {
         DecodeError {
@@ -147,6 +148,7 @@ impl DecodeError {
     }
 
     /// Creates an error of `kind` at byte `offset` of the input.
+    #[doc(hidden)]
     #[cold]
     pub fn at(kind: DecodeErrorKind, offset: usize) -> DecodeError {
         let mut error = DecodeError::new(kind);
@@ -172,6 +174,7 @@ impl DecodeError {
 
     /// Records that the error happened inside field `field_number` of
     /// message `message`. Called as the error travels outwards.
+    #[doc(hidden)]
     #[cold]
     pub fn in_field(mut self, message: &'static str, field_number: u32) -> DecodeError {
         self.inner.path.push((message, field_number));
@@ -266,6 +269,7 @@ pub struct EncodeError {
 impl EncodeError {
     /// Creates an error of `kind` for encoding the message type named
     /// `message` (its full protobuf name).
+    #[doc(hidden)]
     #[cold]
     pub fn new(kind: EncodeErrorKind, message: &'static str) -> EncodeError {
         EncodeError { kind, message }

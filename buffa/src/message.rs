@@ -32,11 +32,11 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
 
     #[doc(hidden)]
     /// Whether [`Message::compute_size`] records nested lengths in the
-    /// [`SizeCache`]. Generated code says `false` for messages made of
-    /// non-repeated scalar fields only: the length of such a message, when
-    /// nested, is recomputed in the write pass instead of being cached,
-    /// which is cheaper than a cache round trip. Must be `true` whenever
-    /// `compute_size` touches the cache.
+    /// [`SizeCache`]. Generated code says `false` for messages without
+    /// message-typed, map or packed fields (leaves): the length of such a
+    /// message, when nested, is recomputed in the write pass instead of
+    /// being cached, which is cheaper than a cache round trip. Must be
+    /// `true` whenever `compute_size` touches the cache.
     const CACHES_SIZES: bool = true;
 
     #[doc(hidden)]
@@ -81,9 +81,19 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     /// Exact for every message that encodes under the default
     /// [`EncodeOptions`]. For one nested deeper than their recursion limit,
     /// sizing stops at the limit and the value is meaningless; the encode
-    /// methods report such a message as an [`EncodeError`].
+    /// methods report such a message as an [`EncodeError`], and
+    /// [`Message::encoded_len_with_options`] checks the limits too.
     fn encoded_len(&self) -> usize {
         self.compute_size(&mut SizeCache::new())
+    }
+
+    /// The encoded length in bytes under `options`, or the error an encode
+    /// under them would return (the buffer aside).
+    fn encoded_len_with_options(&self, options: &EncodeOptions) -> Result<usize, EncodeError>
+    where
+        Self: Sized,
+    {
+        checked_size(self, &mut SizeCache::with_options(options))
     }
 
     /// Encodes the message into `buf`.
@@ -158,7 +168,19 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     where
         Self: Sized,
     {
-        let mut cache = SizeCache::new();
+        self.encode_length_delimited_with_options(buf, &EncodeOptions::new())
+    }
+
+    /// [`Message::encode_length_delimited`] under `options`.
+    fn encode_length_delimited_with_options(
+        &self,
+        buf: &mut impl BufMut,
+        options: &EncodeOptions,
+    ) -> Result<(), EncodeError>
+    where
+        Self: Sized,
+    {
+        let mut cache = SizeCache::with_options(options);
         let len = checked_size(self, &mut cache)?;
         let (prefix, prefix_len) = length_prefix(len);
         check_room(Self::NAME, prefix_len + len, buf)?;
@@ -207,17 +229,13 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     /// Decodes a message from a buffer, consuming all of it (also when
     /// decoding fails). When `buf` is [`Bytes`], `bytes` fields typed as
     /// `Bytes` share its memory instead of copying.
-    fn decode(mut buf: impl Buf) -> Result<Self, DecodeError>
+    fn decode(buf: impl Buf) -> Result<Self, DecodeError>
     where
         Self: Sized,
     {
-        if !Self::SHARES_INPUT && buf.chunk().len() == buf.remaining() {
-            let result = Self::decode_from_slice(buf.chunk());
-            buf.advance(buf.remaining());
-            return result;
-        }
-        let bytes = buf.copy_to_bytes(buf.remaining());
-        Self::decode_bytes(&bytes, &DecodeOptions::default())
+        let mut message = Self::default();
+        message.merge_with_options(buf, &DecodeOptions::new())?;
+        Ok(message)
     }
 
     /// Decodes a message preceded by its varint length, as written by
@@ -225,35 +243,69 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     /// the message from `buf` (also when the message fails to decode; a
     /// prefix that is malformed or claims more bytes than `buf` holds
     /// consumes only the prefix bytes read).
-    fn decode_length_delimited(mut buf: impl Buf) -> Result<Self, DecodeError>
+    fn decode_length_delimited(buf: impl Buf) -> Result<Self, DecodeError>
+    where
+        Self: Sized,
+    {
+        Self::decode_length_delimited_with_options(buf, &DecodeOptions::new())
+    }
+
+    /// [`Message::decode_length_delimited`] under `options`.
+    fn decode_length_delimited_with_options(
+        mut buf: impl Buf,
+        options: &DecodeOptions,
+    ) -> Result<Self, DecodeError>
     where
         Self: Sized,
     {
         let len = read_length_prefix(&mut buf)?;
+        if len > MAX_MESSAGE_LEN {
+            buf.advance(len);
+            return Err(too_large(len));
+        }
         if !Self::SHARES_INPUT && buf.chunk().len() >= len {
-            let result = Self::decode_from_slice(&buf.chunk()[..len]);
+            let result = Self::decode_with_options(&buf.chunk()[..len], options);
             buf.advance(len);
             return result;
         }
         let bytes = buf.copy_to_bytes(len);
-        Self::decode_bytes(&bytes, &DecodeOptions::default())
+        Self::decode_bytes(&bytes, options)
     }
 
     /// Merges an encoded message into this one: scalars read later win,
     /// repeated fields append, and sub-messages merge recursively. Consumes
     /// all of `buf`, also when decoding fails (the fields read before the
     /// failure are then merged).
-    fn merge(&mut self, mut buf: impl Buf) -> Result<(), DecodeError>
+    fn merge(&mut self, buf: impl Buf) -> Result<(), DecodeError>
     where
         Self: Sized,
     {
-        if !Self::SHARES_INPUT && buf.chunk().len() == buf.remaining() {
-            let result = self.merge_from_slice(buf.chunk());
-            buf.advance(buf.remaining());
+        self.merge_with_options(buf, &DecodeOptions::new())
+    }
+
+    /// [`Message::merge`] under `options`. A buffer over
+    /// [`MAX_MESSAGE_LEN`] is refused before anything is copied.
+    fn merge_with_options(
+        &mut self,
+        mut buf: impl Buf,
+        options: &DecodeOptions,
+    ) -> Result<(), DecodeError>
+    where
+        Self: Sized,
+    {
+        let len = buf.remaining();
+        if len > MAX_MESSAGE_LEN {
+            buf.advance(len);
+            return Err(too_large(len));
+        }
+        if !Self::SHARES_INPUT && buf.chunk().len() == len {
+            let result =
+                Decoder::new(buf.chunk(), options).and_then(|mut d| self.merge_from(&mut d));
+            buf.advance(len);
             return result;
         }
-        let bytes = buf.copy_to_bytes(buf.remaining());
-        self.merge_from(&mut Decoder::new_shared(&bytes, &DecodeOptions::default())?)
+        let bytes = buf.copy_to_bytes(len);
+        self.merge_from(&mut Decoder::new_shared(&bytes, options)?)
     }
 
     /// Merges an encoded message from a byte slice into this one.
@@ -318,6 +370,7 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
 /// Sizes `message`, failing if it is beyond the limits `cache` was made
 /// with.
 fn checked_size<M: Message>(message: &M, cache: &mut SizeCache) -> Result<usize, EncodeError> {
+    cache.check_unknown_depth(message.unknown_fields().group_depth());
     let len = message.compute_size(cache);
     if cache.recursion_exceeded() {
         return Err(EncodeError::new(
@@ -334,6 +387,12 @@ fn checked_size<M: Message>(message: &M, cache: &mut SizeCache) -> Result<usize,
         ));
     }
     Ok(len)
+}
+
+/// The error for a buffer over [`MAX_MESSAGE_LEN`].
+#[cold]
+fn too_large(len: usize) -> DecodeError {
+    DecodeError::new(DecodeErrorKind::MessageTooLarge { length: len as u64 })
 }
 
 /// Fails unless `buf` has room for `required` bytes.

@@ -58,14 +58,16 @@ impl SizeCache {
         }
     }
 
-    /// Enters a nested message in the sizing pass. Returns `false`, and
-    /// remembers that the limit was exceeded, when the message would nest
-    /// deeper than the recursion limit; the caller then skips sizing it (so
-    /// the stack stays bounded) and the encode fails before writing.
-    /// Every `true` must be paired with a [`SizeCache::leave`].
+    /// Enters a nested message (or map entry) in the sizing pass, whose
+    /// unknown fields hold groups nested `unknown_depth` deep. Returns
+    /// `false`, and remembers that the limit was exceeded, when the message
+    /// or its groups would nest deeper than the recursion limit; the caller
+    /// then skips sizing it (so the stack stays bounded) and the encode
+    /// fails before writing. Every `true` must be paired with a
+    /// [`SizeCache::leave`].
     #[inline]
-    pub fn enter(&mut self) -> bool {
-        if !self.can_enter() {
+    pub fn enter(&mut self, unknown_depth: u32) -> bool {
+        if !self.can_enter(unknown_depth) {
             return false;
         }
         self.depth_remaining -= 1;
@@ -78,17 +80,26 @@ impl SizeCache {
         self.depth_remaining += 1;
     }
 
-    /// Checks that one more nesting level is allowed, without entering it:
-    /// for messages with no nested messages of their own (leaves), which
-    /// need no [`SizeCache::leave`]. Returns `false`, remembering it, at the
-    /// limit.
+    /// Checks, without entering it, that one more nesting level with groups
+    /// `unknown_depth` deep below it is allowed: for messages with no
+    /// nested messages of their own (leaves), which need no
+    /// [`SizeCache::leave`]. Returns `false`, remembering it, at the limit.
     #[inline]
-    pub fn can_enter(&mut self) -> bool {
-        if self.depth_remaining == 0 {
+    pub fn can_enter(&mut self, unknown_depth: u32) -> bool {
+        if self.depth_remaining <= unknown_depth {
             self.recursion_exceeded = true;
             return false;
         }
         true
+    }
+
+    /// Checks that groups `unknown_depth` deep fit below the current
+    /// level: for the top-level message's unknown fields.
+    #[inline]
+    pub fn check_unknown_depth(&mut self, unknown_depth: u32) {
+        if unknown_depth > self.depth_remaining {
+            self.recursion_exceeded = true;
+        }
     }
 
     /// Whether a sizing pass met a message nested deeper than the limit;
@@ -181,17 +192,27 @@ mod tests {
     #[test]
     fn depth_beyond_the_limit_is_refused_and_remembered() {
         let mut cache = SizeCache::with_options(&EncodeOptions::new().with_recursion_limit(2));
-        assert!(cache.enter());
-        assert!(cache.can_enter());
-        assert!(cache.enter());
+        assert!(cache.enter(0));
+        assert!(cache.can_enter(0));
+        assert!(cache.enter(0));
         assert!(!cache.recursion_exceeded());
-        assert!(!cache.can_enter());
+        assert!(!cache.can_enter(0));
         assert!(cache.recursion_exceeded());
         cache.leave();
         cache.leave();
         cache.clear();
         assert!(!cache.recursion_exceeded());
-        assert!(cache.enter());
+        // One level left after entering: groups one deep fit, two do not.
+        assert!(cache.enter(1));
+        assert!(!cache.recursion_exceeded());
+        cache.leave();
+        assert!(!cache.enter(2));
+        assert!(cache.recursion_exceeded());
+        cache.clear();
+        cache.check_unknown_depth(2);
+        assert!(!cache.recursion_exceeded());
+        cache.check_unknown_depth(3);
+        assert!(cache.recursion_exceeded());
     }
 
     #[test]

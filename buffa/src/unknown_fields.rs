@@ -66,13 +66,21 @@ impl UnknownFields {
     /// Whether no unknown field was kept.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.bytes.get().is_empty()
+        self.bytes.get().bytes.is_empty()
     }
 
     /// The kept fields, encoded.
     #[inline]
     pub fn as_bytes(&self) -> &[u8] {
-        self.bytes.get()
+        &self.bytes.get().bytes
+    }
+
+    /// How deeply groups nest inside the kept fields (0 without groups):
+    /// the nesting levels they add below their message, which encoding
+    /// counts against the recursion limit as decoding did.
+    #[inline]
+    pub(crate) fn group_depth(&self) -> u32 {
+        self.bytes.get().group_depth
     }
 
     /// Appends already-encoded fields, keys included, after checking that
@@ -81,15 +89,18 @@ impl UnknownFields {
     /// error nothing is appended, so a message never writes bytes that a
     /// decoder would refuse because of its unknown fields.
     pub fn push_raw(&mut self, encoded: &[u8]) -> Result<(), DecodeError> {
-        check_well_formed(encoded)?;
-        self.extend_trusted(encoded);
+        let group_depth = check_well_formed(encoded)?;
+        self.extend_trusted(encoded, group_depth);
         Ok(())
     }
 
-    /// Appends fields the decoder has just read and so already checked.
+    /// Appends fields the decoder has just read and so already checked,
+    /// whose groups nest `group_depth` deep.
     #[inline]
-    pub(crate) fn extend_trusted(&mut self, encoded: &[u8]) {
-        self.bytes.get_mut().extend_from_slice(encoded);
+    pub(crate) fn extend_trusted(&mut self, encoded: &[u8], group_depth: u32) {
+        let contents = self.bytes.get_mut();
+        contents.bytes.extend_from_slice(encoded);
+        contents.group_depth = contents.group_depth.max(group_depth);
     }
 
     /// Appends a varint field, as used for closed-enum values the schema
@@ -105,13 +116,15 @@ impl UnknownFields {
         encoder.put_tag(field_number, WireType::Varint);
         encoder.put_varint(value);
         let len = encoder.position();
-        self.extend_trusted(&buf[..len]);
+        self.extend_trusted(&buf[..len], 0);
     }
 
     /// Drops every kept field, keeping the allocation.
     pub fn clear(&mut self) {
         if !self.is_empty() {
-            self.bytes.get_mut().clear();
+            let contents = self.bytes.get_mut();
+            contents.bytes.clear();
+            contents.group_depth = 0;
         }
     }
 
@@ -141,7 +154,7 @@ impl UnknownFields {
         // no limit is needed to protect the stack, and the bytes were
         // already checked against the limit they were decoded under.
         let options = DecodeOptions::new().with_recursion_limit(u32::MAX);
-        let mut decoder = Decoder::new(bytes, &options).ok();
+        let mut decoder = Some(Decoder::any_length(bytes, &options));
         core::iter::from_fn(move || {
             let d = decoder.as_mut()?;
             let field = read_unknown_field(d).ok().flatten();
@@ -167,16 +180,23 @@ impl core::hash::Hash for UnknownFields {
     }
 }
 
-/// Checks that `encoded` is a sequence of whole, well-formed fields.
-fn check_well_formed(encoded: &[u8]) -> Result<(), DecodeError> {
+/// Heap bytes an `UnknownFields` allocates for its own storage when its
+/// first field arrives, which the decoder charges to the allocation budget.
+pub(crate) const UNKNOWN_STORAGE_SIZE: usize = size_of::<storage::Contents>();
+
+/// Checks that `encoded` is a sequence of whole, well-formed fields, and
+/// returns how deeply groups nest in them.
+pub(crate) fn check_well_formed(encoded: &[u8]) -> Result<u32, DecodeError> {
     // Groups are matched without recursion (see `read_group_body`), so any
     // depth is safe to check.
     let options = DecodeOptions::new().with_recursion_limit(u32::MAX);
     let mut d = Decoder::new(encoded, &options)?;
+    let mut depth = 0;
     while let Some(tag) = d.read_tag()? {
         match tag.wire_type() {
             WireType::StartGroup => {
-                read_group_body(&mut d, tag)?;
+                let (_, group_depth) = read_group_body(&mut d, tag)?;
+                depth = depth.max(group_depth);
             }
             WireType::EndGroup => {
                 return Err(d.error(crate::DecodeErrorKind::UnmatchedEndGroup {
@@ -186,7 +206,7 @@ fn check_well_formed(encoded: &[u8]) -> Result<(), DecodeError> {
             _ => d.skip_field(tag)?,
         }
     }
-    Ok(())
+    Ok(depth)
 }
 
 fn read_unknown_field<'a>(d: &mut Decoder<'a>) -> Result<Option<UnknownField<'a>>, DecodeError> {
@@ -198,7 +218,7 @@ fn read_unknown_field<'a>(d: &mut Decoder<'a>) -> Result<Option<UnknownField<'a>
         WireType::Fixed64 => UnknownValue::Fixed64(d.read_fixed64()?),
         WireType::Fixed32 => UnknownValue::Fixed32(d.read_fixed32()?),
         WireType::LengthDelimited => UnknownValue::LengthDelimited(d.read_length_delimited()?),
-        WireType::StartGroup => UnknownValue::Group(read_group_body(d, tag)?),
+        WireType::StartGroup => UnknownValue::Group(read_group_body(d, tag)?.0),
         WireType::EndGroup => return Ok(None),
     };
     Ok(Some(UnknownField {
@@ -207,24 +227,30 @@ fn read_unknown_field<'a>(d: &mut Decoder<'a>) -> Result<Option<UnknownField<'a>
     }))
 }
 
-/// Returns the bytes between a start-group key and its end-group key.
+/// Returns the bytes between a start-group key and its end-group key, and
+/// how deeply groups nest there (1 for a group without nested groups).
 ///
 /// Nested groups are matched with an explicit stack rather than recursion,
 /// so bytes appended with [`UnknownFields::push_raw`] cannot exhaust the
 /// call stack however deeply their groups nest; the stack grows with the
 /// input, one entry per open group.
-fn read_group_body<'a>(d: &mut Decoder<'a>, start: Tag) -> Result<&'a [u8], DecodeError> {
+fn read_group_body<'a>(d: &mut Decoder<'a>, start: Tag) -> Result<(&'a [u8], u32), DecodeError> {
     let body = d.remaining_slice();
     let before = d.remaining();
     let mut open = vec![start.field_number()];
+    let mut deepest = 1;
     while let Some(tag) = d.read_tag()? {
         match tag.wire_type() {
-            WireType::StartGroup => open.push(tag.field_number()),
+            WireType::StartGroup => {
+                open.push(tag.field_number());
+                deepest = deepest.max(open.len());
+            }
             WireType::EndGroup => {
                 let innermost = open.pop().unwrap_or(start.field_number());
                 d.check_end_group(tag, innermost)?;
                 if open.is_empty() {
-                    return Ok(&body[..before - d.remaining() - d.last_tag_len()]);
+                    let depth = u32::try_from(deepest).unwrap_or(u32::MAX);
+                    return Ok((&body[..before - d.remaining() - d.last_tag_len()], depth));
                 }
             }
             _ => d.skip_field(tag)?,
@@ -246,21 +272,32 @@ mod storage {
 
     use core::ptr::{self, NonNull};
 
+    /// What an `UnknownFields` holds: the encoded fields, and how deeply
+    /// groups nest in them.
+    #[derive(Clone)]
+    pub(super) struct Contents {
+        pub(super) bytes: Vec<u8>,
+        pub(super) group_depth: u32,
+    }
+
     /// The shared empty set every empty [`Storage`] points at. It is only
     /// ever read.
-    static EMPTY: Vec<u8> = Vec::new();
+    static EMPTY: Contents = Contents {
+        bytes: Vec::new(),
+        group_depth: 0,
+    };
 
-    /// An owned, boxed `Vec<u8>`, or a pointer to [`EMPTY`]: one word that
-    /// is never null.
+    /// An owned, boxed [`Contents`], or a pointer to [`EMPTY`]: one word
+    /// that is never null.
     ///
     /// `Option<Box<Vec<u8>>>` would also be one word, but it spends the null
     /// niche on its own `None`; keeping null free lets every message type
     /// have a niche, so `Option<Message>` (an inline sub-message field)
     /// needs no extra tag and word of padding. On the mesh benchmark this
     /// shrinks a triangle of four inline vectors from 136 to 104 bytes.
-    pub(super) struct Storage(NonNull<Vec<u8>>);
+    pub(super) struct Storage(NonNull<Contents>);
 
-    // SAFETY: a `Storage` either owns its `Vec<u8>` (which is `Send` and
+    // SAFETY: a `Storage` either owns its `Contents` (which is `Send` and
     // `Sync`) exclusively, or points at the immutable static `EMPTY`.
     unsafe impl Send for Storage {}
     // SAFETY: as above; shared access only ever reads.
@@ -281,19 +318,22 @@ mod storage {
             ptr::eq(self.0.as_ptr(), ptr::addr_of!(EMPTY))
         }
 
-        /// The bytes.
+        /// The contents.
         #[inline]
-        pub(super) fn get(&self) -> &Vec<u8> {
+        pub(super) fn get(&self) -> &Contents {
             // SAFETY: the pointer is either `EMPTY`, valid for the program's
             // lifetime, or a box this `Storage` owns, valid while `self` is.
             unsafe { self.0.as_ref() }
         }
 
-        /// The bytes, mutably, first giving this set its own allocation if
-        /// it still points at the shared empty one.
-        pub(super) fn get_mut(&mut self) -> &mut Vec<u8> {
+        /// The contents, mutably, first giving this set its own allocation
+        /// if it still points at the shared empty one.
+        pub(super) fn get_mut(&mut self) -> &mut Contents {
             if self.is_shared() {
-                self.0 = NonNull::from(Box::leak(Box::new(Vec::new())));
+                self.0 = NonNull::from(Box::leak(Box::new(Contents {
+                    bytes: Vec::new(),
+                    group_depth: 0,
+                })));
             }
             // SAFETY: the pointer is now a box this `Storage` owns
             // exclusively, borrowed mutably through `&mut self`.
@@ -309,11 +349,11 @@ mod storage {
 
     impl Clone for Storage {
         fn clone(&self) -> Self {
-            let bytes = self.get();
-            if bytes.is_empty() {
+            let contents = self.get();
+            if contents.bytes.is_empty() {
                 Storage::empty()
             } else {
-                Storage(NonNull::from(Box::leak(Box::new(bytes.clone()))))
+                Storage(NonNull::from(Box::leak(Box::new(contents.clone()))))
             }
         }
     }

@@ -359,3 +359,76 @@ fn varints_with_bits_beyond_64_are_refused_everywhere() {
         &DecodeErrorKind::VarintOverflow
     );
 }
+
+#[test]
+#[cfg_attr(miri, ignore = "allocates gigabytes")]
+fn a_buf_over_2_gib_is_refused_before_it_is_copied() {
+    // Two zeroed halves chained: not contiguous, so decoding would first
+    // copy them into one `Bytes`. The size check comes first.
+    let half = Bytes::from(zeroed(MAX_MESSAGE_LEN / 2 + 1));
+    let len = 2 * half.len();
+    let mut chained = half.clone().chain(half.clone());
+    let error = Kitchen::decode(&mut chained).unwrap_err();
+    assert_eq!(
+        error.kind(),
+        &DecodeErrorKind::MessageTooLarge { length: len as u64 }
+    );
+    assert!(!chained.has_remaining(), "consumed, as every decode is");
+    let mut merged = Inner::default();
+    let mut chained = half.clone().chain(half);
+    assert_eq!(
+        merged.merge(&mut chained).unwrap_err().kind(),
+        &DecodeErrorKind::MessageTooLarge { length: len as u64 }
+    );
+}
+
+#[test]
+fn every_buf_entry_point_takes_options() {
+    let input = cat(&[&ld(6, b"abcdef"), &ld(6, b"ghijkl")]);
+    // Room for one repeated string element and its six bytes, not two.
+    let limit = size_of::<String>() + 6 + 3;
+    let tight = DecodeOptions::new().with_allocation_limit(Some(limit));
+    let exceeded = DecodeErrorKind::AllocationLimitExceeded { limit };
+
+    let mut kitchen = Kitchen::default();
+    assert_eq!(
+        kitchen
+            .merge_with_options(&input[..], &tight)
+            .unwrap_err()
+            .kind(),
+        &exceeded
+    );
+    // The first string fit the budget and stays merged.
+    assert_eq!(kitchen.strings, ["abcdef"]);
+
+    let mut framed = varint(input.len() as u64);
+    framed.extend(&input);
+    assert_eq!(
+        Kitchen::decode_length_delimited_with_options(&framed[..], &tight)
+            .unwrap_err()
+            .kind(),
+        &exceeded
+    );
+    let roomy = DecodeOptions::new().with_allocation_limit(Some(1000));
+    let mut buf = &framed[..];
+    let decoded = Kitchen::decode_length_delimited_with_options(&mut buf, &roomy).unwrap();
+    assert_eq!(decoded.strings, ["abcdef", "ghijkl"]);
+    assert!(buf.is_empty());
+
+    // Encoding: length-delimited and sizing under options.
+    let deterministic = EncodeOptions::new().with_deterministic(true);
+    let message = Kitchen {
+        str_to_int: HashMap::from([("b".into(), 2), ("a".into(), 1)]),
+        ..Kitchen::default()
+    };
+    let body = map_entries(&[("a", 1), ("b", 2)]);
+    let mut written = Vec::new();
+    message
+        .encode_length_delimited_with_options(&mut written, &deterministic)
+        .unwrap();
+    assert_eq!(written, cat(&[&varint(body.len() as u64), &body]));
+    assert_eq!(
+        message.encoded_len_with_options(&deterministic),
+        Ok(body.len())
+    );
+}

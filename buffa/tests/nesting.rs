@@ -5,7 +5,10 @@
 mod common;
 
 use buffa::{DecodeErrorKind, DecodeOptions, EncodeErrorKind, EncodeOptions, Message};
-use common::{Chain, chain_size_calls, reset_chain_size_calls, varint, varint_len};
+use std::collections::{BTreeMap, HashMap};
+
+use buffa::MessageField;
+use common::{Chain, Inner, Kitchen, chain_size_calls, reset_chain_size_calls, varint, varint_len};
 
 const DEPTH: usize = 200;
 
@@ -182,11 +185,6 @@ fn recursion_limit_counts_nested_levels_exactly() {
 #[test]
 fn unknown_groups_count_towards_the_recursion_limit() {
     // 101 nested unknown groups (field 9) inside a Chain.
-    let nested_groups = |n: usize| {
-        let mut bytes = vec![0x4b; n];
-        bytes.extend(vec![0x4c; n]);
-        bytes
-    };
     let error = Chain::decode_from_slice(&nested_groups(101)).unwrap_err();
     assert_eq!(
         error.kind(),
@@ -202,7 +200,109 @@ fn unknown_groups_count_towards_the_recursion_limit() {
     let options = DecodeOptions::new().with_recursion_limit(1000);
     let deep = nested_groups(500);
     let chain = Chain::decode_with_options(&deep, &options).unwrap();
-    assert_eq!(chain.encode_to_vec(), deep);
+    assert_eq!(encode_deep(&chain), deep);
+}
+
+/// `n` unknown groups (field 9), each inside the previous one.
+fn nested_groups(n: usize) -> Vec<u8> {
+    let mut bytes = vec![0x4b; n];
+    bytes.extend(vec![0x4c; n]);
+    bytes
+}
+
+#[test]
+fn unknown_groups_count_towards_the_encode_limit_too() {
+    // Decoded under a raised limit, 500 nested unknown groups must not be
+    // written under the default one, which the default decoder refuses.
+    let options = DecodeOptions::new().with_recursion_limit(1000);
+    let deep = Chain::decode_with_options(&nested_groups(500), &options).unwrap();
+    let error = deep
+        .encode_to_vec_with_options(&EncodeOptions::new())
+        .unwrap_err();
+    assert_eq!(
+        error.kind(),
+        &EncodeErrorKind::RecursionLimitExceeded { limit: 100 }
+    );
+    assert!(Chain::decode_from_slice(&encode_deep(&deep)).is_err());
+
+    // At the top level 100 groups fit and 101 do not; one level down, 99
+    // and 100. The groups arrive through `push_raw` here, and decoding
+    // agrees with encoding at every boundary.
+    for (levels_above, groups, fits) in [
+        (0, 100, true),
+        (0, 101, false),
+        (1, 99, true),
+        (1, 100, false),
+    ] {
+        let mut leaf = Chain::default();
+        leaf.unknown_fields
+            .push_raw(&nested_groups(groups))
+            .unwrap();
+        let message = if levels_above == 0 {
+            leaf
+        } else {
+            let mut parent = Chain::default();
+            parent.child.set(leaf);
+            parent
+        };
+        let encoded = message.encode_to_vec_with_options(&EncodeOptions::new());
+        assert_eq!(
+            encoded.is_ok(),
+            fits,
+            "{levels_above} above, {groups} groups"
+        );
+        assert_eq!(
+            Chain::decode_from_slice(&encode_deep(&message)).is_ok(),
+            fits,
+            "{levels_above} above, {groups} groups"
+        );
+        assert_eq!(
+            message
+                .encoded_len_with_options(&EncodeOptions::new())
+                .is_ok(),
+            fits
+        );
+    }
+}
+
+#[test]
+fn maps_and_groups_count_levels_exactly_as_decoding_does() {
+    // A map entry is a nested message on the wire, and a message value is
+    // one more level inside it; a group is one level.
+    let with_map = Kitchen {
+        str_to_int: HashMap::from([("a".to_string(), 1)]),
+        ..Kitchen::default()
+    };
+    let with_message_map = Kitchen {
+        int_to_msg: BTreeMap::from([(1, Inner::default())]),
+        ..Kitchen::default()
+    };
+    let with_group = Kitchen {
+        group: MessageField::some(Inner::default()),
+        ..Kitchen::default()
+    };
+    for (name, message, levels) in [
+        ("map<string, int32>", &with_map, 1),
+        ("map<sint32, Inner>", &with_message_map, 2),
+        ("group", &with_group, 1),
+    ] {
+        let bytes = message.encode_to_vec_with_options(&DEEP).unwrap();
+        for limit in 0..=3 {
+            let fits = levels <= limit;
+            let encode = EncodeOptions::new().with_recursion_limit(limit);
+            let decode = DecodeOptions::new().with_recursion_limit(limit);
+            assert_eq!(
+                message.encode_to_vec_with_options(&encode).is_ok(),
+                fits,
+                "encode {name} under limit {limit}"
+            );
+            assert_eq!(
+                Kitchen::decode_with_options(&bytes, &decode).is_ok(),
+                fits,
+                "decode {name} under limit {limit}"
+            );
+        }
+    }
 }
 
 #[test]

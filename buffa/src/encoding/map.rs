@@ -111,6 +111,8 @@ pub trait MapContainer<K, V> {
         V: 'a;
     /// Inserts or replaces an entry.
     fn insert_entry(&mut self, key: K, value: V);
+    /// Whether the map has no entries.
+    fn is_empty(&self) -> bool;
 }
 
 impl<K: Eq + Hash, V, H: BuildHasher> MapContainer<K, V> for HashMap<K, V, H> {
@@ -129,6 +131,11 @@ impl<K: Eq + Hash, V, H: BuildHasher> MapContainer<K, V> for HashMap<K, V, H> {
     fn insert_entry(&mut self, key: K, value: V) {
         self.insert(key, value);
     }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.is_empty()
+    }
 }
 
 impl<K: Ord, V> MapContainer<K, V> for BTreeMap<K, V> {
@@ -146,6 +153,11 @@ impl<K: Ord, V> MapContainer<K, V> for BTreeMap<K, V> {
     #[inline]
     fn insert_entry(&mut self, key: K, value: V) {
         self.insert(key, value);
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.is_empty()
     }
 }
 
@@ -178,6 +190,11 @@ where
     V: MapValue,
     C: MapContainer<K::Value, V::Value>,
 {
+    // Each entry is a nested message one level down, as decoding counts it;
+    // entries are siblings, so one level covers them all.
+    if map.is_empty() || !cache.enter(0) {
+        return 0;
+    }
     let key_len = tag_len(field_number);
     let mut total = 0;
     for_each_entry(map, cache, |key, value, cache| {
@@ -186,6 +203,7 @@ where
         cache.set(slot, len);
         total += key_len + varint_len(len as u64) + len;
     });
+    cache.leave();
     total
 }
 
@@ -241,8 +259,8 @@ pub fn merge<K: ScalarType, V: MapValue, C: MapContainer<K::Value, V::Value>>(
         let mut encoder = Encoder::from_slice(&mut key_buf);
         encoder.put_tag(tag.field_number(), WireType::LengthDelimited);
         let key_len = encoder.position();
-        unknown.extend_trusted(&key_buf[..key_len]);
-        unknown.extend_trusted(&entry_start[..consumed]);
+        unknown.extend_trusted(&key_buf[..key_len], 0);
+        unknown.extend_trusted(&entry_start[..consumed], 0);
     }
     Ok(())
 }

@@ -17,8 +17,9 @@ use super::scalar::check_wire_type;
 /// [`SizeCache::enter`]) and the encode fails.
 #[inline]
 pub fn size<M: Message>(field_number: u32, message: &M, cache: &mut SizeCache) -> usize {
+    let unknown_depth = message.unknown_fields().group_depth();
     let len = if M::CACHES_SIZES {
-        if !cache.enter() {
+        if !cache.enter(unknown_depth) {
             return 0;
         }
         let slot = cache.reserve();
@@ -28,7 +29,7 @@ pub fn size<M: Message>(field_number: u32, message: &M, cache: &mut SizeCache) -
         len
     } else {
         // A leaf holds no messages, so checking its own level suffices.
-        if !cache.can_enter() {
+        if !cache.can_enter(unknown_depth) {
             return 0;
         }
         message.compute_size(cache)
@@ -58,9 +59,10 @@ pub fn write<M: Message>(
 /// has already stored (a oneof variant, a map value).
 ///
 /// The merge helpers charge the allocation budget for the heap memory
-/// they add: a repeated element, or a singular field behind a pointer that
-/// [allocates](ProtoBox::ALLOCATES). Inline fields and oneof variants are
-/// not charged (one per message at most, whose own contents are).
+/// they add: a repeated element, a singular field behind a pointer that
+/// [allocates](ProtoBox::ALLOCATES), and a boxed oneof variant (through
+/// [`new_boxed`]). Inline fields and unboxed oneof variants live in their
+/// parent and cost nothing extra.
 #[inline]
 pub fn merge<M: Message>(
     tag: Tag,
@@ -123,6 +125,14 @@ fn charge_pointer<M, P: ProtoBox<M>>(
     Ok(())
 }
 
+/// A new default message in a box, for a boxed oneof variant about to be
+/// decoded in place; charges the allocation to the budget.
+#[inline]
+pub fn new_boxed<M: Message>(decoder: &mut Decoder<'_>) -> Result<Box<M>, DecodeError> {
+    decoder.charge(size_of::<M>())?;
+    Ok(Box::default())
+}
+
 /// Size of a repeated message field.
 #[inline]
 pub fn size_repeated<M: Message>(
@@ -175,7 +185,7 @@ pub fn merge_repeated<M: Message>(
 /// count against the recursion limit like length-prefixed messages.
 #[inline]
 pub fn size_group<M: Message>(field_number: u32, message: &M, cache: &mut SizeCache) -> usize {
-    if !cache.enter() {
+    if !cache.enter(message.unknown_fields().group_depth()) {
         return 0;
     }
     let len = message.compute_size(cache);
