@@ -4,14 +4,16 @@
 //!    `edition_unittest.proto`), read from the protobuf 27.1 sources that the
 //!    `protobuf-sources` crate locates, with buffa-build;
 //! 2. the hostile-naming protos under `proto/hostile`, the editions protos
-//!    under `proto/editions`, and the `Eq`/`Hash` protos under
-//!    `proto/eq_hash` (with a custom pointer), with buffa-build;
+//!    under `proto/editions`, the allocation-budget protos under
+//!    `proto/limits`, and the `Eq`/`Hash` protos under `proto/eq_hash` (with
+//!    a custom pointer), with buffa-build;
 //! 3. the cross-check protos under `proto/crosscheck`, once with buffa-build
 //!    and once with prost-build.
 //!
 //! Every run writes to its own directory under `OUT_DIR` (`unittest`,
-//! `hostile`, `editions`, `shared`, `eq_hash`, `crosscheck`, `prost`), with
-//! an include file `include.rs` that mounts its packages as modules.
+//! `hostile`, `editions`, `shared`, `limits`, `eq_hash`, `crosscheck`,
+//! `prost`), with an include file `include.rs` that mounts its packages as
+//! modules.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -57,6 +59,15 @@ fn main() {
         .includes(&["proto/shared"])
         .bytes(&[".shared.Blob"])
         .out_dir(out_dir.join("shared"))
+        .include_file("include.rs")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+
+    buffa_build::Config::new()
+        .protoc_executable(&protoc)
+        .files(&["proto/limits/limits.proto"])
+        .includes(&["proto/limits"])
+        .out_dir(out_dir.join("limits"))
         .include_file("include.rs")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));

@@ -324,12 +324,14 @@ impl Config {
     /// Every path the generated code emits to the runtime goes through it:
     /// the user-facing types (`<path>::MessageField`, `<path>::EnumValue`,
     /// ...) and the import of its support module at the top of each
-    /// generated module (`use <path>::__private as __buffa;`). It must be a
-    /// Rust path without generic arguments, and since generated code uses it
-    /// from nested modules it must not start with `self` or `super`
-    /// (`::name` or `crate::...` are safest); anything else makes
-    /// [`Config::compile`] and [`Config::generate`] return an error naming
-    /// `buffa_path`.
+    /// generated module (`use <path>::__private::alias::*;`). It must be an
+    /// absolute Rust path without generic arguments, starting with `::`
+    /// (`::buffa_rt`) or `crate` (`crate::rt`, for a re-export): generated
+    /// code uses it from nested modules, where a relative path would mean
+    /// something else (`super::...`) or could be shadowed by a generated
+    /// module (`buffa_rt` inside the module of a package `x.buffa_rt`).
+    /// Anything else makes [`Config::compile`] and [`Config::generate`]
+    /// return an error naming `buffa_path`.
     ///
     /// With `buffa_rt = { package = "buffa", version = "..." }` in
     /// `Cargo.toml`:

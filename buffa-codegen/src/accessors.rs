@@ -113,35 +113,54 @@ impl Context<'_> {
     }
 }
 
-/// Methods that generated structs get from `Message`, `Clone`, `Default`,
-/// `Debug` and `PartialEq`: an accessor with one of these names would shadow
-/// the trait method in method-call syntax.
+/// Methods and associated functions that generated structs get from
+/// `buffa::Message`, `Clone`, `Default`, `Debug`, `PartialEq`, `Eq` and
+/// `Hash`: an inherent accessor with one of these names would shadow the
+/// trait's in method-call syntax (`m.encode(..)`) and in paths
+/// (`M::decode(..)`).
 const TRAIT_METHOD_NAMES: &[&str] = &[
+    // buffa::Message
     "clear",
-    "clone",
     "compute_size",
     "decode",
     "decode_bytes",
     "decode_from_slice",
     "decode_length_delimited",
+    "decode_length_delimited_with_options",
     "decode_with_options",
-    "default",
     "default_instance",
     "encode",
     "encode_length_delimited",
     "encode_length_delimited_to_vec",
+    "encode_length_delimited_with_options",
     "encode_to_vec",
+    "encode_to_vec_with_options",
+    "encode_with_options",
     "encoded_len",
-    "eq",
-    "fmt",
+    "encoded_len_with_options",
     "merge",
     "merge_field",
     "merge_from",
     "merge_from_slice",
     "merge_group",
-    "ne",
+    "merge_with_options",
     "unknown_fields",
     "write_to",
+    // Clone
+    "clone",
+    "clone_from",
+    // Default
+    "default",
+    // Debug
+    "fmt",
+    // PartialEq
+    "eq",
+    "ne",
+    // Eq (hidden, but callable)
+    "assert_receiver_is_total_eq",
+    // Hash
+    "hash",
+    "hash_slice",
 ];
 
 /// The accessor's name: the field's, or `<field>_or_default` when the
@@ -160,6 +179,43 @@ fn accessor(name: &syn::Ident, doc: &str, ty: &TokenStream, body: TokenStream) -
         #[doc = #doc]
         pub fn #name(&self) -> #ty {
             #body
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TRAIT_METHOD_NAMES;
+
+    /// Every method of `buffa::Message`, read from the runtime's source next
+    /// to this crate, is in the list, so a new one cannot be shadowed.
+    #[test]
+    fn every_message_method_is_listed() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../buffa/src/message.rs");
+        let source = std::fs::read_to_string(path).expect("read buffa/src/message.rs");
+        let file = syn::parse_file(&source).expect("parse buffa/src/message.rs");
+        let message = file
+            .items
+            .iter()
+            .find_map(|item| match item {
+                syn::Item::Trait(t) if t.ident == "Message" => Some(t),
+                _ => None,
+            })
+            .expect("trait Message");
+        let methods: Vec<String> = message
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                syn::TraitItem::Fn(f) => Some(f.sig.ident.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert!(methods.len() > 20, "{methods:?}");
+        for method in methods {
+            assert!(
+                TRAIT_METHOD_NAMES.contains(&method.as_str()),
+                "Message::{method} is missing from TRAIT_METHOD_NAMES"
+            );
         }
     }
 }

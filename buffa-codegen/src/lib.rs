@@ -35,7 +35,7 @@ mod pointer;
 mod runtime;
 mod schema;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use prost::Message as _;
 use prost_types::FileDescriptorSet;
@@ -128,16 +128,16 @@ pub fn generate(
         entry.1 |= has_messages;
     }
 
-    // Packages whose names differ only in case (`a.B`, `a.b`) share one
-    // Rust module, where a second alias would clash with the first: only
-    // the first such package's file carries it.
-    let mut aliased: HashSet<Vec<String>> = HashSet::new();
+    // Every file that holds messages imports the alias itself, so that it
+    // compiles on its own; packages whose names differ only in case (`a.B`,
+    // `a.b`) share one Rust module, where the imports are repeated globs of
+    // one item and do not clash.
     let mut out = Vec::new();
     for (package, (items, has_messages)) in packages {
         if items.is_empty() {
             continue;
         }
-        let alias = if has_messages && aliased.insert(schema::package_modules(&package)) {
+        let alias = if has_messages {
             runtime::alias_item(&context.buffa)
         } else {
             quote!()

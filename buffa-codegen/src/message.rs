@@ -240,7 +240,7 @@ impl Context<'_> {
             )?);
         }
         // Only messages call the support API; a module of enums and oneofs
-        // alone would leave the alias unused.
+        // alone does without the alias.
         let alias = if items.iter().any(|item| !item.is_empty()) {
             runtime::alias_item(&self.buffa)
         } else {

@@ -176,11 +176,13 @@ impl Context<'_> {
                     quote!(merge)
                 };
                 // A boxed variant is decoded straight into its box, so a
-                // large message never sits on the stack.
+                // large message never sits on the stack; the box is charged
+                // to the allocation budget, or a run of small records could
+                // each allocate a large, empty message.
                 let (existing, fresh, fresh_ref) = if self.oneof_boxed(full_name, field)? {
                     (
                         quote!(&mut **value),
-                        quote!(::std::boxed::Box::<#path>::default()),
+                        quote!(__buffa::message::new_boxed::<#path>(decoder)?),
                         quote!(&mut *value),
                     )
                 } else {

@@ -7,16 +7,23 @@
 //! and in error messages. Everything else (field helpers, scalar markers,
 //! `SizeCache`, `Encoder`, `Decoder`, `Tag`) lives under the runtime's
 //! hidden `__private` module, which each generated module that holds a
-//! message imports once:
+//! message reaches through the alias `__buffa`, glob-imported once:
 //!
 //! ```text
-//! use ::buffa::__private as __buffa;
+//! #[allow(unused_imports)]
+//! use ::buffa::__private::alias::*;
 //! size += __buffa::scalar::size_implicit::<__buffa::Int32>(1, &self.id);
 //! ```
 //!
-//! so a field's helper call stays one line. No generated type or module can
-//! be called `__buffa`: case conversion (`ident`) strips leading underscores,
-//! and the only name it makes that starts with two is `__` itself, possibly
+//! so a field's helper call stays one line. The import is a glob so that
+//! every generated file can carry its own: two globs bringing the same item
+//! into one module do not clash (packages whose names differ only in case
+//! share a module), where two `use ... as __buffa;` would. rustc reports all
+//! but one of such duplicate globs as unused, hence the `allow`.
+//!
+//! No generated type or module can be called `__buffa` (which would shadow
+//! the glob): case conversion (`ident`) strips leading underscores, and the
+//! only name it makes that starts with two is `__` itself, possibly
 //! followed by more underscores.
 
 use proc_macro2::TokenStream;
@@ -28,10 +35,11 @@ use crate::options::Options;
 /// The runtime's path when `buffa_path` is not set.
 pub const DEFAULT_PATH: &str = "::buffa";
 
-/// The runtime crate's path from `options`, checked: a Rust path without
-/// generic arguments that does not start with `self` or `super` (generated
-/// code uses it from nested modules, where those would mean something
-/// else).
+/// The runtime crate's path from `options`, checked: an absolute Rust path
+/// (`::name`, `crate` or `crate::...`) without generic arguments. Generated
+/// code uses it from nested modules, where a relative path would mean
+/// something else (`super`), or could be shadowed by a generated module of
+/// the same name (`buffa_rt` in the module of package `x.buffa_rt`).
 pub fn crate_path(options: &Options) -> Result<TokenStream, Error> {
     let text = options.buffa_path.as_deref().unwrap_or(DEFAULT_PATH);
     let bad = |why: String| Error::new(format!("buffa_path {text:?} {why}"));
@@ -46,24 +54,34 @@ pub fn crate_path(options: &Options) -> Result<TokenStream, Error> {
             "has generic arguments; it must name a crate or module".into()
         ));
     }
-    if path.leading_colon.is_none()
-        && path
+    let absolute =
+        path.leading_colon.is_some() || path.segments.first().is_some_and(|s| s.ident == "crate");
+    if !absolute {
+        let relative_to_here = path
             .segments
             .first()
-            .is_some_and(|s| s.ident == "self" || s.ident == "super")
-    {
-        return Err(bad(
-            "is relative; use an absolute path (`::name` or `crate::...`), \
-             since generated code names it from nested modules"
-                .into(),
-        ));
+            .is_some_and(|s| s.ident == "self" || s.ident == "super");
+        let suggestion = if relative_to_here {
+            "`crate::...`".to_owned()
+        } else {
+            format!("`::{text}`")
+        };
+        return Err(bad(format!(
+            "is relative; it must start with `::` or `crate::` (e.g. {suggestion}): \
+             generated code names it from nested modules, where a relative \
+             path could mean something else or be shadowed by a generated \
+             module of the same name"
+        )));
     }
     Ok(quote!(#path))
 }
 
-/// The alias item at the top of a generated module that holds messages.
+/// The alias import at the top of a generated module that holds messages.
 pub fn alias_item(crate_path: &TokenStream) -> TokenStream {
-    quote!(use #crate_path::__private as __buffa;)
+    quote! {
+        #[allow(unused_imports)]
+        use #crate_path::__private::alias::*;
+    }
 }
 
 #[cfg(test)]
@@ -105,7 +123,7 @@ mod tests {
         assert_eq!(path(None).unwrap(), "::buffa");
         assert_eq!(path(Some("::buffa_rt")).unwrap(), "::buffa_rt");
         assert_eq!(path(Some("crate::rt")).unwrap(), "crate::rt");
-        assert_eq!(path(Some("buffa")).unwrap(), "buffa");
+        assert_eq!(path(Some("crate")).unwrap(), "crate");
     }
 
     #[test]
@@ -119,10 +137,22 @@ mod tests {
             "a::<T>",
             "super::rt",
             "self::rt",
+            "buffa",
+            "buffa_rt::inner",
             "1a",
         ] {
             let e = path(Some(bad)).unwrap_err();
             assert!(e.contains("buffa_path"), "{bad:?}: {e}");
         }
+    }
+
+    #[test]
+    fn relative_paths_get_an_absolute_suggestion() {
+        // A relative `buffa_rt` would be shadowed by the module of a
+        // package `x.buffa_rt` in the generated code.
+        let e = path(Some("buffa_rt")).unwrap_err();
+        assert!(e.contains("relative") && e.contains("`::buffa_rt`"), "{e}");
+        let e = path(Some("super::rt")).unwrap_err();
+        assert!(e.contains("relative") && e.contains("`crate::...`"), "{e}");
     }
 }

@@ -1,14 +1,21 @@
-//! Generates `proto/renamed.proto` against the runtime as `::buffa_rt`, with
-//! sub-messages inline and `bytes` as `Bytes`, so that every kind of path to
-//! the runtime (support API, `MessageField`, `Inline`, `EnumValue`,
-//! `bytes::Bytes`, `Message`) goes through the renamed crate.
+//! Generates `proto/renamed.proto` (proto3), and `proto/legacy.proto` with
+//! `proto/shadow.proto` (proto2, the latter a package whose module is called
+//! `buffa_rt`), against the runtime as `::buffa_rt`. `renamed` has its
+//! sub-messages inline and a `bytes` field as `Bytes`, `legacy` keeps the
+//! default boxes, so that every kind of path to the runtime (support API,
+//! `MessageField`, `Inline`, `EnumValue`, `bytes::Bytes`, `Message`) goes
+//! through the renamed crate.
 
 fn main() {
     buffa_build::Config::new()
-        .files(&["proto/renamed.proto"])
+        .files(&[
+            "proto/renamed.proto",
+            "proto/legacy.proto",
+            "proto/shadow.proto",
+        ])
         .includes(&["proto"])
         .buffa_path("::buffa_rt")
-        .unbox_message_fields()
+        .unbox_message_fields_in(&[".renamed"])
         .bytes(&[".renamed.Account.avatar"])
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));

@@ -4,6 +4,7 @@
 //! - [`hostile`]: names chosen to break code generators, by buffa;
 //! - [`editions`]: edition 2023 features, by buffa;
 //! - [`shared`]: `bytes` fields generated as `bytes::Bytes`, by buffa;
+//! - [`limits`]: boxed oneof variants under an allocation budget, by buffa;
 //! - [`eq_hash`]: messages that derive `Eq` and `Hash` and messages that
 //!   must not, by buffa, with the custom pointer [`Handle`];
 //! - [`crosscheck`] and [`prost_crosscheck`]: every field kind, by buffa and
@@ -29,6 +30,12 @@ pub mod editions {
 #[allow(clippy::module_inception)]
 pub mod shared {
     include!(concat!(env!("OUT_DIR"), "/shared/include.rs"));
+}
+
+/// Boxed oneof variants much larger than their message.
+#[allow(clippy::module_inception)]
+pub mod limits {
+    include!(concat!(env!("OUT_DIR"), "/limits/include.rs"));
 }
 
 /// Messages that derive `Eq` and `Hash`, and messages that must not.

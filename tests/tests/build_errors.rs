@@ -262,6 +262,13 @@ fn bad_buffa_paths() {
         ("::buffa<T>", "generic arguments"),
         ("super::buffa", "relative"),
         ("self::buffa", "relative"),
+        // A relative crate name would be shadowed by a generated module of
+        // the same name (the package `x.buffa_rt` is the module `buffa_rt`).
+        (
+            "buffa_rt",
+            "must start with `::` or `crate::` (e.g. `::buffa_rt`)",
+        ),
+        ("buffa_rt::inner", "(e.g. `::buffa_rt::inner`)"),
     ];
     for (path, expected) in cases {
         let e = expect_err(good(dir.path()).buffa_path(path));
@@ -280,7 +287,7 @@ fn bad_buffa_paths() {
     let files = good(dir.path()).buffa_path("crate::rt").generate().unwrap();
     let code = &files[0].content;
     assert!(
-        code.contains("use crate::rt::__private as __buffa;"),
+        code.contains("use crate::rt::__private::alias::*;"),
         "{code}"
     );
     assert!(code.contains("crate::rt::MessageField<Tree>"), "{code}");

@@ -751,8 +751,9 @@ fn names_near_the_support_api_alias() {
 
 #[test]
 fn packages_differing_only_in_case_share_a_module() {
-    // Both package files hold messages, and only the first imports the
-    // support API alias into the shared module: two would clash.
+    // Both package files hold messages and each glob-imports the support
+    // API alias into the shared module; repeated globs of one item do not
+    // clash.
     use h::case::{FromLower, FromUpper};
     check(
         "case_lower.proto",
@@ -767,6 +768,47 @@ fn packages_differing_only_in_case_share_a_module() {
         "upper { x: 1 }",
     );
     assert_eq!(FromUpper::NAME, "hostile.Case.FromUpper");
+}
+
+/// The file of `hostile.solo` on its own, without `hostile.Solo`, which
+/// shares its module: each generated file imports the alias itself.
+mod solo_alone {
+    buffa::include_proto!("hostile/hostile.solo");
+}
+
+#[test]
+fn a_case_clashing_package_file_compiles_on_its_own() {
+    use h::solo::{Down, Up, down};
+    let shared = Down {
+        x: 1,
+        inner: down::Inner {
+            y: 2,
+            ..Default::default()
+        }
+        .into(),
+        ..Default::default()
+    };
+    check(
+        "case_solo_upper.proto",
+        &Up {
+            down: shared.clone().into(),
+            ..Default::default()
+        },
+        "down { x: 1 inner { y: 2 } }",
+    );
+    // The same file, alone in another module, is the same message.
+    let alone = solo_alone::Down {
+        x: 1,
+        inner: solo_alone::down::Inner {
+            y: 2,
+            ..Default::default()
+        }
+        .into(),
+        ..Default::default()
+    };
+    check("case_solo_lower.proto", &alone, "x: 1 inner { y: 2 }");
+    assert_eq!(alone.encode_to_vec(), shared.encode_to_vec());
+    assert_eq!(solo_alone::Down::NAME, "hostile.solo.Down");
 }
 
 #[test]
@@ -831,4 +873,96 @@ fn types_that_clash_after_case_conversion() {
         },
         "upper { d: 5 }",
     );
+}
+
+/// `TraitNames`: fields named like the methods of `Message`, `Clone`,
+/// `PartialEq`, `Eq` and `Hash` get `_or_default` accessors, and the trait
+/// methods stay callable by their plain names (an inherent `hash(&self)`
+/// would make `message.hash(&mut hasher)` fail to compile).
+#[test]
+fn fields_named_like_trait_methods() {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+
+    use h::std_names::TraitNames;
+    let message = TraitNames {
+        hash: Some(1),
+        hash_slice: Some(2),
+        clone_from: Some(3),
+        ne: Some(4),
+        assert_receiver_is_total_eq: Some(5),
+        encode_with_options: Some(6),
+        encode_to_vec_with_options: Some(7),
+        encode_length_delimited_with_options: Some(8),
+        encoded_len_with_options: Some(9),
+        merge_with_options: Some(10),
+        decode_length_delimited_with_options: Some(11),
+        clone: Some(12),
+        eq: Some(13),
+        fmt: Some(14),
+        ..Default::default()
+    };
+    check(
+        "std_names.proto",
+        &message,
+        "hash: 1 hash_slice: 2 clone_from: 3 ne: 4 assert_receiver_is_total_eq: 5 \
+         encode_with_options: 6 encode_to_vec_with_options: 7 \
+         encode_length_delimited_with_options: 8 encoded_len_with_options: 9 \
+         merge_with_options: 10 decode_length_delimited_with_options: 11 \
+         clone: 12 eq: 13 fmt: 14",
+    );
+    let accessors = [
+        message.hash_or_default(),
+        message.hash_slice_or_default(),
+        message.clone_from_or_default(),
+        message.ne_or_default(),
+        message.assert_receiver_is_total_eq_or_default(),
+        message.encode_with_options_or_default(),
+        message.encode_to_vec_with_options_or_default(),
+        message.encode_length_delimited_with_options_or_default(),
+        message.encoded_len_with_options_or_default(),
+        message.merge_with_options_or_default(),
+        message.decode_length_delimited_with_options_or_default(),
+        message.clone_or_default(),
+        message.eq_or_default(),
+        message.fmt_or_default(),
+    ];
+    assert_eq!(accessors, core::array::from_fn(|i| i as i32 + 1));
+
+    // The trait methods, by their plain names.
+    let hash = |m: &TraitNames| {
+        let mut hasher = DefaultHasher::new();
+        m.hash(&mut hasher);
+        hasher.finish()
+    };
+    let mut copy = TraitNames::default();
+    copy.clone_from(&message);
+    assert!(!copy.ne(&message));
+    assert_eq!(hash(&copy), hash(&message));
+    let mut hasher = DefaultHasher::new();
+    TraitNames::hash_slice(std::slice::from_ref(&message), &mut hasher);
+    let options = buffa::EncodeOptions::new();
+    let mut buf = Vec::new();
+    message.encode_with_options(&mut buf, &options).unwrap();
+    assert_eq!(message.encode_to_vec_with_options(&options).unwrap(), buf);
+    assert_eq!(
+        message.encoded_len_with_options(&options).unwrap(),
+        buf.len()
+    );
+    let decode_options = buffa::DecodeOptions::new();
+    let mut merged = TraitNames::default();
+    merged
+        .merge_with_options(&buf[..], &decode_options)
+        .unwrap();
+    assert_eq!(merged, message);
+    let mut delimited = Vec::new();
+    message
+        .encode_length_delimited_with_options(&mut delimited, &options)
+        .unwrap();
+    assert_eq!(
+        TraitNames::decode_length_delimited_with_options(&delimited[..], &decode_options).unwrap(),
+        message
+    );
+    assert_eq!(message.clone(), message);
+    assert!(message.eq(&copy));
+    assert!(format!("{message:?}").contains("hash: Some(1)"));
 }

@@ -1,9 +1,21 @@
 //! Code generated with `buffa_path("::buffa_rt")` for a crate that depends
-//! on the runtime only as `buffa_rt`; see `build.rs`.
+//! on the runtime only as `buffa_rt`; see `build.rs`. The proto2 package
+//! `legacy` is tested in `tests/proto2.rs`.
 
-/// The package `renamed`.
+/// The package `renamed` (proto3).
 pub mod renamed {
     buffa_rt::include_proto!("renamed");
+}
+
+/// The package `legacy` (proto2).
+pub mod legacy {
+    // `::buffa_rt`, since `buffa_rt` alone now names the module below.
+    ::buffa_rt::include_proto!("legacy");
+
+    /// The package `legacy.buffa_rt`, a module named like the runtime crate.
+    pub mod buffa_rt {
+        ::buffa_rt::include_proto!("legacy.buffa_rt");
+    }
 }
 
 #[cfg(test)]
