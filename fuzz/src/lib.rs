@@ -70,3 +70,21 @@ pub fn same_values<M: PartialEq + Debug>(a: &M, b: &M) -> bool {
 pub fn keeps_unknown_fields<M: Message>(message: &M) -> bool {
     !message.unknown_fields().is_empty() || format!("{message:?}").contains("UnknownField {")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_unknown_fields_sees_nested_ones() {
+        // `scalars` holding unknown field 100 = 1.
+        let nested = inline::sink::Portable::decode_from_slice(&[0x0a, 0x03, 0xa0, 0x06, 0x01])
+            .expect("decodes");
+        assert!(nested.unknown_fields().is_empty());
+        assert!(keeps_unknown_fields(&nested));
+        // `scalars` holding `f_int32` = 1.
+        let known =
+            inline::sink::Portable::decode_from_slice(&[0x0a, 0x02, 0x18, 0x01]).expect("decodes");
+        assert!(!keeps_unknown_fields(&known));
+    }
+}
