@@ -262,6 +262,44 @@ impl Config {
         self
     }
 
+    /// Generates a borrowed view `FooView<'a>` beside every message `Foo`
+    /// (see `buffa::MessageView`): decoding it copies no string, bytes or
+    /// singular sub-message, and allocates only for repeated and map
+    /// fields. Without it the generated code does not change.
+    pub fn views(&mut self) -> &mut Self {
+        self.options.views = true;
+        self
+    }
+
+    /// Makes every message-typed view field lazy. Same as
+    /// `lazy_views_in(&["."])`; implies [`Config::views`].
+    pub fn lazy_views(&mut self) -> &mut Self {
+        self.lazy_views_in(&["."])
+    }
+
+    /// Makes the message-typed view fields (singular or repeated) under
+    /// `paths` lazy: the view keeps their bytes and decodes them when read
+    /// (`buffa::LazyField`, `buffa::LazyRepeated`). The paths follow the
+    /// pointer rules: the last rule covering a field decides, and
+    /// [`Config::eager_views_in`] takes fields back. Implies
+    /// [`Config::views`]. Oneof members and map values stay eager.
+    pub fn lazy_views_in(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
+        self.options.views = true;
+        for path in paths {
+            self.options.lazy_views.insert(path.as_ref(), true);
+        }
+        self
+    }
+
+    /// Makes the view fields under `paths` eager again, overriding earlier
+    /// [`Config::lazy_views_in`] rules.
+    pub fn eager_views_in(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
+        for path in paths {
+            self.options.lazy_views.insert(path.as_ref(), false);
+        }
+        self
+    }
+
     /// Adds an attribute (e.g. `#[derive(serde::Serialize)]`) to the
     /// messages, enums and oneof enums under `path`.
     pub fn type_attribute(

@@ -34,11 +34,11 @@ pub fn scalar_default(scalar: Scalar, text: &str, path: &str) -> Result<TokenStr
         Scalar::Double => {
             float_default(text, quote!(f64), Literal::f64_suffixed).ok_or_else(bad)?
         }
-        Scalar::String => {
+        Scalar::String | Scalar::BorrowedStr => {
             let literal = Literal::string(text);
             quote!(#literal)
         }
-        Scalar::Bytes | Scalar::SharedBytes => {
+        Scalar::Bytes | Scalar::SharedBytes | Scalar::BorrowedBytes => {
             let literal = Literal::byte_string(&unescape_bytes(text).ok_or_else(bad)?);
             quote!(#literal)
         }

@@ -45,6 +45,10 @@ pub enum Scalar {
     Bytes,
     /// `bytes` as `bytes::Bytes`
     SharedBytes,
+    /// `string` in a view, as `&'a str`
+    BorrowedStr,
+    /// `bytes` in a view, as `&'a [u8]`
+    BorrowedBytes,
 }
 
 impl Scalar {
@@ -90,6 +94,8 @@ impl Scalar {
             Scalar::String => quote!(ProtoString),
             Scalar::Bytes => quote!(ProtoBytes),
             Scalar::SharedBytes => quote!(SharedBytes),
+            Scalar::BorrowedStr => quote!(BorrowedStr<'a>),
+            Scalar::BorrowedBytes => quote!(BorrowedBytes<'a>),
         };
         quote!(__buffa::#name)
     }
@@ -107,12 +113,31 @@ impl Scalar {
             Scalar::String => quote!(::std::string::String),
             Scalar::Bytes => quote!(::std::vec::Vec<u8>),
             Scalar::SharedBytes => quote!(#buffa::bytes::Bytes),
+            Scalar::BorrowedStr => quote!(&'a str),
+            Scalar::BorrowedBytes => quote!(&'a [u8]),
+        }
+    }
+
+    /// The scalar a view holds in place of this one: strings and bytes
+    /// borrowed from the input, everything else as owned.
+    pub fn borrowed(self) -> Scalar {
+        match self {
+            Scalar::String => Scalar::BorrowedStr,
+            Scalar::Bytes | Scalar::SharedBytes => Scalar::BorrowedBytes,
+            other => other,
         }
     }
 
     /// Whether repeated values may be packed.
     pub fn packable(self) -> bool {
-        !matches!(self, Scalar::String | Scalar::Bytes | Scalar::SharedBytes)
+        !matches!(
+            self,
+            Scalar::String
+                | Scalar::Bytes
+                | Scalar::SharedBytes
+                | Scalar::BorrowedStr
+                | Scalar::BorrowedBytes
+        )
     }
 }
 
@@ -211,6 +236,10 @@ pub struct Field<'a> {
     pub pointer: Option<TokenStream>,
     /// Full proto path, `.pkg.Msg.field`.
     pub path: String,
+    /// Generated for a view (`FooView<'a>`) rather than the owned struct.
+    pub view: bool,
+    /// A view field decoded only when read (`LazyField`, `LazyRepeated`).
+    pub lazy: bool,
 }
 
 /// Resolves a field's features and presence.
@@ -246,6 +275,13 @@ impl Field<'_> {
     pub fn rust_type(&self, buffa: &TokenStream) -> Result<TokenStream, Error> {
         let value = self.value.rust_type(buffa);
         Ok(match &self.shape {
+            Shape::Explicit if self.lazy => quote!(#buffa::LazyField<'a, #value>),
+            Shape::Repeated { .. } if self.lazy => quote!(#buffa::LazyRepeated<'a, #value>),
+            Shape::Map { key, value, .. } if self.view => {
+                let key = key.rust_type(buffa);
+                let value = value.rust_type(buffa);
+                quote!(#buffa::MapView<#key, #value>)
+            }
             Shape::Implicit => value,
             Shape::Explicit => match &self.value {
                 ValueType::Message { .. } => match &self.pointer {
@@ -279,6 +315,10 @@ impl Field<'_> {
         let number = proc_macro2::Literal::u32_unsuffixed(self.number);
         let name = self.name();
         let marker = self.value.marker();
+        if let Some((delimited, repeated)) = self.lazy_shape() {
+            let helper = if repeated { quote!(size_repeated) } else { quote!(size_field) };
+            return quote!(__buffa::lazy::#helper(#number, #delimited, &self.#name, cache));
+        }
         match (&self.shape, &self.value) {
             (Shape::Map { key, value, .. }, _) => {
                 let (key, value) = (key.marker(), value.marker());
@@ -327,6 +367,10 @@ impl Field<'_> {
         let number = proc_macro2::Literal::u32_unsuffixed(self.number);
         let name = self.name();
         let marker = self.value.marker();
+        if let Some((delimited, repeated)) = self.lazy_shape() {
+            let helper = if repeated { quote!(write_repeated) } else { quote!(write_field) };
+            return quote!(__buffa::lazy::#helper(#number, #delimited, &self.#name, cache, encoder););
+        }
         match (&self.shape, &self.value) {
             (Shape::Map { key, value, .. }, _) => {
                 let (key, value) = (key.marker(), value.marker());
@@ -375,6 +419,15 @@ impl Field<'_> {
     pub fn merge_expr(&self) -> TokenStream {
         let name = self.name();
         let marker = self.value.marker();
+        if let Some((delimited, repeated)) = self.lazy_shape() {
+            let helper = match (repeated, delimited) {
+                (false, false) => quote!(merge_field),
+                (false, true) => quote!(merge_group_field),
+                (true, false) => quote!(merge_repeated),
+                (true, true) => quote!(merge_repeated_group),
+            };
+            return quote!(__buffa::lazy::#helper(tag, &mut self.#name, decoder));
+        }
         match (&self.shape, &self.value) {
             (Shape::Map { key, value, .. }, _) => {
                 let (key, value) = (key.marker(), value.marker());
@@ -432,6 +485,18 @@ impl Field<'_> {
             (Shape::Repeated { packed: true }, _) => self.packable(),
             _ => false,
         }
+    }
+
+    /// For a lazy view field: whether it is group-encoded, and whether it
+    /// is repeated.
+    fn lazy_shape(&self) -> Option<(bool, bool)> {
+        if !self.lazy {
+            return None;
+        }
+        let ValueType::Message { delimited, .. } = self.value else {
+            return None;
+        };
+        Some((delimited, matches!(self.shape, Shape::Repeated { .. })))
     }
 
     fn packable(&self) -> bool {

@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use prost_types::field_descriptor_proto::{Label, Type};
+use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::context::Context;
@@ -162,9 +163,79 @@ impl<'a> Context<'a> {
                 shape,
                 pointer,
                 path,
+                view: false,
+                lazy: false,
             });
         }
         Ok(fields)
+    }
+
+    /// The fields of `message` as its view holds them: strings and bytes
+    /// borrowed, message types as their views, singular sub-messages in
+    /// place unless recursive (then boxed), and the fields the lazy rules
+    /// cover as lazy fields.
+    pub fn view_fields(
+        &self,
+        full_name: &str,
+        message: &MessageType<'_>,
+        from: &[String],
+    ) -> Result<Vec<Field<'a>>, Error> {
+        let mut fields = self.fields(full_name, message, from)?;
+        for field in &mut fields {
+            field.view = true;
+            field.pointer = None;
+            if let Shape::Map { key, value, .. } = &mut field.shape {
+                *key = key.borrowed();
+                self.borrow_value(value, from)?;
+                continue;
+            }
+            self.borrow_value(&mut field.value, from)?;
+            let ValueType::Message {
+                path,
+                full_name: target,
+                ..
+            } = &field.value
+            else {
+                continue;
+            };
+            field.lazy = matches!(field.shape, Shape::Explicit | Shape::Repeated { .. })
+                && self.options.lazy_views.get(&field.path) == Some(&true);
+            if matches!(field.shape, Shape::Explicit)
+                && !field.lazy
+                && !self.graph.is_recursive(full_name, target)
+            {
+                let buffa = &self.buffa;
+                field.pointer = Some(quote!(#buffa::Inline<#path>));
+            }
+        }
+        Ok(fields)
+    }
+
+    /// Turns an owned value type into the one a view holds.
+    fn borrow_value(&self, value: &mut ValueType, from: &[String]) -> Result<(), Error> {
+        match value {
+            ValueType::Scalar(scalar) => *scalar = scalar.borrowed(),
+            ValueType::Message {
+                path, full_name, ..
+            } => *path = self.view_type_path(full_name, from)?,
+            ValueType::Enum { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// The view type of message `full_name` (`FooView<'a>`), relative to
+    /// module `from`.
+    pub fn view_type_path(&self, full_name: &str, from: &[String]) -> Result<TokenStream, Error> {
+        let message = self.schema.message(full_name)?;
+        let owned = message.rust.relative_to(from);
+        let (prefix, name) = match owned.rsplit_once("::") {
+            Some((prefix, name)) => (format!("{prefix}::"), name),
+            None => (String::new(), owned.as_str()),
+        };
+        let path = format!("{prefix}{}<'a>", crate::view::view_name(name));
+        let parsed: syn::Type =
+            syn::parse_str(&path).map_err(|e| Error::new(format!("bad Rust path {path}: {e}")))?;
+        Ok(quote!(#parsed))
     }
 
     /// Whether decoding `full_name` may share its input: the message, or

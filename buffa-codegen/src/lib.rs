@@ -34,6 +34,7 @@ mod path;
 mod pointer;
 mod runtime;
 mod schema;
+mod view;
 
 use std::collections::BTreeMap;
 
@@ -278,6 +279,7 @@ fn validate_rule_paths(schema: &Schema<'_>, options: &Options) -> Result<(), Err
             .iter()
             .map(|(p, _)| ("unbox_oneof", p)),
     );
+    named.extend(options.lazy_views.iter().map(|(p, _)| ("lazy_views", p)));
     named.extend(
         options
             .type_attributes

@@ -13,6 +13,16 @@ use crate::ident;
 use crate::runtime;
 use crate::schema::RustPath;
 
+/// The generated bodies every message shape (owned or view) shares.
+pub(crate) struct Codec {
+    /// Statements adding each field's size to `size`.
+    pub sizes: Vec<TokenStream>,
+    /// Statements writing each field.
+    pub writes: Vec<TokenStream>,
+    /// The body of `merge_field`.
+    pub merge_body: TokenStream,
+}
+
 impl Context<'_> {
     /// A message's struct, its impls and the module of its nested types.
     pub fn generate_message(
@@ -76,57 +86,11 @@ impl Context<'_> {
             struct_fields.push(quote!(#doc #attributes pub #field_name: ::core::option::Option<#module_ident::#enum_name>));
         }
 
-        // Fields are written in field-number order, oneof members included.
-        let mut order: Vec<&Field<'_>> = fields.iter().collect();
-        order.sort_by_key(|f| f.number);
-        let mut sizes = Vec::new();
-        let mut writes = Vec::new();
-        for field in &order {
-            if let Shape::Oneof(index) = field.shape {
-                // Each member is written at its own field number, so the
-                // output keeps field-number order like other
-                // implementations'.
-                let oneof = ident::ident(&oneof_names[index]);
-                let enum_name = ident::ident(&oneof_enums[index]);
-                let variant = ident::ident(&field.rust_name);
-                let pattern = quote!(::core::option::Option::Some(#module_ident::#enum_name::#variant(value)));
-                let (size, write) = self.oneof_member_calls(full_name, field)?;
-                sizes.push(quote!(if let #pattern = &self.#oneof { size += #size; }));
-                writes.push(quote!(if let #pattern = &self.#oneof { #write; }));
-                continue;
-            }
-            let size = field.size_expr();
-            sizes.push(quote!(size += #size;));
-            writes.push(field.write_stmt());
-        }
-
-        let mut arms = Vec::new();
-        for field in &fields {
-            let number = proc_macro2::Literal::u32_unsuffixed(field.number);
-            let body = match field.shape {
-                Shape::Oneof(index) => self.oneof_merge(
-                    full_name,
-                    field,
-                    &module_ident,
-                    &ident::ident(&oneof_names[index]),
-                    &ident::ident(&oneof_enums[index]),
-                )?,
-                _ => field.merge_expr(),
-            };
-            arms.push(quote!(#number => #body,));
-        }
-
-        // A message without fields has nothing to match on.
-        let merge_body = if arms.is_empty() {
-            quote!(decoder.skip_to_unknown(tag, &mut self.unknown_fields))
-        } else {
-            quote! {
-                match tag.field_number() {
-                    #(#arms)*
-                    _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-                }
-            }
-        };
+        let Codec {
+            sizes,
+            writes,
+            merge_body,
+        } = self.codec(full_name, &fields, &module_ident, &oneof_names, &oneof_enums)?;
         let accessors = self.accessors(&name, &fields)?;
         let doc = comments.doc(source_path);
         let attributes = self.attributes(
@@ -166,6 +130,11 @@ impl Context<'_> {
             quote!()
         };
         let buffa = &self.buffa;
+        let view = if self.options.views {
+            self.generate_view(full_name, source_path, comments)?
+        } else {
+            quote!()
+        };
 
         Ok(quote! {
             #doc
@@ -215,7 +184,78 @@ impl Context<'_> {
                 }
             }
 
+            #view
+
             #nested
+        })
+    }
+
+    /// The bodies of `compute_size`, `write_to` and `merge_field` for
+    /// `fields` (owned or view), with oneof `oneof_names[i]` of enum type
+    /// `module::oneof_enums[i]`.
+    pub(crate) fn codec(
+        &self,
+        full_name: &str,
+        fields: &[Field<'_>],
+        module_ident: &syn::Ident,
+        oneof_names: &[String],
+        oneof_enums: &[String],
+    ) -> Result<Codec, Error> {
+        // Fields are written in field-number order, oneof members included.
+        let mut order: Vec<&Field<'_>> = fields.iter().collect();
+        order.sort_by_key(|f| f.number);
+        let mut sizes = Vec::new();
+        let mut writes = Vec::new();
+        for field in &order {
+            if let Shape::Oneof(index) = field.shape {
+                // Each member is written at its own field number, so the
+                // output keeps field-number order like other
+                // implementations'.
+                let oneof = ident::ident(&oneof_names[index]);
+                let enum_name = ident::ident(&oneof_enums[index]);
+                let variant = ident::ident(&field.rust_name);
+                let pattern = quote!(::core::option::Option::Some(#module_ident::#enum_name::#variant(value)));
+                let (size, write) = self.oneof_member_calls(full_name, field)?;
+                sizes.push(quote!(if let #pattern = &self.#oneof { size += #size; }));
+                writes.push(quote!(if let #pattern = &self.#oneof { #write; }));
+                continue;
+            }
+            let size = field.size_expr();
+            sizes.push(quote!(size += #size;));
+            writes.push(field.write_stmt());
+        }
+
+        let mut arms = Vec::new();
+        for field in fields {
+            let number = proc_macro2::Literal::u32_unsuffixed(field.number);
+            let body = match field.shape {
+                Shape::Oneof(index) => self.oneof_merge(
+                    full_name,
+                    field,
+                    module_ident,
+                    &ident::ident(&oneof_names[index]),
+                    &ident::ident(&oneof_enums[index]),
+                )?,
+                _ => field.merge_expr(),
+            };
+            arms.push(quote!(#number => #body,));
+        }
+
+        // A message without fields has nothing to match on.
+        let merge_body = if arms.is_empty() {
+            quote!(decoder.skip_to_unknown(tag, &mut self.unknown_fields))
+        } else {
+            quote! {
+                match tag.field_number() {
+                    #(#arms)*
+                    _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+                }
+            }
+        };
+        Ok(Codec {
+            sizes,
+            writes,
+            merge_body,
         })
     }
 
@@ -241,7 +281,9 @@ impl Context<'_> {
         }
         // Only messages call the support API; a module of enums and oneofs
         // alone does without the alias.
-        let alias = if items.iter().any(|item| !item.is_empty()) {
+        let has_oneofs =
+            (0..message.proto.oneof_decl.len()).any(|index| Context::is_real_oneof(message, index));
+        let alias = if items.iter().any(|item| !item.is_empty()) || (self.options.views && has_oneofs) {
             runtime::alias_item(&self.buffa)
         } else {
             quote!()
@@ -265,6 +307,9 @@ impl Context<'_> {
                     &path,
                     comments,
                 )?);
+                if self.options.views {
+                    items.push(self.generate_oneof_view(full_name, index, &oneof_enums[index])?);
+                }
             }
         }
         items.retain(|item| !item.is_empty());

@@ -38,13 +38,17 @@ impl Context<'_> {
     }
 
     /// Whether a message-typed oneof variant is boxed.
-    fn oneof_boxed(&self, full_name: &str, field: &Field<'_>) -> Result<bool, Error> {
+    pub(crate) fn oneof_boxed(&self, full_name: &str, field: &Field<'_>) -> Result<bool, Error> {
         let ValueType::Message {
             full_name: target, ..
         } = &field.value
         else {
             return Ok(false);
         };
+        if field.view {
+            // A view holds variants in place unless the schema recurses.
+            return Ok(self.graph.is_recursive(full_name, target));
+        }
         let message = self.schema.message(full_name)?;
         let oneof_path = match field.proto.oneof_index {
             Some(index) => format!(

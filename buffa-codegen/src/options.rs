@@ -42,6 +42,11 @@ pub struct Options {
     pub enum_attributes: PathRules<String>,
     /// Attributes for struct fields and oneof variants.
     pub field_attributes: PathRules<String>,
+    /// Generate a borrowed view `FooView<'a>` beside every message `Foo`.
+    pub views: bool,
+    /// Message-typed view fields (singular or repeated) decoded only when
+    /// read; the last rule covering a field decides. Only with `views`.
+    pub lazy_views: PathRules<bool>,
     /// Leave out doc comments taken from the .proto files.
     pub disable_comments: bool,
     /// The path generated code uses to reach the runtime crate, e.g.

@@ -13,7 +13,17 @@
 pub use crate::decoder::Decoder;
 pub use crate::encoder::Encoder;
 pub use crate::encoding::types::*;
-pub use crate::encoding::{closed_enum, map, message, repeated, scalar};
+pub use crate::encoding::{closed_enum, lazy, map, message, repeated, scalar};
+pub use crate::message::{Encodable, Mergeable};
+pub use crate::message_field::DefaultRef;
+pub use crate::unknown_fields::UnknownSink;
+pub use crate::view::ToOwnedValue;
+
+/// Copies a view's value into the owned type; see [`ToOwnedValue`].
+#[inline]
+pub fn to_owned<T: ToOwnedValue<O> + ?Sized, O>(value: &T) -> Result<O, crate::DecodeError> {
+    value.to_owned_value()
+}
 pub use crate::size_cache::SizeCache;
 pub use crate::wire::{
     Tag, tag_len, varint_len, zigzag_decode32, zigzag_decode64, zigzag_encode32, zigzag_encode64,

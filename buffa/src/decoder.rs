@@ -10,7 +10,9 @@ use bytes::Bytes;
 
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::options::{DecodeOptions, MAX_MESSAGE_LEN};
-use crate::unknown_fields::{UNKNOWN_STORAGE_SIZE, UnknownFields, check_well_formed};
+use crate::unknown_fields::{UnknownSink, check_well_formed};
+#[cfg(test)]
+use crate::unknown_fields::UnknownFields;
 use crate::wire::{Tag, WireType};
 
 /// A cursor over encoded bytes.
@@ -65,6 +67,39 @@ impl<'a> Decoder<'a> {
             allocation_remaining: options.allocation_limit().unwrap_or(usize::MAX),
             allocation_limit: options.allocation_limit(),
         }
+    }
+
+    /// A decoder over a payload kept for later (a lazy view field), which
+    /// sat at a depth where `depth_remaining` nesting levels were left:
+    /// reading it later counts against the limit as reading it in place
+    /// would have, or against `options`' own limit if that is tighter.
+    pub(crate) fn resumed(
+        payload: &'a [u8],
+        options: &DecodeOptions,
+        depth_remaining: u32,
+    ) -> Decoder<'a> {
+        let mut decoder = Decoder::any_length(payload, options);
+        decoder.depth_remaining = depth_remaining.min(options.recursion_limit());
+        decoder
+    }
+
+    /// Nesting levels the cursor may still enter before the recursion
+    /// limit.
+    #[inline]
+    pub fn depth_remaining(&self) -> u32 {
+        self.depth_remaining
+    }
+
+    /// Fails with [`DecodeErrorKind::RecursionLimitExceeded`] unless one
+    /// more nesting level may be entered; enters none.
+    #[inline]
+    pub fn check_depth(&self) -> Result<(), DecodeError> {
+        if self.depth_remaining == 0 {
+            return Err(self.error(DecodeErrorKind::RecursionLimitExceeded {
+                limit: self.recursion_limit,
+            }));
+        }
+        Ok(())
     }
 
     /// A decoder over shared bytes: `bytes` fields typed as [`Bytes`] are
@@ -371,11 +406,7 @@ impl<'a> Decoder<'a> {
 
     #[inline]
     fn enter(&mut self) -> Result<(), DecodeError> {
-        if self.depth_remaining == 0 {
-            return Err(self.error(DecodeErrorKind::RecursionLimitExceeded {
-                limit: self.recursion_limit,
-            }));
-        }
+        self.check_depth()?;
         self.depth_remaining -= 1;
         Ok(())
     }
@@ -423,21 +454,15 @@ impl<'a> Decoder<'a> {
     /// Skips the field whose key `tag` was just read and appends its bytes,
     /// key included and exactly as they appeared, to `unknown`. Must follow
     /// the [`Decoder::read_tag`] that returned `tag`, with no read between.
-    pub fn skip_to_unknown(
+    pub fn skip_to_unknown<U: UnknownSink<'a>>(
         &mut self,
         tag: Tag,
-        unknown: &mut UnknownFields,
+        unknown: &mut U,
     ) -> Result<(), DecodeError> {
         let start = self.offset() - self.tag_len;
         self.skip_field(tag)?;
         let field = &self.input[start..self.offset()];
-        // The first unknown field also allocates the set's own storage.
-        let storage = if unknown.is_empty() {
-            UNKNOWN_STORAGE_SIZE
-        } else {
-            0
-        };
-        self.charge(field.len() + storage)?;
+        self.charge(unknown.cost_of(field.len()))?;
         // Groups add nesting levels that encoding must count again; the
         // rescan runs only for unknown groups, which are rare.
         let group_depth = if tag.wire_type() == WireType::StartGroup {
@@ -445,7 +470,7 @@ impl<'a> Decoder<'a> {
         } else {
             0
         };
-        unknown.extend_trusted(field, group_depth);
+        unknown.push_input(field, group_depth);
         Ok(())
     }
 }

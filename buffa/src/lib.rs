@@ -61,6 +61,7 @@ mod options;
 mod pointer;
 mod size_cache;
 mod unknown_fields;
+mod view;
 mod wire;
 
 #[doc(hidden)]
@@ -75,6 +76,9 @@ pub use message_field::MessageField;
 pub use options::{DEFAULT_RECURSION_LIMIT, DecodeOptions, EncodeOptions, MAX_MESSAGE_LEN};
 pub use pointer::{Inline, ProtoBox};
 pub use unknown_fields::{UnknownField, UnknownFields, UnknownValue};
+pub use view::{
+    HasView, LazyField, LazyRepeated, MapView, MessageView, UnknownFieldsView, view_of,
+};
 pub use wire::WireType;
 /// Includes the Rust code generated for the protobuf package `$package` by
 /// `buffa-build`, from the build script's `OUT_DIR`.

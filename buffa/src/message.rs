@@ -322,16 +322,7 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     where
         Self: Sized,
     {
-        while let Some(tag) = decoder.read_tag()? {
-            if tag.wire_type() == WireType::EndGroup {
-                return Err(decoder.error(DecodeErrorKind::UnmatchedEndGroup {
-                    field_number: tag.field_number(),
-                }));
-            }
-            self.merge_field(tag, decoder)
-                .map_err(|e| e.in_field(Self::NAME, tag.field_number()))?;
-        }
-        Ok(())
+        merge_fields(Self::NAME, decoder, |tag, d| self.merge_field(tag, d))
     }
 
     #[doc(hidden)]
@@ -345,14 +336,9 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     where
         Self: Sized,
     {
-        while let Some(tag) = decoder.read_tag()? {
-            if tag.wire_type() == WireType::EndGroup {
-                return decoder.check_end_group(tag, field_number);
-            }
-            self.merge_field(tag, decoder)
-                .map_err(|e| e.in_field(Self::NAME, tag.field_number()))?;
-        }
-        Err(decoder.error(DecodeErrorKind::MissingEndGroup { field_number }))
+        merge_group_fields(Self::NAME, field_number, decoder, |tag, d| {
+            self.merge_field(tag, d)
+        })
     }
 
     /// Decodes a message from shared bytes with explicit limits; `bytes`
@@ -367,10 +353,133 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     }
 }
 
+/// The encoding half that owned messages and views share, so that one set
+/// of field helpers and encode entry points serves both. **Support API**:
+/// every [`Message`] has it through a blanket impl; generated views
+/// implement it directly.
+#[doc(hidden)]
+pub trait Encodable {
+    /// The message's fully qualified protobuf name, for errors.
+    const NAME: &'static str;
+
+    /// See [`Message::CACHES_SIZES`].
+    const CACHES_SIZES: bool = true;
+
+    /// See [`Message::compute_size`].
+    fn compute_size(&self, cache: &mut SizeCache) -> usize;
+
+    /// See [`Message::write_to`].
+    fn write_to(&self, cache: &mut SizeCache, encoder: &mut Encoder<'_>);
+
+    /// How deeply groups nest in the message's own unknown fields.
+    fn unknown_group_depth(&self) -> u32;
+}
+
+impl<M: Message> Encodable for M {
+    const NAME: &'static str = M::NAME;
+    const CACHES_SIZES: bool = M::CACHES_SIZES;
+
+    #[inline]
+    fn compute_size(&self, cache: &mut SizeCache) -> usize {
+        Message::compute_size(self, cache)
+    }
+
+    #[inline]
+    fn write_to(&self, cache: &mut SizeCache, encoder: &mut Encoder<'_>) {
+        Message::write_to(self, cache, encoder)
+    }
+
+    #[inline]
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields().group_depth()
+    }
+}
+
+/// The decoding half that owned messages and views share: merging fields
+/// read from input that lives for `'a` (views borrow from it). **Support
+/// API**: every [`Message`] has it through a blanket impl; generated views
+/// implement it directly.
+#[doc(hidden)]
+pub trait Mergeable<'a>: Encodable + Default {
+    /// Merges one field, whose key `tag` has just been read.
+    fn merge_field(&mut self, tag: Tag, decoder: &mut Decoder<'a>) -> Result<(), DecodeError>;
+
+    /// Merges fields until the end of the decoder's current message.
+    #[inline]
+    fn merge_from(&mut self, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
+        merge_fields(Self::NAME, decoder, |tag, d| self.merge_field(tag, d))
+    }
+
+    /// Merges fields up to the end-group key of group `field_number`.
+    #[inline]
+    fn merge_group(&mut self, field_number: u32, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
+        merge_group_fields(Self::NAME, field_number, decoder, |tag, d| {
+            self.merge_field(tag, d)
+        })
+    }
+}
+
+impl<'a, M: Message> Mergeable<'a> for M {
+    #[inline]
+    fn merge_field(&mut self, tag: Tag, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
+        Message::merge_field(self, tag, decoder)
+    }
+
+    #[inline]
+    fn merge_from(&mut self, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
+        Message::merge_from(self, decoder)
+    }
+
+    #[inline]
+    fn merge_group(&mut self, field_number: u32, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
+        Message::merge_group(self, field_number, decoder)
+    }
+}
+
+/// Merges fields with `merge_field` until the end of the decoder's current
+/// message; an end-group key there has no group to close.
+#[inline]
+pub(crate) fn merge_fields<'a>(
+    name: &'static str,
+    decoder: &mut Decoder<'a>,
+    mut merge_field: impl FnMut(Tag, &mut Decoder<'a>) -> Result<(), DecodeError>,
+) -> Result<(), DecodeError> {
+    while let Some(tag) = decoder.read_tag()? {
+        if tag.wire_type() == WireType::EndGroup {
+            return Err(decoder.error(DecodeErrorKind::UnmatchedEndGroup {
+                field_number: tag.field_number(),
+            }));
+        }
+        merge_field(tag, decoder).map_err(|e| e.in_field(name, tag.field_number()))?;
+    }
+    Ok(())
+}
+
+/// Merges fields with `merge_field` up to the end-group key of group
+/// `field_number`.
+#[inline]
+pub(crate) fn merge_group_fields<'a>(
+    name: &'static str,
+    field_number: u32,
+    decoder: &mut Decoder<'a>,
+    mut merge_field: impl FnMut(Tag, &mut Decoder<'a>) -> Result<(), DecodeError>,
+) -> Result<(), DecodeError> {
+    while let Some(tag) = decoder.read_tag()? {
+        if tag.wire_type() == WireType::EndGroup {
+            return decoder.check_end_group(tag, field_number);
+        }
+        merge_field(tag, decoder).map_err(|e| e.in_field(name, tag.field_number()))?;
+    }
+    Err(decoder.error(DecodeErrorKind::MissingEndGroup { field_number }))
+}
+
 /// Sizes `message`, failing if it is beyond the limits `cache` was made
 /// with.
-fn checked_size<M: Message>(message: &M, cache: &mut SizeCache) -> Result<usize, EncodeError> {
-    cache.check_unknown_depth(message.unknown_fields().group_depth());
+pub(crate) fn checked_size<M: Encodable>(
+    message: &M,
+    cache: &mut SizeCache,
+) -> Result<usize, EncodeError> {
+    cache.check_unknown_depth(message.unknown_group_depth());
     let len = message.compute_size(cache);
     if cache.recursion_exceeded() {
         return Err(EncodeError::new(
@@ -396,7 +505,7 @@ fn too_large(len: usize) -> DecodeError {
 }
 
 /// Fails unless `buf` has room for `required` bytes.
-fn check_room(
+pub(crate) fn check_room(
     message: &'static str,
     required: usize,
     buf: &impl BufMut,
@@ -425,7 +534,7 @@ fn length_prefix(len: usize) -> ([u8; 10], usize) {
 
 /// Runs the write pass into `buf`: directly into its spare memory when it
 /// has `len` contiguous bytes, through an intermediate `Vec` otherwise.
-fn write_to_buf<M: Message>(message: &M, cache: &mut SizeCache, len: usize, buf: &mut impl BufMut) {
+pub(crate) fn write_to_buf<M: Encodable>(message: &M, cache: &mut SizeCache, len: usize, buf: &mut impl BufMut) {
     let chunk = buf.chunk_mut();
     if chunk.len() >= len {
         // SAFETY: the encoder writes only initialised bytes into the chunk.
@@ -441,7 +550,7 @@ fn write_to_buf<M: Message>(message: &M, cache: &mut SizeCache, len: usize, buf:
 }
 
 /// Runs the write pass, appending to `vec`.
-fn write_to_vec<M: Message>(message: &M, cache: &mut SizeCache, len: usize, vec: &mut Vec<u8>) {
+pub(crate) fn write_to_vec<M: Encodable>(message: &M, cache: &mut SizeCache, len: usize, vec: &mut Vec<u8>) {
     vec.reserve(len);
     let start = vec.len();
     let written = write_exact(message, cache, len, &mut vec.spare_capacity_mut()[..len]);
@@ -451,7 +560,7 @@ fn write_to_vec<M: Message>(message: &M, cache: &mut SizeCache, len: usize, vec:
 
 /// Writes `message` into `buf`, which has room for exactly `len` bytes, and
 /// returns the bytes written.
-fn write_exact<M: Message>(
+fn write_exact<M: Encodable>(
     message: &M,
     cache: &mut SizeCache,
     len: usize,

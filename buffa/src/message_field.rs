@@ -101,7 +101,28 @@ impl<T: Default, P: ProtoBox<T>> MessageField<T, P> {
     }
 }
 
-impl<T: Message, P: ProtoBox<T>> Deref for MessageField<T, P> {
+/// A type whose shared default value unset fields read as: every
+/// [`Message`] (its [`Message::default_instance`]) and every generated
+/// view. **Support API**: generated views implement it.
+#[doc(hidden)]
+pub trait DefaultRef {
+    /// The shared default value.
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r;
+}
+
+impl<M: Message> DefaultRef for M {
+    #[inline]
+    fn default_ref<'r>() -> &'r M
+    where
+        M: 'r,
+    {
+        M::default_instance()
+    }
+}
+
+impl<T: DefaultRef, P: ProtoBox<T>> Deref for MessageField<T, P> {
     type Target = T;
 
     /// The value, or the default instance when unset.
@@ -109,7 +130,7 @@ impl<T: Message, P: ProtoBox<T>> Deref for MessageField<T, P> {
     fn deref(&self) -> &T {
         match &self.value {
             Some(pointer) => pointer.get(),
-            None => T::default_instance(),
+            None => T::default_ref(),
         }
     }
 }

@@ -30,6 +30,57 @@ pub struct UnknownFields {
     bytes: storage::Storage,
 }
 
+/// Where decoding keeps the fields a schema does not know: an owned
+/// [`UnknownFields`] copies them, a view's
+/// [`UnknownFieldsView`](crate::UnknownFieldsView) borrows them from the
+/// input. Decoding charges [`UnknownSink::cost_of`] to the allocation
+/// budget before each push.
+pub trait UnknownSink<'a> {
+    /// Heap bytes that keeping `len` more bytes of fields costs.
+    fn cost_of(&self, len: usize) -> usize;
+
+    /// Appends one field exactly as it appeared in the input, key
+    /// included, whose groups nest `group_depth` deep.
+    fn push_input(&mut self, field: &'a [u8], group_depth: u32);
+
+    /// Appends whole fields that decoding wrote itself (a closed-enum
+    /// value out of a packed run, a map entry with an unknown enum value
+    /// under a re-encoded key); they hold no groups.
+    fn push_written(&mut self, fields: &[u8]);
+}
+
+impl<'a> UnknownSink<'a> for UnknownFields {
+    #[inline]
+    fn cost_of(&self, len: usize) -> usize {
+        // The first field also allocates the set's own storage.
+        if self.is_empty() {
+            len + UNKNOWN_STORAGE_SIZE
+        } else {
+            len
+        }
+    }
+
+    #[inline]
+    fn push_input(&mut self, field: &'a [u8], group_depth: u32) {
+        self.extend_trusted(field, group_depth);
+    }
+
+    #[inline]
+    fn push_written(&mut self, fields: &[u8]) {
+        self.extend_trusted(fields, 0);
+    }
+}
+
+/// A varint field, encoded: the bytes and how many are used.
+pub(crate) fn varint_field(field_number: u32, value: u64) -> ([u8; 15], usize) {
+    let mut buf = [0u8; 15];
+    let mut encoder = Encoder::from_slice(&mut buf);
+    encoder.put_tag(field_number, WireType::Varint);
+    encoder.put_varint(value);
+    let len = encoder.position();
+    (buf, len)
+}
+
 /// One unknown field, as [`UnknownFields::iter`] yields it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UnknownField<'a> {
@@ -111,11 +162,7 @@ impl UnknownFields {
     /// Panics if `field_number` is 0 or above `2^29 - 1`, which no field
     /// may have.
     pub fn push_varint(&mut self, field_number: u32, value: u64) {
-        let mut buf = [0u8; 15];
-        let mut encoder = Encoder::from_slice(&mut buf);
-        encoder.put_tag(field_number, WireType::Varint);
-        encoder.put_varint(value);
-        let len = encoder.position();
+        let (buf, len) = varint_field(field_number, value);
         self.extend_trusted(&buf[..len], 0);
     }
 
@@ -149,7 +196,14 @@ impl UnknownFields {
     /// Every way of adding fields checks them (decoding, and
     /// [`UnknownFields::push_raw`]), so iteration yields every kept field.
     pub fn iter(&self) -> impl Iterator<Item = UnknownField<'_>> + '_ {
-        let bytes = self.as_bytes();
+        fields_in(self.as_bytes())
+    }
+}
+
+/// The fields in `bytes`, which decoding (or [`UnknownFields::push_raw`])
+/// has checked to be whole, well-formed fields.
+pub(crate) fn fields_in(bytes: &[u8]) -> impl Iterator<Item = UnknownField<'_>> + '_ {
+    {
         // Groups are scanned without recursion (see `read_group_body`), so
         // no limit is needed to protect the stack, and the bytes were
         // already checked against the limit they were decoded under.

@@ -6,7 +6,7 @@ mod common;
 
 use std::fmt::Debug;
 
-use buffa::__private::{self as t, Decoder, Encoder, ScalarType, scalar};
+use buffa::__private::{self as t, DecodeScalar, Decoder, Encoder, ScalarType, scalar};
 use buffa::bytes::Bytes;
 use buffa::{DecodeOptions, EnumValue, Message};
 use common::{Color, Scalars, cat, key};
@@ -22,7 +22,7 @@ fn encode_field<S: ScalarType>(field_number: u32, value: &S::Value) -> Vec<u8> {
 }
 
 /// Decodes a single field with the field helpers.
-fn decode_field<S: ScalarType>(bytes: &[u8]) -> S::Value {
+fn decode_field<S: for<'a> DecodeScalar<'a>>(bytes: &[u8]) -> S::Value {
     let options = DecodeOptions::default();
     let mut decoder = Decoder::new(bytes, &options).unwrap();
     let tag = decoder.read_tag().unwrap().unwrap();
@@ -35,7 +35,7 @@ fn decode_field<S: ScalarType>(bytes: &[u8]) -> S::Value {
 /// [`Scalars`] (reached through `field`): its value bytes (without key) must
 /// be `expected`, and it must round-trip through the helpers and through the
 /// message. NaNs are compared by their encoded bits.
-fn case<S: ScalarType>(
+fn case<S: for<'a> DecodeScalar<'a>>(
     field_number: u32,
     field: fn(&mut Scalars) -> &mut S::Value,
     value: S::Value,

@@ -5,7 +5,7 @@
 use crate::decoder::Decoder;
 use crate::enumeration::Enumeration;
 use crate::error::DecodeError;
-use crate::unknown_fields::UnknownFields;
+use crate::unknown_fields::{UnknownSink, varint_field};
 use crate::wire::{Tag, WireType};
 
 use super::repeated::packed_count;
@@ -15,27 +15,30 @@ use super::types::ClosedEnum;
 /// Reads one value; an undeclared number goes to `unknown` and yields
 /// `None`.
 #[inline]
-pub fn read<E: Enumeration>(
+pub fn read<'a, E: Enumeration>(
     tag: Tag,
-    decoder: &mut Decoder<'_>,
-    unknown: &mut UnknownFields,
+    decoder: &mut Decoder<'a>,
+    unknown: &mut impl UnknownSink<'a>,
 ) -> Result<Option<E>, DecodeError> {
     check_wire_type(tag, WireType::Varint, decoder)?;
     read_value(tag.field_number(), decoder, unknown)
 }
 
-fn read_value<E: Enumeration>(
+fn read_value<'a, E: Enumeration>(
     field_number: u32,
-    decoder: &mut Decoder<'_>,
-    unknown: &mut UnknownFields,
+    decoder: &mut Decoder<'a>,
+    unknown: &mut impl UnknownSink<'a>,
 ) -> Result<Option<E>, DecodeError> {
-    let start = decoder.remaining();
     let raw = decoder.read_varint()?;
     let known = E::from_i32(raw as i32);
     if known.is_none() {
         // Charged as the key and value bytes the unknown field will hold.
-        decoder.charge(start - decoder.remaining() + 5)?;
-        unknown.push_varint(field_number, raw);
+        // Re-encoded rather than borrowed: a packed run's values have no
+        // key of their own, and owned messages and views must keep the
+        // same bytes.
+        let (field, len) = varint_field(field_number, raw);
+        decoder.charge(unknown.cost_of(len))?;
+        unknown.push_written(&field[..len]);
     }
     Ok(known)
 }
@@ -43,11 +46,11 @@ fn read_value<E: Enumeration>(
 /// Merges an explicit-presence field; an undeclared number leaves the field
 /// as it was.
 #[inline]
-pub fn merge_optional<E: Enumeration>(
+pub fn merge_optional<'a, E: Enumeration>(
     tag: Tag,
     value: &mut Option<E>,
-    decoder: &mut Decoder<'_>,
-    unknown: &mut UnknownFields,
+    decoder: &mut Decoder<'a>,
+    unknown: &mut impl UnknownSink<'a>,
 ) -> Result<(), DecodeError> {
     if let Some(known) = read(tag, decoder, unknown)? {
         *value = Some(known);
@@ -57,11 +60,11 @@ pub fn merge_optional<E: Enumeration>(
 
 /// Merges a repeated field, packed or not; undeclared numbers go to
 /// `unknown` one by one, in order.
-pub fn merge_repeated<E: Enumeration>(
+pub fn merge_repeated<'a, E: Enumeration>(
     tag: Tag,
     values: &mut Vec<E>,
-    decoder: &mut Decoder<'_>,
-    unknown: &mut UnknownFields,
+    decoder: &mut Decoder<'a>,
+    unknown: &mut impl UnknownSink<'a>,
 ) -> Result<(), DecodeError> {
     match tag.wire_type() {
         WireType::Varint => {

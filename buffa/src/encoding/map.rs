@@ -11,32 +11,35 @@ use std::collections::{BTreeMap, HashMap};
 use crate::decoder::Decoder;
 use crate::encoder::Encoder;
 use crate::error::DecodeError;
-use crate::message::Message;
+use crate::message::{Encodable, Mergeable};
 use crate::size_cache::SizeCache;
-use crate::unknown_fields::UnknownFields;
+use crate::unknown_fields::UnknownSink;
 use crate::wire::{Tag, WireType, tag_len, varint_len};
 
 use super::scalar::check_wire_type;
-use super::types::ScalarType;
+use super::types::{DecodeScalar, ScalarType};
 
 /// How a map value is encoded inside an entry: every scalar type, or a
-/// message through [`MessageValue`].
+/// message (owned or view) through [`MessageValue`].
 pub trait MapValue {
-    /// The Rust type of the value.
+    /// The Rust type of a value.
     type Value: Default;
 
-    /// Size of the value as entry field 2, key included.
+    /// Size of the value field (key 2) of an entry.
     fn size(value: &Self::Value, cache: &mut SizeCache) -> usize;
 
-    /// Writes the value as entry field 2.
+    /// Writes the value field (key 2) of an entry.
     fn write(value: &Self::Value, cache: &mut SizeCache, encoder: &mut Encoder<'_>);
+}
 
-    /// Reads entry field 2 into `value`; `Ok(false)` for a value the schema
-    /// does not declare (a closed enum's unknown number).
+/// Reading a map value from input that lives for `'a`.
+pub trait MergeMapValue<'a>: MapValue {
+    /// Merges the value field of an entry; `Ok(false)` for a closed-enum
+    /// number the schema does not declare.
     fn merge(
         tag: Tag,
         value: &mut Self::Value,
-        decoder: &mut Decoder<'_>,
+        decoder: &mut Decoder<'a>,
     ) -> Result<bool, DecodeError>;
 }
 
@@ -53,12 +56,14 @@ impl<S: ScalarType> MapValue for S {
         encoder.put_tag(2, S::WIRE_TYPE);
         S::encode(value, encoder);
     }
+}
 
+impl<'a, S: DecodeScalar<'a>> MergeMapValue<'a> for S {
     #[inline]
     fn merge(
         tag: Tag,
         value: &mut S::Value,
-        decoder: &mut Decoder<'_>,
+        decoder: &mut Decoder<'a>,
     ) -> Result<bool, DecodeError> {
         check_wire_type(tag, S::WIRE_TYPE, decoder)?;
         match S::decode_known(decoder)? {
@@ -71,14 +76,14 @@ impl<S: ScalarType> MapValue for S {
     }
 }
 
-/// Marker for message-typed map values.
+/// Marker for message-typed map values, owned messages and views alike.
 #[derive(Debug)]
 pub enum MessageValue<M> {
     #[doc(hidden)]
     _Never(core::convert::Infallible, core::marker::PhantomData<M>),
 }
 
-impl<M: Message> MapValue for MessageValue<M> {
+impl<M: Encodable + Default> MapValue for MessageValue<M> {
     type Value = M;
 
     #[inline]
@@ -90,9 +95,11 @@ impl<M: Message> MapValue for MessageValue<M> {
     fn write(value: &M, cache: &mut SizeCache, encoder: &mut Encoder<'_>) {
         super::message::write(2, value, cache, encoder);
     }
+}
 
+impl<'a, M: Encodable + Mergeable<'a>> MergeMapValue<'a> for MessageValue<M> {
     #[inline]
-    fn merge(tag: Tag, value: &mut M, decoder: &mut Decoder<'_>) -> Result<bool, DecodeError> {
+    fn merge(tag: Tag, value: &mut M, decoder: &mut Decoder<'a>) -> Result<bool, DecodeError> {
         super::message::merge(tag, value, decoder)?;
         Ok(true)
     }
@@ -225,12 +232,17 @@ where
 
 /// Merges one entry. An entry whose value is a closed-enum number the schema
 /// does not declare is kept whole in `unknown`.
-pub fn merge<K: ScalarType, V: MapValue, C: MapContainer<K::Value, V::Value>>(
+pub fn merge<'a, K, V, C>(
     tag: Tag,
     map: &mut C,
-    decoder: &mut Decoder<'_>,
-    unknown: &mut UnknownFields,
-) -> Result<(), DecodeError> {
+    decoder: &mut Decoder<'a>,
+    unknown: &mut impl UnknownSink<'a>,
+) -> Result<(), DecodeError>
+where
+    K: DecodeScalar<'a>,
+    V: MergeMapValue<'a>,
+    C: MapContainer<K::Value, V::Value>,
+{
     check_wire_type(tag, WireType::LengthDelimited, decoder)?;
     decoder.charge(size_of::<K::Value>() + size_of::<V::Value>())?;
     let entry_start = decoder.remaining_slice();
@@ -253,14 +265,17 @@ pub fn merge<K: ScalarType, V: MapValue, C: MapContainer<K::Value, V::Value>>(
     if known {
         map.insert_entry(key, value);
     } else {
+        // The entry is kept whole under a canonical key, as C++ does.
         let consumed = entry_start.len() - decoder.remaining();
-        decoder.charge(consumed + 5)?;
+        let mut field = Vec::with_capacity(5 + consumed);
         let mut key_buf = [0u8; 5];
         let mut encoder = Encoder::from_slice(&mut key_buf);
         encoder.put_tag(tag.field_number(), WireType::LengthDelimited);
         let key_len = encoder.position();
-        unknown.extend_trusted(&key_buf[..key_len], 0);
-        unknown.extend_trusted(&entry_start[..consumed], 0);
+        field.extend_from_slice(&key_buf[..key_len]);
+        field.extend_from_slice(&entry_start[..consumed]);
+        decoder.charge(unknown.cost_of(field.len()))?;
+        unknown.push_written(&field);
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 use crate::decoder::Decoder;
 use crate::encoder::Encoder;
 use crate::error::DecodeError;
-use crate::message::Message;
+use crate::message::{Encodable, Mergeable};
 use crate::message_field::MessageField;
 use crate::pointer::ProtoBox;
 use crate::size_cache::SizeCache;
@@ -16,8 +16,8 @@ use super::scalar::check_wire_type;
 /// A message nested deeper than the recursion limit is not sized (see
 /// [`SizeCache::enter`]) and the encode fails.
 #[inline]
-pub fn size<M: Message>(field_number: u32, message: &M, cache: &mut SizeCache) -> usize {
-    let unknown_depth = message.unknown_fields().group_depth();
+pub fn size<M: Encodable>(field_number: u32, message: &M, cache: &mut SizeCache) -> usize {
+    let unknown_depth = message.unknown_group_depth();
     let len = if M::CACHES_SIZES {
         if !cache.enter(unknown_depth) {
             return 0;
@@ -39,7 +39,7 @@ pub fn size<M: Message>(field_number: u32, message: &M, cache: &mut SizeCache) -
 
 /// Writes one length-prefixed message, key included.
 #[inline]
-pub fn write<M: Message>(
+pub fn write<M: Encodable>(
     field_number: u32,
     message: &M,
     cache: &mut SizeCache,
@@ -64,10 +64,10 @@ pub fn write<M: Message>(
 /// [`new_boxed`]). Inline fields and unboxed oneof variants live in their
 /// parent and cost nothing extra.
 #[inline]
-pub fn merge<M: Message>(
+pub fn merge<'a, M: Mergeable<'a>>(
     tag: Tag,
     message: &mut M,
-    decoder: &mut Decoder<'_>,
+    decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::LengthDelimited, decoder)?;
     decoder.read_nested(|d| message.merge_from(d))
@@ -75,7 +75,7 @@ pub fn merge<M: Message>(
 
 /// Size of a singular message field: zero when unset.
 #[inline]
-pub fn size_field<M: Message, P: ProtoBox<M>>(
+pub fn size_field<M: Encodable, P: ProtoBox<M>>(
     field_number: u32,
     field: &MessageField<M, P>,
     cache: &mut SizeCache,
@@ -87,7 +87,7 @@ pub fn size_field<M: Message, P: ProtoBox<M>>(
 
 /// Writes a singular message field if it is set.
 #[inline]
-pub fn write_field<M: Message, P: ProtoBox<M>>(
+pub fn write_field<M: Encodable, P: ProtoBox<M>>(
     field_number: u32,
     field: &MessageField<M, P>,
     cache: &mut SizeCache,
@@ -101,10 +101,10 @@ pub fn write_field<M: Message, P: ProtoBox<M>>(
 /// Merges into a singular message field: a field seen twice merges into the
 /// first value.
 #[inline]
-pub fn merge_field<M: Message, P: ProtoBox<M>>(
+pub fn merge_field<'a, M: Mergeable<'a>, P: ProtoBox<M>>(
     tag: Tag,
     field: &mut MessageField<M, P>,
-    decoder: &mut Decoder<'_>,
+    decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::LengthDelimited, decoder)?;
     charge_pointer::<M, P>(field, decoder)?;
@@ -128,14 +128,14 @@ fn charge_pointer<M, P: ProtoBox<M>>(
 /// A new default message in a box, for a boxed oneof variant about to be
 /// decoded in place; charges the allocation to the budget.
 #[inline]
-pub fn new_boxed<M: Message>(decoder: &mut Decoder<'_>) -> Result<Box<M>, DecodeError> {
+pub fn new_boxed<'a, M: Mergeable<'a>>(decoder: &mut Decoder<'a>) -> Result<Box<M>, DecodeError> {
     decoder.charge(size_of::<M>())?;
     Ok(Box::default())
 }
 
 /// Size of a repeated message field.
 #[inline]
-pub fn size_repeated<M: Message>(
+pub fn size_repeated<M: Encodable>(
     field_number: u32,
     messages: &[M],
     cache: &mut SizeCache,
@@ -148,7 +148,7 @@ pub fn size_repeated<M: Message>(
 
 /// Writes a repeated message field.
 #[inline]
-pub fn write_repeated<M: Message>(
+pub fn write_repeated<M: Encodable>(
     field_number: u32,
     messages: &[M],
     cache: &mut SizeCache,
@@ -161,10 +161,10 @@ pub fn write_repeated<M: Message>(
 
 /// Merges one element of a repeated message field: appends it.
 #[inline]
-pub fn merge_repeated<M: Message>(
+pub fn merge_repeated<'a, M: Mergeable<'a>>(
     tag: Tag,
     messages: &mut Vec<M>,
-    decoder: &mut Decoder<'_>,
+    decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::LengthDelimited, decoder)?;
     decoder.charge(size_of::<M>())?;
@@ -184,8 +184,8 @@ pub fn merge_repeated<M: Message>(
 /// Size of one group-encoded (delimited) message, keys included. Groups
 /// count against the recursion limit like length-prefixed messages.
 #[inline]
-pub fn size_group<M: Message>(field_number: u32, message: &M, cache: &mut SizeCache) -> usize {
-    if !cache.enter(message.unknown_fields().group_depth()) {
+pub fn size_group<M: Encodable>(field_number: u32, message: &M, cache: &mut SizeCache) -> usize {
+    if !cache.enter(message.unknown_group_depth()) {
         return 0;
     }
     let len = message.compute_size(cache);
@@ -195,7 +195,7 @@ pub fn size_group<M: Message>(field_number: u32, message: &M, cache: &mut SizeCa
 
 /// Writes one group-encoded message between its start and end keys.
 #[inline]
-pub fn write_group<M: Message>(
+pub fn write_group<M: Encodable>(
     field_number: u32,
     message: &M,
     cache: &mut SizeCache,
@@ -208,10 +208,10 @@ pub fn write_group<M: Message>(
 
 /// Merges one group-encoded message into `message`.
 #[inline]
-pub fn merge_group<M: Message>(
+pub fn merge_group<'a, M: Mergeable<'a>>(
     tag: Tag,
     message: &mut M,
-    decoder: &mut Decoder<'_>,
+    decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::StartGroup, decoder)?;
     decoder.read_group(|d| message.merge_group(tag.field_number(), d))
@@ -219,7 +219,7 @@ pub fn merge_group<M: Message>(
 
 /// Size of a singular group-encoded field: zero when unset.
 #[inline]
-pub fn size_group_field<M: Message, P: ProtoBox<M>>(
+pub fn size_group_field<M: Encodable, P: ProtoBox<M>>(
     field_number: u32,
     field: &MessageField<M, P>,
     cache: &mut SizeCache,
@@ -231,7 +231,7 @@ pub fn size_group_field<M: Message, P: ProtoBox<M>>(
 
 /// Writes a singular group-encoded field if it is set.
 #[inline]
-pub fn write_group_field<M: Message, P: ProtoBox<M>>(
+pub fn write_group_field<M: Encodable, P: ProtoBox<M>>(
     field_number: u32,
     field: &MessageField<M, P>,
     cache: &mut SizeCache,
@@ -244,10 +244,10 @@ pub fn write_group_field<M: Message, P: ProtoBox<M>>(
 
 /// Merges into a singular group-encoded field.
 #[inline]
-pub fn merge_group_field<M: Message, P: ProtoBox<M>>(
+pub fn merge_group_field<'a, M: Mergeable<'a>, P: ProtoBox<M>>(
     tag: Tag,
     field: &mut MessageField<M, P>,
-    decoder: &mut Decoder<'_>,
+    decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::StartGroup, decoder)?;
     charge_pointer::<M, P>(field, decoder)?;
@@ -257,7 +257,7 @@ pub fn merge_group_field<M: Message, P: ProtoBox<M>>(
 
 /// Size of a repeated group-encoded field.
 #[inline]
-pub fn size_repeated_group<M: Message>(
+pub fn size_repeated_group<M: Encodable>(
     field_number: u32,
     messages: &[M],
     cache: &mut SizeCache,
@@ -270,7 +270,7 @@ pub fn size_repeated_group<M: Message>(
 
 /// Writes a repeated group-encoded field.
 #[inline]
-pub fn write_repeated_group<M: Message>(
+pub fn write_repeated_group<M: Encodable>(
     field_number: u32,
     messages: &[M],
     cache: &mut SizeCache,
@@ -283,10 +283,10 @@ pub fn write_repeated_group<M: Message>(
 
 /// Merges one element of a repeated group-encoded field: appends it.
 #[inline]
-pub fn merge_repeated_group<M: Message>(
+pub fn merge_repeated_group<'a, M: Mergeable<'a>>(
     tag: Tag,
     messages: &mut Vec<M>,
-    decoder: &mut Decoder<'_>,
+    decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
     decoder.charge(size_of::<M>())?;
     messages.push(M::default());

@@ -9,6 +9,7 @@
 //! [`Message`](crate::Message) implementations alike.
 
 pub mod closed_enum;
+pub mod lazy;
 pub mod map;
 pub mod message;
 pub mod repeated;

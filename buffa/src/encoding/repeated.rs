@@ -10,7 +10,7 @@ use crate::size_cache::SizeCache;
 use crate::wire::{Tag, WireType, tag_len, varint_len};
 
 use super::scalar::{check_wire_type, wire_type_mismatch};
-use super::types::{Packable, ScalarType};
+use super::types::{DecodeScalar, Packable, ScalarType};
 
 /// Length of the packed payload of `values`, without key and prefix.
 #[inline]
@@ -86,10 +86,10 @@ pub fn write_expanded<S: ScalarType>(
 
 /// Merges a repeated packable field: appends one value, or a packed run.
 #[inline]
-pub fn merge<S: Packable>(
+pub fn merge<'a, S: Packable + DecodeScalar<'a>>(
     tag: Tag,
     values: &mut Vec<S::Value>,
-    decoder: &mut Decoder<'_>,
+    decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
     if tag.wire_type() == WireType::LengthDelimited {
         merge_packed::<S>(values, decoder)
@@ -104,9 +104,9 @@ pub fn merge<S: Packable>(
 
 /// Appends the values of a packed run, reserving room for exactly the
 /// values it holds.
-fn merge_packed<S: Packable>(
+fn merge_packed<'a, S: Packable + DecodeScalar<'a>>(
     values: &mut Vec<S::Value>,
-    decoder: &mut Decoder<'_>,
+    decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
     decoder.read_packed(|payload, packed| {
         let count = packed_count::<S>(payload);
@@ -134,10 +134,10 @@ pub(crate) fn packed_count<S: ScalarType>(payload: &[u8]) -> usize {
 
 /// Merges a repeated `string` or `bytes` field: appends one value.
 #[inline]
-pub fn merge_unpackable<S: ScalarType>(
+pub fn merge_unpackable<'a, S: DecodeScalar<'a>>(
     tag: Tag,
     values: &mut Vec<S::Value>,
-    decoder: &mut Decoder<'_>,
+    decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, S::WIRE_TYPE, decoder)?;
     decoder.charge(size_of::<S::Value>())?;

@@ -7,7 +7,7 @@ use crate::encoder::Encoder;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::wire::{Tag, WireType, tag_len};
 
-use super::types::ScalarType;
+use super::types::{DecodeScalar, ScalarType};
 
 /// Size of a field that is always written: key plus value.
 #[inline]
@@ -67,17 +67,20 @@ pub fn write_optional<S: ScalarType>(
 /// Reads one value of a field whose key `tag` was just read, checking the
 /// wire type.
 #[inline]
-pub fn read<S: ScalarType>(tag: Tag, decoder: &mut Decoder<'_>) -> Result<S::Value, DecodeError> {
+pub fn read<'a, S: DecodeScalar<'a>>(
+    tag: Tag,
+    decoder: &mut Decoder<'a>,
+) -> Result<S::Value, DecodeError> {
     check_wire_type(tag, S::WIRE_TYPE, decoder)?;
     S::decode(decoder)
 }
 
 /// Merges a singular field: the last value read wins.
 #[inline]
-pub fn merge<S: ScalarType>(
+pub fn merge<'a, S: DecodeScalar<'a>>(
     tag: Tag,
     value: &mut S::Value,
-    decoder: &mut Decoder<'_>,
+    decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
     *value = read::<S>(tag, decoder)?;
     Ok(())
@@ -86,10 +89,10 @@ pub fn merge<S: ScalarType>(
 /// Merges an explicit-presence field: the last value read wins and the
 /// field becomes set.
 #[inline]
-pub fn merge_optional<S: ScalarType>(
+pub fn merge_optional<'a, S: DecodeScalar<'a>>(
     tag: Tag,
     value: &mut Option<S::Value>,
-    decoder: &mut Decoder<'_>,
+    decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
     *value = Some(read::<S>(tag, decoder)?);
     Ok(())

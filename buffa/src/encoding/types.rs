@@ -15,7 +15,10 @@ use crate::wire::{
     WireType, varint_len, zigzag_decode32, zigzag_decode64, zigzag_encode32, zigzag_encode64,
 };
 
-/// A protobuf scalar type: how its Rust value is sized, written and read.
+/// A protobuf scalar type: how its Rust value is sized and written.
+///
+/// Reading is the separate [`DecodeScalar`], since a borrowed value
+/// (`&'a str` in a view) can only be read from input that lives for `'a`.
 pub trait ScalarType {
     /// The Rust type that holds a value.
     type Value: Default + Clone + PartialEq;
@@ -33,21 +36,26 @@ pub trait ScalarType {
     /// Writes `value` without its key.
     fn encode(value: &Self::Value, encoder: &mut Encoder<'_>);
 
+    /// Whether `value` is the type's default, which implicit-presence fields
+    /// do not write. Floating-point `-0.0` is not the default: it differs
+    /// from `0.0` in its bits.
+    fn is_default(value: &Self::Value) -> bool;
+}
+
+/// Reading a scalar from input that lives for `'a`. Owned value types read
+/// from any input; borrowed ones ([`BorrowedStr`], [`BorrowedBytes`]) only
+/// from input of their own lifetime.
+pub trait DecodeScalar<'a>: ScalarType {
     /// Reads one value.
-    fn decode(decoder: &mut Decoder<'_>) -> Result<Self::Value, DecodeError>;
+    fn decode(decoder: &mut Decoder<'a>) -> Result<Self::Value, DecodeError>;
 
     /// Reads one value, or `None` for a value the schema does not declare
     /// (only closed enums have such values), which the caller then keeps
     /// among the unknown fields.
     #[inline]
-    fn decode_known(decoder: &mut Decoder<'_>) -> Result<Option<Self::Value>, DecodeError> {
+    fn decode_known(decoder: &mut Decoder<'a>) -> Result<Option<Self::Value>, DecodeError> {
         Self::decode(decoder).map(Some)
     }
-
-    /// Whether `value` is the type's default, which implicit-presence fields
-    /// do not write. Floating-point `-0.0` is not the default: it differs
-    /// from `0.0` in its bits.
-    fn is_default(value: &Self::Value) -> bool;
 }
 
 /// Scalar types that may be packed: every numeric type, `bool` and enums.
@@ -76,14 +84,16 @@ macro_rules! varint_type {
             }
 
             #[inline]
-            fn decode(decoder: &mut Decoder<'_>) -> Result<$value, DecodeError> {
-                let $d = decoder.read_varint()?;
-                Ok($from_wire)
-            }
-
-            #[inline]
             fn is_default(value: &$value) -> bool {
                 *value == <$value>::default()
+            }
+        }
+
+        impl<'a> DecodeScalar<'a> for $marker {
+            #[inline]
+            fn decode(decoder: &mut Decoder<'a>) -> Result<$value, DecodeError> {
+                let $d = decoder.read_varint()?;
+                Ok($from_wire)
             }
         }
 
@@ -143,15 +153,17 @@ macro_rules! fixed_type {
             }
 
             #[inline]
-            fn decode(decoder: &mut Decoder<'_>) -> Result<$value, DecodeError> {
-                let $d = decoder.$read()?;
-                Ok($from_wire)
-            }
-
-            #[inline]
             fn is_default(value: &$value) -> bool {
                 let $z = *value;
                 $is_default
+            }
+        }
+
+        impl<'a> DecodeScalar<'a> for $marker {
+            #[inline]
+            fn decode(decoder: &mut Decoder<'a>) -> Result<$value, DecodeError> {
+                let $d = decoder.$read()?;
+                Ok($from_wire)
             }
         }
 
@@ -203,15 +215,17 @@ impl ScalarType for ProtoString {
     }
 
     #[inline]
-    fn decode(decoder: &mut Decoder<'_>) -> Result<String, DecodeError> {
+    fn is_default(value: &String) -> bool {
+        value.is_empty()
+    }
+}
+
+impl<'a> DecodeScalar<'a> for ProtoString {
+    #[inline]
+    fn decode(decoder: &mut Decoder<'a>) -> Result<String, DecodeError> {
         let value = decoder.read_str()?;
         decoder.charge(value.len())?;
         Ok(value.to_owned())
-    }
-
-    #[inline]
-    fn is_default(value: &String) -> bool {
-        value.is_empty()
     }
 }
 
@@ -234,13 +248,15 @@ impl ScalarType for ProtoBytes {
     }
 
     #[inline]
-    fn decode(decoder: &mut Decoder<'_>) -> Result<Vec<u8>, DecodeError> {
-        decoder.read_owned_payload().map(<[u8]>::to_vec)
-    }
-
-    #[inline]
     fn is_default(value: &Vec<u8>) -> bool {
         value.is_empty()
+    }
+}
+
+impl<'a> DecodeScalar<'a> for ProtoBytes {
+    #[inline]
+    fn decode(decoder: &mut Decoder<'a>) -> Result<Vec<u8>, DecodeError> {
+        decoder.read_owned_payload().map(<[u8]>::to_vec)
     }
 }
 
@@ -263,13 +279,15 @@ impl ScalarType for SharedBytes {
     }
 
     #[inline]
-    fn decode(decoder: &mut Decoder<'_>) -> Result<Bytes, DecodeError> {
-        decoder.read_bytes()
-    }
-
-    #[inline]
     fn is_default(value: &Bytes) -> bool {
         value.is_empty()
+    }
+}
+
+impl<'a> DecodeScalar<'a> for SharedBytes {
+    #[inline]
+    fn decode(decoder: &mut Decoder<'a>) -> Result<Bytes, DecodeError> {
+        decoder.read_bytes()
     }
 }
 
@@ -296,13 +314,15 @@ impl<E: Enumeration> ScalarType for OpenEnum<E> {
     }
 
     #[inline]
-    fn decode(decoder: &mut Decoder<'_>) -> Result<EnumValue<E>, DecodeError> {
-        Ok(EnumValue::from_i32(decoder.read_varint()? as i32))
-    }
-
-    #[inline]
     fn is_default(value: &EnumValue<E>) -> bool {
         value.to_i32() == 0
+    }
+}
+
+impl<'a, E: Enumeration> DecodeScalar<'a> for OpenEnum<E> {
+    #[inline]
+    fn decode(decoder: &mut Decoder<'a>) -> Result<EnumValue<E>, DecodeError> {
+        Ok(EnumValue::from_i32(decoder.read_varint()? as i32))
     }
 }
 
@@ -310,9 +330,9 @@ impl<E: Enumeration> Packable for OpenEnum<E> {}
 
 /// A closed enum, stored as `E`. Encodes like `int32`. Numbers the schema
 /// does not declare belong in the unknown fields: decoding goes through
-/// [`ScalarType::decode_known`] (see
+/// [`DecodeScalar::decode_known`] (see
 /// [`closed_enum`](crate::encoding::closed_enum)), which reports them. The
-/// plain [`ScalarType::decode`] maps them to the default variant and is
+/// plain [`DecodeScalar::decode`] maps them to the default variant and is
 /// never used by generated code.
 #[derive(Debug)]
 pub enum ClosedEnum<E> {
@@ -335,19 +355,90 @@ impl<E: Enumeration> ScalarType for ClosedEnum<E> {
     }
 
     #[inline]
-    fn decode(decoder: &mut Decoder<'_>) -> Result<E, DecodeError> {
-        Ok(E::from_i32(decoder.read_varint()? as i32).unwrap_or_default())
-    }
-
-    #[inline]
-    fn decode_known(decoder: &mut Decoder<'_>) -> Result<Option<E>, DecodeError> {
-        Ok(E::from_i32(decoder.read_varint()? as i32))
-    }
-
-    #[inline]
     fn is_default(value: &E) -> bool {
         value.to_i32() == 0
     }
 }
 
+impl<'a, E: Enumeration> DecodeScalar<'a> for ClosedEnum<E> {
+    #[inline]
+    fn decode(decoder: &mut Decoder<'a>) -> Result<E, DecodeError> {
+        Ok(E::from_i32(decoder.read_varint()? as i32).unwrap_or_default())
+    }
+
+    #[inline]
+    fn decode_known(decoder: &mut Decoder<'a>) -> Result<Option<E>, DecodeError> {
+        Ok(E::from_i32(decoder.read_varint()? as i32))
+    }
+}
+
 impl<E: Enumeration> Packable for ClosedEnum<E> {}
+
+/// `string` in a view, as `&'a str` borrowed from the input: validated as
+/// UTF-8 exactly as [`ProtoString`] is, never copied.
+#[derive(Debug)]
+pub enum BorrowedStr<'a> {
+    #[doc(hidden)]
+    _Never(core::convert::Infallible, core::marker::PhantomData<&'a str>),
+}
+
+impl<'a> ScalarType for BorrowedStr<'a> {
+    type Value = &'a str;
+    const WIRE_TYPE: WireType = WireType::LengthDelimited;
+
+    #[inline]
+    fn encoded_len(value: &&'a str) -> usize {
+        varint_len(value.len() as u64) + value.len()
+    }
+
+    #[inline]
+    fn encode(value: &&'a str, encoder: &mut Encoder<'_>) {
+        encoder.put_length_delimited(value.as_bytes());
+    }
+
+    #[inline]
+    fn is_default(value: &&'a str) -> bool {
+        value.is_empty()
+    }
+}
+
+impl<'a> DecodeScalar<'a> for BorrowedStr<'a> {
+    #[inline]
+    fn decode(decoder: &mut Decoder<'a>) -> Result<&'a str, DecodeError> {
+        decoder.read_str()
+    }
+}
+
+/// `bytes` in a view, as `&'a [u8]` borrowed from the input.
+#[derive(Debug)]
+pub enum BorrowedBytes<'a> {
+    #[doc(hidden)]
+    _Never(core::convert::Infallible, core::marker::PhantomData<&'a [u8]>),
+}
+
+impl<'a> ScalarType for BorrowedBytes<'a> {
+    type Value = &'a [u8];
+    const WIRE_TYPE: WireType = WireType::LengthDelimited;
+
+    #[inline]
+    fn encoded_len(value: &&'a [u8]) -> usize {
+        varint_len(value.len() as u64) + value.len()
+    }
+
+    #[inline]
+    fn encode(value: &&'a [u8], encoder: &mut Encoder<'_>) {
+        encoder.put_length_delimited(value);
+    }
+
+    #[inline]
+    fn is_default(value: &&'a [u8]) -> bool {
+        value.is_empty()
+    }
+}
+
+impl<'a> DecodeScalar<'a> for BorrowedBytes<'a> {
+    #[inline]
+    fn decode(decoder: &mut Decoder<'a>) -> Result<&'a [u8], DecodeError> {
+        decoder.read_length_delimited()
+    }
+}

@@ -1,0 +1,307 @@
+//! Borrowed views (`Options::views`): `FooView<'a>` beside every message
+//! `Foo`, its oneof view enums, and their impls. Sizing, writing and
+//! merging reuse the owned message's generators over the view's fields
+//! (`Context::view_fields`), so both shapes encode alike by construction.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::comments::Comments;
+use crate::context::Context;
+use crate::error::Error;
+use crate::field::{Field, Shape, ValueType};
+use crate::ident;
+use crate::message::Codec;
+use crate::schema::RustPath;
+
+impl Context<'_> {
+    /// The view of message `full_name` (named `name` + `View`), with its
+    /// impls; `source_path` locates the message's comments.
+    pub(crate) fn generate_view(
+        &self,
+        full_name: &str,
+        source_path: &[i32],
+        comments: &Comments,
+    ) -> Result<TokenStream, Error> {
+        let message = self.schema.message(full_name)?;
+        let RustPath::Local {
+            modules: parent,
+            name: owned_name,
+        } = &message.rust
+        else {
+            return Ok(quote!());
+        };
+        let view_name = view_name(owned_name);
+        if self
+            .schema
+            .names
+            .get(parent)
+            .is_some_and(|names| names.contains(&view_name))
+        {
+            return Err(Error::new(format!(
+                "{full_name}: its view would be called {view_name}, which another type in the same module already is"
+            )));
+        }
+        let owned = ident::ident(owned_name);
+        let name = ident::ident(&view_name);
+        let module_ident = ident::ident(
+            message
+                .module
+                .last()
+                .map(String::as_str)
+                .unwrap_or_default(),
+        );
+        let fields = self.view_fields(full_name, message, parent)?;
+        let (_, oneof_names) = self.member_names(message);
+        let view_enums = self.oneof_view_enum_names(full_name)?;
+        let buffa = &self.buffa;
+
+        let mut struct_fields = Vec::new();
+        let mut conversions = Vec::new();
+        for (index, field) in fields.iter().enumerate() {
+            if matches!(field.shape, Shape::Oneof(_)) {
+                continue;
+            }
+            let mut path = source_path.to_vec();
+            path.extend([2, index as i32]);
+            let doc = comments.doc(&path);
+            let field_name = ident::ident(&field.rust_name);
+            let ty = field.rust_type(buffa)?;
+            struct_fields.push(quote!(#doc pub #field_name: #ty));
+            conversions.push(quote!(#field_name: __buffa::to_owned(&self.#field_name)?));
+        }
+        for (index, _) in message.proto.oneof_decl.iter().enumerate() {
+            if !Context::is_real_oneof(message, index) {
+                continue;
+            }
+            let mut path = source_path.to_vec();
+            path.extend([8, index as i32]);
+            let doc = comments.doc(&path);
+            let field_name = ident::ident(&oneof_names[index]);
+            let enum_name = ident::ident(&view_enums[index]);
+            let ty = if self.oneof_borrows(&fields, index) {
+                quote!(#module_ident::#enum_name<'a>)
+            } else {
+                quote!(#module_ident::#enum_name)
+            };
+            struct_fields.push(quote!(#doc pub #field_name: ::core::option::Option<#ty>));
+            conversions.push(quote!(#field_name: __buffa::to_owned(&self.#field_name)?));
+        }
+
+        let Codec {
+            sizes,
+            writes,
+            merge_body,
+        } = self.codec(full_name, &fields, &module_ident, &oneof_names, &view_enums)?;
+        let caches_sizes = if fields.iter().any(Field::uses_cache) {
+            quote!()
+        } else {
+            quote!(const CACHES_SIZES: bool = false;)
+        };
+        let cache_param = if fields.iter().any(Field::uses_cache) {
+            quote!(cache)
+        } else {
+            quote!(_cache)
+        };
+        let proto_name = full_name.trim_start_matches('.');
+        let doc = format!(
+            " A borrowed view of [`{}`]: the same fields, read from the input without copying it.",
+            owned_name.trim_start_matches("r#")
+        );
+        Ok(quote! {
+            #[doc = #doc]
+            #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug, ::core::default::Default)]
+            pub struct #name<'a> {
+                #(#struct_fields,)*
+                /// Fields read from the wire that this schema does not know.
+                pub unknown_fields: #buffa::UnknownFieldsView<'a>,
+            }
+
+            impl<'a> #buffa::MessageView<'a> for #name<'a> {
+                type Owned = #owned;
+            }
+
+            impl #buffa::HasView for #owned {
+                type View<'a> = #name<'a>;
+            }
+
+            impl<'a> __buffa::ToOwnedValue<#owned> for #name<'a> {
+                fn to_owned_value(&self) -> ::core::result::Result<#owned, #buffa::DecodeError> {
+                    ::core::result::Result::Ok(#owned {
+                        #(#conversions,)*
+                        unknown_fields: __buffa::to_owned(&self.unknown_fields)?,
+                    })
+                }
+            }
+
+            impl<'a> __buffa::DefaultRef for #name<'a> {
+                fn default_ref<'r>() -> &'r Self
+                where
+                    Self: 'r,
+                {
+                    static INSTANCE: ::std::sync::OnceLock<#name<'static>> = ::std::sync::OnceLock::new();
+                    INSTANCE.get_or_init(<#name<'static> as ::core::default::Default>::default)
+                }
+            }
+
+            impl<'a> __buffa::Encodable for #name<'a> {
+                const NAME: &'static str = #proto_name;
+                #caches_sizes
+
+                #[allow(unused_mut)]
+                fn compute_size(&self, #cache_param: &mut __buffa::SizeCache) -> usize {
+                    let mut size = 0;
+                    #(#sizes)*
+                    size + self.unknown_fields.encoded_len()
+                }
+
+                fn write_to(&self, #cache_param: &mut __buffa::SizeCache, encoder: &mut __buffa::Encoder<'_>) {
+                    #(#writes)*
+                    self.unknown_fields.write(encoder);
+                }
+
+                fn unknown_group_depth(&self) -> u32 {
+                    self.unknown_fields.nesting()
+                }
+            }
+
+            impl<'a> __buffa::Mergeable<'a> for #name<'a> {
+                #[inline]
+                fn merge_field(&mut self, tag: __buffa::Tag, decoder: &mut __buffa::Decoder<'a>) -> ::core::result::Result<(), #buffa::DecodeError> {
+                    #merge_body
+                }
+            }
+        })
+    }
+
+    /// The view enum names of a message's oneofs: `KindView` for a oneof
+    /// with a member that borrows (string, bytes, message), the owned
+    /// enum's own name otherwise, since the owned enum then serves as is.
+    pub(crate) fn oneof_view_enum_names(&self, full_name: &str) -> Result<Vec<String>, Error> {
+        let message = self.schema.message(full_name)?;
+        let owned = self.oneof_enum_names(full_name)?;
+        let fields = self.fields(full_name, message, &message.module)?;
+        let taken = self.schema.names.get(&message.module);
+        let mut names = Vec::new();
+        for (index, owned_name) in owned.iter().enumerate() {
+            if !self.oneof_borrows(&fields, index) {
+                names.push(owned_name.clone());
+                continue;
+            }
+            let name = view_name(owned_name);
+            if taken.is_some_and(|t| t.contains(&name)) || owned.contains(&name) {
+                return Err(Error::new(format!(
+                    "{full_name}: the view of oneof {} would be called {name}, which another type in the same module already is",
+                    message.proto.oneof_decl[index].name()
+                )));
+            }
+            names.push(name);
+        }
+        Ok(names)
+    }
+
+    /// Whether a member of oneof `index` holds borrowed data in a view.
+    fn oneof_borrows(&self, fields: &[Field<'_>], index: usize) -> bool {
+        fields.iter().any(|field| {
+            matches!(field.shape, Shape::Oneof(i) if i == index)
+                && match &field.value {
+                    ValueType::Scalar(scalar) => !scalar.packable(),
+                    ValueType::Message { .. } => true,
+                    ValueType::Enum { .. } => false,
+                }
+        })
+    }
+
+    /// The view enum of oneof `index` of `full_name`, with its conversion
+    /// to the owned enum; for a oneof whose owned enum serves its view,
+    /// only that conversion (a copy).
+    pub(crate) fn generate_oneof_view(
+        &self,
+        full_name: &str,
+        index: usize,
+        owned_enum: &str,
+    ) -> Result<TokenStream, Error> {
+        let message = self.schema.message(full_name)?;
+        let owned_fields = self.fields(full_name, message, &message.module)?;
+        let view_fields = self.view_fields(full_name, message, &message.module)?;
+        let owned = ident::ident(owned_enum);
+        let buffa = &self.buffa;
+        if !self.oneof_borrows(&owned_fields, index) {
+            return Ok(quote! {
+                impl __buffa::ToOwnedValue<#owned> for #owned {
+                    fn to_owned_value(&self) -> ::core::result::Result<#owned, #buffa::DecodeError> {
+                        ::core::result::Result::Ok(::core::clone::Clone::clone(self))
+                    }
+                }
+            });
+        }
+        let name = ident::ident(&self.oneof_view_enum_names(full_name)?[index]);
+        let mut variants = Vec::new();
+        let mut arms = Vec::new();
+        for (owned_field, field) in owned_fields.iter().zip(&view_fields) {
+            if !matches!(field.shape, Shape::Oneof(i) if i == index) {
+                continue;
+            }
+            let variant = ident::ident(&field.rust_name);
+            let value = field.value.rust_type(buffa);
+            let view_boxed = self.oneof_boxed(full_name, field)?;
+            let owned_boxed = self.oneof_boxed(full_name, owned_field)?;
+            variants.push(if view_boxed {
+                quote!(#variant(::std::boxed::Box<#value>))
+            } else {
+                quote!(#variant(#value))
+            });
+            let reference = if view_boxed {
+                quote!(&**value)
+            } else {
+                quote!(value)
+            };
+            let converted = quote!(__buffa::to_owned(#reference)?);
+            let converted = if owned_boxed {
+                quote!(::std::boxed::Box::new(#converted))
+            } else {
+                converted
+            };
+            arms.push(quote!(#name::#variant(value) => #owned::#variant(#converted)));
+        }
+        let doc = format!(" The view of [`{owned_enum}`].");
+        Ok(quote! {
+            #[doc = #doc]
+            #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug)]
+            #[allow(clippy::large_enum_variant)]
+            pub enum #name<'a> {
+                #(#variants,)*
+            }
+
+            impl<'a> __buffa::ToOwnedValue<#owned> for #name<'a> {
+                fn to_owned_value(&self) -> ::core::result::Result<#owned, #buffa::DecodeError> {
+                    ::core::result::Result::Ok(match self {
+                        #(#arms,)*
+                    })
+                }
+            }
+        })
+    }
+}
+
+/// The name of the view of type `owned`: `FooView` for `Foo`. Underscores
+/// that uniqueness or keyword escaping appended stay at the end
+/// (`Self_` → `SelfView_`), where they keep the name upper camel case.
+pub(crate) fn view_name(owned: &str) -> String {
+    let owned = owned.trim_start_matches("r#");
+    let base = owned.trim_end_matches('_');
+    format!("{base}View{}", &owned[base.len()..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::view_name;
+
+    #[test]
+    fn view_names_keep_escaping_underscores_last() {
+        assert_eq!(view_name("Foo"), "FooView");
+        assert_eq!(view_name("Self_"), "SelfView_");
+        assert_eq!(view_name("FooBar__"), "FooBarView__");
+        assert_eq!(view_name("r#Match"), "MatchView");
+    }
+}

@@ -1,0 +1,134 @@
+//! Copying a view's values into the owned message's types.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasher, Hash};
+
+use bytes::Bytes;
+
+use crate::enumeration::{EnumValue, Enumeration};
+use crate::error::DecodeError;
+use crate::message_field::MessageField;
+use crate::pointer::ProtoBox;
+
+/// Copies a view's value into the owned type `O`: `&str` into `String`,
+/// a sub-message view into its message, and so on through `Option`,
+/// `Vec`, [`MessageField`] and maps. Fails only where a lazy field is read
+/// and does not decode.
+///
+/// **Support API**: generated `to_owned_message` bodies are one call per
+/// field. Use [`MessageView::to_owned_message`](crate::MessageView::to_owned_message).
+#[doc(hidden)]
+pub trait ToOwnedValue<O> {
+    /// The owned copy.
+    fn to_owned_value(&self) -> Result<O, DecodeError>;
+}
+
+macro_rules! copied {
+    ($($ty:ty),*) => {$(
+        impl ToOwnedValue<$ty> for $ty {
+            #[inline]
+            fn to_owned_value(&self) -> Result<$ty, DecodeError> {
+                Ok(*self)
+            }
+        }
+    )*};
+}
+
+copied!(i32, i64, u32, u64, f32, f64, bool);
+
+/// Closed enums are stored as themselves in both.
+impl<E: Enumeration> ToOwnedValue<E> for E {
+    #[inline]
+    fn to_owned_value(&self) -> Result<E, DecodeError> {
+        Ok(*self)
+    }
+}
+
+impl<E: Enumeration> ToOwnedValue<EnumValue<E>> for EnumValue<E> {
+    #[inline]
+    fn to_owned_value(&self) -> Result<EnumValue<E>, DecodeError> {
+        Ok(*self)
+    }
+}
+
+impl ToOwnedValue<String> for &str {
+    #[inline]
+    fn to_owned_value(&self) -> Result<String, DecodeError> {
+        Ok((*self).to_owned())
+    }
+}
+
+impl ToOwnedValue<Vec<u8>> for &[u8] {
+    #[inline]
+    fn to_owned_value(&self) -> Result<Vec<u8>, DecodeError> {
+        Ok(self.to_vec())
+    }
+}
+
+impl ToOwnedValue<Bytes> for &[u8] {
+    #[inline]
+    fn to_owned_value(&self) -> Result<Bytes, DecodeError> {
+        Ok(Bytes::copy_from_slice(self))
+    }
+}
+
+impl<T: ToOwnedValue<O>, O> ToOwnedValue<Option<O>> for Option<T> {
+    #[inline]
+    fn to_owned_value(&self) -> Result<Option<O>, DecodeError> {
+        self.as_ref().map(T::to_owned_value).transpose()
+    }
+}
+
+impl<T: ToOwnedValue<O>, O> ToOwnedValue<Vec<O>> for Vec<T> {
+    fn to_owned_value(&self) -> Result<Vec<O>, DecodeError> {
+        self.iter().map(T::to_owned_value).collect()
+    }
+}
+
+impl<V, P, O, Q> ToOwnedValue<MessageField<O, Q>> for MessageField<V, P>
+where
+    V: ToOwnedValue<O>,
+    P: ProtoBox<V>,
+    Q: ProtoBox<O>,
+{
+    #[inline]
+    fn to_owned_value(&self) -> Result<MessageField<O, Q>, DecodeError> {
+        Ok(self
+            .as_option()
+            .map(V::to_owned_value)
+            .transpose()?
+            .into())
+    }
+}
+
+impl<K, V, KO, VO, S> ToOwnedValue<HashMap<KO, VO, S>> for super::MapView<K, V>
+where
+    K: ToOwnedValue<KO> + Ord,
+    V: ToOwnedValue<VO>,
+    KO: Eq + Hash,
+    S: BuildHasher + Default,
+{
+    fn to_owned_value(&self) -> Result<HashMap<KO, VO, S>, DecodeError> {
+        let mut map = HashMap::with_capacity_and_hasher(self.len(), S::default());
+        // In input order, so a key seen twice keeps its last value.
+        for (key, value) in self.raw_entries() {
+            map.insert(key.to_owned_value()?, value.to_owned_value()?);
+        }
+        Ok(map)
+    }
+}
+
+impl<K, V, KO, VO> ToOwnedValue<BTreeMap<KO, VO>> for super::MapView<K, V>
+where
+    K: ToOwnedValue<KO> + Ord,
+    V: ToOwnedValue<VO>,
+    KO: Ord,
+{
+    fn to_owned_value(&self) -> Result<BTreeMap<KO, VO>, DecodeError> {
+        let mut map = BTreeMap::new();
+        for (key, value) in self.raw_entries() {
+            map.insert(key.to_owned_value()?, value.to_owned_value()?);
+        }
+        Ok(map)
+    }
+}

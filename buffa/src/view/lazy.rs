@@ -1,0 +1,248 @@
+//! Lazy view fields: a sub-message's bytes, decoded when read.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use crate::decoder::Decoder;
+use crate::error::DecodeError;
+use crate::message::Mergeable;
+use crate::options::DecodeOptions;
+
+use super::ToOwnedValue;
+use crate::message_field::MessageField;
+use crate::pointer::ProtoBox;
+
+/// A singular message field of a view that is decoded only when read.
+///
+/// Decoding the enclosing view records where the field's payload is and
+/// skips it by its length prefix (a group by scanning its keys), so a
+/// large sub-message costs nothing until [`LazyField::get`]. Errors in the
+/// payload are reported then, not when the enclosing view is decoded. The
+/// nesting depth the payload had is remembered: reading it counts against
+/// the recursion limit exactly as an eager decode would have.
+///
+/// A field that occurs more than once merges, as protobuf requires: `get`
+/// decodes the occurrences in order into one view.
+pub struct LazyField<'a, V> {
+    first: Option<&'a [u8]>,
+    more: Vec<&'a [u8]>,
+    depth_remaining: u32,
+    marker: PhantomData<fn() -> V>,
+}
+
+impl<'a, V> LazyField<'a, V> {
+    /// Whether the field was present.
+    pub fn is_set(&self) -> bool {
+        self.first.is_some()
+    }
+
+    /// The payloads of the field's occurrences as read (for a group, the
+    /// fields between its start and end keys).
+    pub fn payloads(&self) -> impl Iterator<Item = &'a [u8]> + Clone + '_ {
+        self.first.into_iter().chain(self.more.iter().copied())
+    }
+
+    /// Records one occurrence whose payload sat where `depth_remaining`
+    /// nesting levels were left; charges what it allocates to `decoder`.
+    pub(crate) fn push(
+        &mut self,
+        payload: &'a [u8],
+        depth_remaining: u32,
+        decoder: &mut Decoder<'a>,
+    ) -> Result<(), DecodeError> {
+        if self.first.is_none() {
+            self.first = Some(payload);
+        } else {
+            decoder.charge(size_of::<&[u8]>())?;
+            self.more.push(payload);
+        }
+        self.depth_remaining = depth_remaining;
+        Ok(())
+    }
+}
+
+impl<'a, V: Mergeable<'a>> LazyField<'a, V> {
+    /// Decodes the field under the default [`DecodeOptions`]; an unset
+    /// field reads as the default view.
+    pub fn get(&self) -> Result<V, DecodeError> {
+        self.get_with_options(&DecodeOptions::new())
+    }
+
+    /// Decodes the field under `options`. The recursion limit is the
+    /// tighter of `options`' and what was left where the payload sat; the
+    /// allocation budget starts afresh. Error offsets count from the start
+    /// of the payload.
+    pub fn get_with_options(&self, options: &DecodeOptions) -> Result<V, DecodeError> {
+        let mut view = V::default();
+        for payload in self.payloads() {
+            view.merge_from(&mut Decoder::resumed(payload, options, self.depth_remaining))?;
+        }
+        Ok(view)
+    }
+}
+
+impl<V> Default for LazyField<'_, V> {
+    fn default() -> Self {
+        LazyField {
+            first: None,
+            more: Vec::new(),
+            depth_remaining: 0,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<V> Clone for LazyField<'_, V> {
+    fn clone(&self) -> Self {
+        LazyField {
+            first: self.first,
+            more: self.more.clone(),
+            depth_remaining: self.depth_remaining,
+            marker: PhantomData,
+        }
+    }
+}
+
+/// Equal when the payloads' bytes are: a comparison of encodings, which
+/// equal messages need not share.
+impl<V> PartialEq for LazyField<'_, V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.payloads()
+            .flatten()
+            .eq(other.payloads().flatten())
+    }
+}
+
+impl<V> fmt::Debug for LazyField<'_, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let len: usize = self.payloads().map(<[u8]>::len).sum();
+        match self.first {
+            None => f.write_str("LazyField(unset)"),
+            Some(_) => write!(f, "LazyField({len} bytes)"),
+        }
+    }
+}
+
+impl<'a, V, O, Q> ToOwnedValue<MessageField<O, Q>> for LazyField<'a, V>
+where
+    V: Mergeable<'a> + ToOwnedValue<O>,
+    Q: ProtoBox<O>,
+{
+    fn to_owned_value(&self) -> Result<MessageField<O, Q>, DecodeError> {
+        if !self.is_set() {
+            return Ok(MessageField::none());
+        }
+        Ok(MessageField::some(self.get()?.to_owned_value()?))
+    }
+}
+
+/// A repeated message field of a view whose elements are decoded only when
+/// read; see [`LazyField`]. The view keeps one slice per element, the only
+/// allocation a lazy field makes.
+pub struct LazyRepeated<'a, V> {
+    payloads: Vec<&'a [u8]>,
+    depth_remaining: u32,
+    marker: PhantomData<fn() -> V>,
+}
+
+impl<'a, V> LazyRepeated<'a, V> {
+    /// How many elements were read.
+    pub fn len(&self) -> usize {
+        self.payloads.len()
+    }
+
+    /// Whether no element was read.
+    pub fn is_empty(&self) -> bool {
+        self.payloads.is_empty()
+    }
+
+    /// The elements' payloads as read.
+    pub fn payloads(&self) -> impl Iterator<Item = &'a [u8]> + '_ {
+        self.payloads.iter().copied()
+    }
+
+    /// Records one element; charges what it allocates to `decoder`.
+    pub(crate) fn push(
+        &mut self,
+        payload: &'a [u8],
+        depth_remaining: u32,
+        decoder: &mut Decoder<'a>,
+    ) -> Result<(), DecodeError> {
+        decoder.charge(size_of::<&[u8]>())?;
+        self.payloads.push(payload);
+        self.depth_remaining = depth_remaining;
+        Ok(())
+    }
+}
+
+impl<'a, V: Mergeable<'a>> LazyRepeated<'a, V> {
+    /// Decodes element `index` under the default [`DecodeOptions`].
+    pub fn get(&self, index: usize) -> Option<Result<V, DecodeError>> {
+        let payload = *self.payloads.get(index)?;
+        Some(self.decode(payload, &DecodeOptions::new()))
+    }
+
+    /// Decodes every element in turn under the default [`DecodeOptions`].
+    pub fn iter(&self) -> impl Iterator<Item = Result<V, DecodeError>> + '_ {
+        self.iter_with_options(DecodeOptions::new())
+    }
+
+    /// Decodes every element in turn under `options` (see
+    /// [`LazyField::get_with_options`]).
+    pub fn iter_with_options(
+        &self,
+        options: DecodeOptions,
+    ) -> impl Iterator<Item = Result<V, DecodeError>> + '_ {
+        self.payloads
+            .iter()
+            .map(move |payload| self.decode(payload, &options))
+    }
+
+    fn decode(&self, payload: &'a [u8], options: &DecodeOptions) -> Result<V, DecodeError> {
+        let mut view = V::default();
+        view.merge_from(&mut Decoder::resumed(payload, options, self.depth_remaining))?;
+        Ok(view)
+    }
+}
+
+impl<V> Default for LazyRepeated<'_, V> {
+    fn default() -> Self {
+        LazyRepeated {
+            payloads: Vec::new(),
+            depth_remaining: 0,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<V> Clone for LazyRepeated<'_, V> {
+    fn clone(&self) -> Self {
+        LazyRepeated {
+            payloads: self.payloads.clone(),
+            depth_remaining: self.depth_remaining,
+            marker: PhantomData,
+        }
+    }
+}
+
+/// Equal when the elements' bytes are.
+impl<V> PartialEq for LazyRepeated<'_, V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.payloads == other.payloads
+    }
+}
+
+impl<V> fmt::Debug for LazyRepeated<'_, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "LazyRepeated({} elements)", self.payloads.len())
+    }
+}
+
+impl<'a, V, O> ToOwnedValue<Vec<O>> for LazyRepeated<'a, V>
+where
+    V: Mergeable<'a> + ToOwnedValue<O>,
+{
+    fn to_owned_value(&self) -> Result<Vec<O>, DecodeError> {
+        self.iter().map(|view| view?.to_owned_value()).collect()
+    }
+}

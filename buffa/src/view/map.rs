@@ -1,0 +1,114 @@
+//! [`MapView`]: a map field of a view.
+
+use crate::encoding::map::MapContainer;
+
+/// A map field of a view: its entries in the order they were read, keys
+/// and values borrowed from the input like every other view field.
+///
+/// A key may appear more than once on the wire; as in the owned map, the
+/// last entry for a key is the one that counts. [`MapView::get`] and
+/// [`MapView::iter`] apply that rule; [`MapView::raw_entries`] shows every
+/// entry as read. Lookups scan the entries (no hashing, no allocation for
+/// an index), which suits the small maps protobuf messages usually carry;
+/// for many lookups in a large map, collect it into a `HashMap` first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapView<K, V> {
+    entries: Vec<(K, V)>,
+}
+
+impl<K, V> Default for MapView<K, V> {
+    fn default() -> Self {
+        MapView {
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<K: Ord, V> MapView<K, V> {
+    /// The value of `key`: the last entry read with that key.
+    pub fn get(&self, key: &K) -> Option<&V> {
+        self.entries
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, value)| value)
+    }
+
+    /// The entries in ascending key order, one per key (the last read):
+    /// the entries of the owned map, in the order a deterministic encode
+    /// writes them. Sorts an index of the entries, so it allocates.
+    pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
+        let mut order: Vec<usize> = (0..self.entries.len()).collect();
+        // Ascending keys; within a key, the last entry first, so that
+        // `dedup` keeps it.
+        order.sort_by(|&a, &b| self.entries[a].0.cmp(&self.entries[b].0).then(b.cmp(&a)));
+        order.dedup_by(|a, b| self.entries[*a].0 == self.entries[*b].0);
+        order.into_iter().map(|i| {
+            let (key, value) = &self.entries[i];
+            (key, value)
+        })
+    }
+
+    /// How many distinct keys the map holds.
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+}
+
+impl<K, V> MapView<K, V> {
+    /// Whether no entry was read.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Every entry in the order read, duplicates of a key included.
+    pub fn raw_entries(&self) -> impl Iterator<Item = (&K, &V)> {
+        self.entries.iter().map(|(key, value)| (key, value))
+    }
+}
+
+impl<K: Ord, V> MapContainer<K, V> for MapView<K, V> {
+    // `iter` yields ascending keys, so encoding never sorts again.
+    const ORDERED: bool = true;
+
+    #[inline]
+    fn entries<'m>(&'m self) -> impl Iterator<Item = (&'m K, &'m V)>
+    where
+        K: 'm,
+        V: 'm,
+    {
+        self.iter()
+    }
+
+    #[inline]
+    fn insert_entry(&mut self, key: K, value: V) {
+        self.entries.push((key, value));
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_entry_of_a_key_wins() {
+        let mut map = MapView::default();
+        for (key, value) in [("b", 1), ("a", 2), ("b", 3), ("c", 4), ("a", 5)] {
+            map.insert_entry(key, value);
+        }
+        assert_eq!(map.get(&"a"), Some(&5));
+        assert_eq!(map.get(&"b"), Some(&3));
+        assert_eq!(map.get(&"z"), None);
+        assert_eq!(
+            map.iter().collect::<Vec<_>>(),
+            [(&"a", &5), (&"b", &3), (&"c", &4)]
+        );
+        assert_eq!(map.len(), 3);
+        assert_eq!(map.raw_entries().count(), 5);
+    }
+}

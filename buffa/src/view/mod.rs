@@ -1,0 +1,132 @@
+//! Borrowed views: reading a message without copying it.
+//!
+//! With views switched on (`buffa_build::Config::views`), every message
+//! `Foo` gets a `FooView<'a>` beside it with the same field names, which
+//! [`MessageView::decode_view`] fills from a byte slice: strings are
+//! `&'a str` and bytes `&'a [u8]` pointing into the input, sub-messages
+//! are views stored in place (boxed only where the schema recurses), and
+//! unknown fields are spans of the input ([`UnknownFieldsView`]). Only
+//! repeated and map fields allocate, one growing container each.
+//!
+//! Fields covered by the lazy rules (`Config::lazy_views_in`) are
+//! [`LazyField`]s and [`LazyRepeated`]s: decoding skips their payloads by
+//! the length prefix and decodes them only when read.
+
+mod convert;
+mod lazy;
+mod map;
+mod unknown;
+
+use bytes::BufMut;
+
+use crate::decoder::Decoder;
+use crate::error::{DecodeError, EncodeError};
+use crate::message::{Encodable, Mergeable, Message, check_room, checked_size, write_to_buf};
+use crate::message_field::DefaultRef;
+use crate::options::{DecodeOptions, EncodeOptions};
+use crate::size_cache::SizeCache;
+
+pub use convert::ToOwnedValue;
+pub use lazy::{LazyField, LazyRepeated};
+pub use map::MapView;
+pub use unknown::UnknownFieldsView;
+
+/// A borrowed view of a message, decoded from bytes that live for `'a`.
+///
+/// Generated code implements this trait for each `FooView<'a>`; the
+/// hidden supertraits are the support API it is built on. Decoding
+/// follows the owned decode's rules exactly: the last scalar wins,
+/// repeated fields append (packed and expanded alike), a sub-message seen
+/// twice merges, and every limit of [`DecodeOptions`] applies. The one
+/// difference is lazy fields, whose errors surface when they are read.
+pub trait MessageView<'a>:
+    Mergeable<'a> + DefaultRef + ToOwnedValue<Self::Owned> + Clone + core::fmt::Debug
+{
+    /// The owned message this is a view of.
+    type Owned: Message;
+
+    /// Decodes a view of `buf` under the default [`DecodeOptions`].
+    fn decode_view(buf: &'a [u8]) -> Result<Self, DecodeError> {
+        Self::decode_view_with_options(buf, &DecodeOptions::new())
+    }
+
+    /// Decodes a view of `buf` under `options`.
+    fn decode_view_with_options(buf: &'a [u8], options: &DecodeOptions) -> Result<Self, DecodeError> {
+        let mut view = Self::default();
+        view.merge_from(&mut Decoder::new(buf, options)?)?;
+        Ok(view)
+    }
+
+    /// Merges an encoded message into this view, as decoding the
+    /// concatenation would.
+    fn merge_view(&mut self, buf: &'a [u8]) -> Result<(), DecodeError> {
+        self.merge_from(&mut Decoder::new(buf, &DecodeOptions::new())?)
+    }
+
+    /// Copies the view into the owned message. Fails only if a lazy field
+    /// fails to decode.
+    fn to_owned_message(&self) -> Result<Self::Owned, DecodeError> {
+        self.to_owned_value()
+    }
+
+    /// The encoded length in bytes; see [`Message::encoded_len`].
+    fn encoded_len(&self) -> usize {
+        self.compute_size(&mut SizeCache::new())
+    }
+
+    /// Encodes the view into `buf`: the same bytes the owned message
+    /// encodes to. Fails as [`Message::encode`] does.
+    ///
+    /// A lazy field whose payload does not decode is written back as the
+    /// bytes it was read from, so encoding loses nothing and never fails
+    /// on it.
+    fn encode(&self, buf: &mut impl BufMut) -> Result<(), EncodeError> {
+        self.encode_with_options(buf, &EncodeOptions::new())
+    }
+
+    /// [`MessageView::encode`] under `options`.
+    fn encode_with_options(
+        &self,
+        buf: &mut impl BufMut,
+        options: &EncodeOptions,
+    ) -> Result<(), EncodeError> {
+        let mut cache = SizeCache::with_options(options);
+        let len = checked_size(self, &mut cache)?;
+        check_room(<Self as Encodable>::NAME, len, buf)?;
+        write_to_buf(self, &mut cache, len, buf);
+        Ok(())
+    }
+
+    /// Encodes the view into a new `Vec`.
+    ///
+    /// # Panics
+    ///
+    /// As [`Message::encode_to_vec`], if the view is beyond the default
+    /// [`EncodeOptions`] limits.
+    fn encode_to_vec(&self) -> Vec<u8> {
+        self.encode_to_vec_with_options(&EncodeOptions::new())
+            .unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// Encodes the view into a new `Vec` under `options`.
+    fn encode_to_vec_with_options(&self, options: &EncodeOptions) -> Result<Vec<u8>, EncodeError> {
+        let mut cache = SizeCache::with_options(options);
+        let len = checked_size(self, &mut cache)?;
+        let mut vec = Vec::with_capacity(len);
+        crate::message::write_to_vec(self, &mut cache, len, &mut vec);
+        Ok(vec)
+    }
+}
+
+/// An owned message type with a generated view: names the view from the
+/// owned type, so generic code can decode `<M as HasView>::View<'a>`.
+pub trait HasView: Message {
+    /// The view type, `FooView<'a>` for `Foo`.
+    type View<'a>: MessageView<'a, Owned = Self>;
+}
+
+/// Decodes a view of `M` from `buf`: `view_of::<Foo>(bytes)` is
+/// `FooView::decode_view(bytes)`.
+pub fn view_of<'a, M: HasView>(buf: &'a [u8]) -> Result<M::View<'a>, DecodeError> {
+    <M::View<'a> as MessageView<'a>>::decode_view(buf)
+}
