@@ -316,7 +316,11 @@ impl Field<'_> {
         let name = self.name();
         let marker = self.value.marker();
         if let Some((delimited, repeated)) = self.lazy_shape() {
-            let helper = if repeated { quote!(size_repeated) } else { quote!(size_field) };
+            let helper = if repeated {
+                quote!(size_repeated)
+            } else {
+                quote!(size_field)
+            };
             return quote!(__buffa::lazy::#helper(#number, #delimited, &self.#name, cache));
         }
         match (&self.shape, &self.value) {
@@ -368,7 +372,11 @@ impl Field<'_> {
         let name = self.name();
         let marker = self.value.marker();
         if let Some((delimited, repeated)) = self.lazy_shape() {
-            let helper = if repeated { quote!(write_repeated) } else { quote!(write_field) };
+            let helper = if repeated {
+                quote!(write_repeated)
+            } else {
+                quote!(write_field)
+            };
             return quote!(__buffa::lazy::#helper(#number, #delimited, &self.#name, cache, encoder););
         }
         match (&self.shape, &self.value) {

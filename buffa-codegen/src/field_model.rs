@@ -3,8 +3,8 @@
 
 use std::collections::HashSet;
 
-use prost_types::field_descriptor_proto::{Label, Type};
 use proc_macro2::TokenStream;
+use prost_types::field_descriptor_proto::{Label, Type};
 use quote::quote;
 
 use crate::context::Context;

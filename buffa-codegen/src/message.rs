@@ -90,7 +90,13 @@ impl Context<'_> {
             sizes,
             writes,
             merge_body,
-        } = self.codec(full_name, &fields, &module_ident, &oneof_names, &oneof_enums)?;
+        } = self.codec(
+            full_name,
+            &fields,
+            &module_ident,
+            &oneof_names,
+            &oneof_enums,
+        )?;
         let accessors = self.accessors(&name, &fields)?;
         let doc = comments.doc(source_path);
         let attributes = self.attributes(
@@ -283,11 +289,12 @@ impl Context<'_> {
         // alone does without the alias.
         let has_oneofs =
             (0..message.proto.oneof_decl.len()).any(|index| Context::is_real_oneof(message, index));
-        let alias = if items.iter().any(|item| !item.is_empty()) || (self.options.views && has_oneofs) {
-            runtime::alias_item(&self.buffa)
-        } else {
-            quote!()
-        };
+        let alias =
+            if items.iter().any(|item| !item.is_empty()) || (self.options.views && has_oneofs) {
+                runtime::alias_item(&self.buffa)
+            } else {
+                quote!()
+            };
         for (index, nested) in message.proto.enum_type.iter().enumerate() {
             let mut path = source_path.to_vec();
             path.extend([4, index as i32]);

@@ -68,7 +68,10 @@ impl Context<'_> {
             let field_name = ident::ident(&field.rust_name);
             let ty = field.rust_type(buffa)?;
             struct_fields.push(quote!(#doc pub #field_name: #ty));
-            conversions.push(quote!(#field_name: __buffa::to_owned(&self.#field_name)?));
+            conversions.push({
+                let copy = Self::owned_copy(field, &field_name);
+                quote!(owned.#field_name = #copy;)
+            });
         }
         for (index, _) in message.proto.oneof_decl.iter().enumerate() {
             if !Context::is_real_oneof(message, index) {
@@ -85,7 +88,7 @@ impl Context<'_> {
                 quote!(#module_ident::#enum_name)
             };
             struct_fields.push(quote!(#doc pub #field_name: ::core::option::Option<#ty>));
-            conversions.push(quote!(#field_name: __buffa::to_owned(&self.#field_name)?));
+            conversions.push(quote!(owned.#field_name = __buffa::to_owned(&self.#field_name)?;));
         }
 
         let Codec {
@@ -96,7 +99,9 @@ impl Context<'_> {
         let caches_sizes = if fields.iter().any(Field::uses_cache) {
             quote!()
         } else {
-            quote!(const CACHES_SIZES: bool = false;)
+            quote!(
+                const CACHES_SIZES: bool = false;
+            )
         };
         let cache_param = if fields.iter().any(Field::uses_cache) {
             quote!(cache)
@@ -126,11 +131,15 @@ impl Context<'_> {
             }
 
             impl<'a> __buffa::ToOwnedValue<#owned> for #name<'a> {
+                // Field by field into a default message rather than one struct
+                // literal: every `?` then drops one value, not all the fields
+                // converted before it, which grows quadratically with the
+                // number of fields.
                 fn to_owned_value(&self) -> ::core::result::Result<#owned, #buffa::DecodeError> {
-                    ::core::result::Result::Ok(#owned {
-                        #(#conversions,)*
-                        unknown_fields: __buffa::to_owned(&self.unknown_fields)?,
-                    })
+                    let mut owned = <#owned as ::core::default::Default>::default();
+                    #(#conversions)*
+                    owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+                    ::core::result::Result::Ok(owned)
                 }
             }
 
@@ -172,6 +181,23 @@ impl Context<'_> {
                 }
             }
         })
+    }
+
+    /// The expression copying view field `name` into the owned message:
+    /// numbers, booleans and enums (also optional or repeated) are the
+    /// same types in both and copy or clone directly; everything else goes
+    /// through `to_owned`.
+    fn owned_copy(field: &Field<'_>, name: &syn::Ident) -> TokenStream {
+        let same_type = match &field.value {
+            ValueType::Scalar(scalar) => scalar.packable(),
+            ValueType::Enum { .. } => true,
+            ValueType::Message { .. } => false,
+        };
+        match field.shape {
+            Shape::Implicit | Shape::Explicit if same_type => quote!(self.#name),
+            Shape::Repeated { .. } if same_type => quote!(::core::clone::Clone::clone(&self.#name)),
+            _ => quote!(__buffa::to_owned(&self.#name)?),
+        }
     }
 
     /// The view enum names of a message's oneofs: `KindView` for a oneof

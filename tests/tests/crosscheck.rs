@@ -6,7 +6,10 @@
 
 use std::collections::BTreeMap;
 
-use buffa::{EnumValue, Enumeration, Message as _, MessageField, UnknownField, UnknownValue};
+use buffa::{
+    EnumValue, Enumeration, Message as _, MessageField, MessageView as _, UnknownField,
+    UnknownValue,
+};
 use buffa_tests::crosscheck::crosscheck as b;
 use buffa_tests::prost_crosscheck::crosscheck as p;
 use proptest::collection::{btree_map, vec};
@@ -482,11 +485,31 @@ impl Conv<p::two::oneofs2::Choice> for b::two::oneofs2::Choice {
 fn prost_to_buffa<P, B>(value: &P, same_bytes: bool) -> B
 where
     P: prost::Message + PartialEq + Default + std::fmt::Debug + Conv<B>,
-    B: buffa::Message + PartialEq,
+    B: buffa::Message + buffa::HasView + PartialEq,
 {
     let bytes = prost::Message::encode_to_vec(value);
     let decoded = B::decode_from_slice(&bytes)
         .unwrap_or_else(|e| panic!("buffa cannot read prost's {value:?}: {e}"));
+    // The view of prost's bytes holds the same message, and encodes to
+    // what the owned message does, which prost reads as the original.
+    let view = buffa::view_of::<B>(&bytes)
+        .unwrap_or_else(|e| panic!("buffa's view cannot read prost's {value:?}: {e}"));
+    assert_eq!(
+        view.to_owned_message().unwrap(),
+        decoded,
+        "the view read prost's bytes differently"
+    );
+    let from_view = view.encode_to_vec();
+    assert_eq!(
+        from_view,
+        buffa::Message::encode_to_vec(&decoded),
+        "the view encodes differently"
+    );
+    assert_eq!(
+        &P::decode(&from_view[..]).unwrap(),
+        value,
+        "prost read the view's bytes differently"
+    );
     assert_eq!(
         decoded,
         value.conv(),
@@ -532,7 +555,7 @@ where
 fn both_ways<P, B>(value: &P, same_bytes: bool)
 where
     P: prost::Message + PartialEq + Default + std::fmt::Debug + Conv<B>,
-    B: buffa::Message + PartialEq + Conv<P>,
+    B: buffa::Message + buffa::HasView + PartialEq + Conv<P>,
 {
     prost_to_buffa::<P, B>(value, same_bytes);
     buffa_to_prost::<B, P>(&value.conv(), same_bytes);
