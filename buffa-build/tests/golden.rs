@@ -9,8 +9,16 @@ fn golden_dir() -> PathBuf {
 }
 
 fn check(proto: &str) {
+    check_with(proto, |config| config);
+}
+
+fn check_with(
+    proto: &str,
+    configure: impl FnOnce(&mut buffa_build::Config) -> &mut buffa_build::Config,
+) {
     let dir = golden_dir();
-    let files = buffa_build::Config::new()
+    let mut config = buffa_build::Config::new();
+    let files = configure(&mut config)
         .files(&[dir.join(proto)])
         .includes(&[&dir])
         .generate()
@@ -58,4 +66,14 @@ fn proto2_specifics() {
 #[test]
 fn edition_2023_features() {
     check("editions.proto");
+}
+
+#[test]
+fn views_eager_and_lazy() {
+    check_with("views.proto", |config| {
+        config.views().lazy_views_in(&[
+            ".golden.views.Envelope.payload",
+            ".golden.views.Envelope.history",
+        ])
+    });
 }
