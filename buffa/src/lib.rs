@@ -40,6 +40,25 @@
 //! absolutely. Encoding checks the same size and recursion limits, so what
 //! buffa writes buffa reads: see [`DecodeOptions`] and [`EncodeOptions`].
 //!
+//! ## Borrowed views
+//!
+//! With views switched on in the build script (`Config::views()`), every
+//! message `Foo` also gets `FooView<'a>`, a [`MessageView`] that reads the
+//! encoded bytes in place: strings are `&'a str` and bytes `&'a [u8]`
+//! pointing into the input, sub-messages are views held inline (boxed only
+//! where the schema recurses), and only repeated and map fields allocate.
+//! A view converts to its owned message ([`MessageView::to_owned_message`])
+//! and encodes to the same bytes. Fields made lazy (`lazy_views_in`) are
+//! [`LazyField`]s and [`LazyRepeated`]s: skipped by their length when the
+//! view is decoded, decoded when read. [`HasView`] names the view from the
+//! owned type.
+//!
+//! ```ignore
+//! let view = shop::OrderView::decode_view(&bytes)?;
+//! println!("{}", view.customer.name); // a &str into `bytes`
+//! let order: shop::Order = view.to_owned_message()?;
+//! ```
+//!
 //! ## What is not API
 //!
 //! Generated code calls a support API (field helpers, the encoder and
