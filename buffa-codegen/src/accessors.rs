@@ -13,10 +13,11 @@ use crate::ident;
 
 impl Context<'_> {
     /// Getters returning the value or the declared default, for scalar and
-    /// enum fields with explicit presence.
+    /// enum fields with explicit presence, in `impl #target` (the message,
+    /// or `<'a> FooView<'a>` for a view, whose fields are borrowed).
     pub(crate) fn accessors(
         &self,
-        name: &syn::Ident,
+        target: TokenStream,
         fields: &[Field<'_>],
     ) -> Result<TokenStream, Error> {
         let buffa = &self.buffa;
@@ -35,6 +36,20 @@ impl Context<'_> {
                 field.proto.name()
             );
             let (ty, body) = match &field.value {
+                ValueType::Scalar(Scalar::BorrowedStr) => {
+                    let default = default_text.unwrap_or("");
+                    (quote!(&'a str), quote!(self.#name.unwrap_or(#default)))
+                }
+                ValueType::Scalar(scalar @ Scalar::BorrowedBytes) => {
+                    let default = match default_text {
+                        Some(text) => defaults::scalar_default(*scalar, text, &field.path)?,
+                        None => quote!(b""),
+                    };
+                    (
+                        quote!(&'a [u8]),
+                        quote!(self.#name.unwrap_or(&#default[..])),
+                    )
+                }
                 ValueType::Scalar(Scalar::String) => {
                     let default = default_text.unwrap_or("");
                     (
@@ -106,15 +121,16 @@ impl Context<'_> {
             return Ok(quote!());
         }
         Ok(quote! {
-            impl #name {
+            impl #target {
                 #(#methods)*
             }
         })
     }
 }
 
-/// Methods and associated functions that generated structs get from
-/// `buffa::Message`, `Clone`, `Default`, `Debug`, `PartialEq`, `Eq` and
+/// Methods and associated functions that generated structs and views get
+/// from `buffa::Message`, `buffa::MessageView` (and the hidden traits
+/// behind both), `Clone`, `Default`, `Debug`, `PartialEq`, `Eq` and
 /// `Hash`: an inherent accessor with one of these names would shadow the
 /// trait's in method-call syntax (`m.encode(..)`) and in paths
 /// (`M::decode(..)`).
@@ -146,6 +162,14 @@ const TRAIT_METHOD_NAMES: &[&str] = &[
     "merge_with_options",
     "unknown_fields",
     "write_to",
+    // buffa::MessageView and the hidden traits views implement
+    "decode_view",
+    "decode_view_with_options",
+    "default_ref",
+    "merge_view",
+    "to_owned_message",
+    "to_owned_value",
+    "unknown_group_depth",
     // Clone
     "clone",
     "clone_from",
@@ -187,35 +211,51 @@ fn accessor(name: &syn::Ident, doc: &str, ty: &TokenStream, body: TokenStream) -
 mod tests {
     use super::TRAIT_METHOD_NAMES;
 
-    /// Every method of `buffa::Message`, read from the runtime's source next
-    /// to this crate, is in the list, so a new one cannot be shadowed.
-    #[test]
-    fn every_message_method_is_listed() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../buffa/src/message.rs");
-        let source = std::fs::read_to_string(path).expect("read buffa/src/message.rs");
-        let file = syn::parse_file(&source).expect("parse buffa/src/message.rs");
-        let message = file
+    /// The methods of trait `name` in the runtime source file `file`.
+    fn trait_methods(file: &str, name: &str) -> Vec<String> {
+        let path = format!("{}/../buffa/src/{file}", env!("CARGO_MANIFEST_DIR"));
+        let source = std::fs::read_to_string(&path).expect("read the runtime source");
+        let file = syn::parse_file(&source).expect("parse the runtime source");
+        let item = file
             .items
             .iter()
             .find_map(|item| match item {
-                syn::Item::Trait(t) if t.ident == "Message" => Some(t),
+                syn::Item::Trait(t) if t.ident == name => Some(t),
                 _ => None,
             })
-            .expect("trait Message");
-        let methods: Vec<String> = message
-            .items
+            .unwrap_or_else(|| panic!("trait {name} in {path}"));
+        item.items
             .iter()
             .filter_map(|item| match item {
                 syn::TraitItem::Fn(f) => Some(f.sig.ident.to_string()),
                 _ => None,
             })
-            .collect();
-        assert!(methods.len() > 20, "{methods:?}");
-        for method in methods {
-            assert!(
-                TRAIT_METHOD_NAMES.contains(&method.as_str()),
-                "Message::{method} is missing from TRAIT_METHOD_NAMES"
-            );
+            .collect()
+    }
+
+    /// Every method of the traits generated structs and views implement,
+    /// read from the runtime's source next to this crate, is in the list,
+    /// so a new one cannot be shadowed.
+    #[test]
+    fn every_trait_method_is_listed() {
+        let traits = [
+            ("message.rs", "Message"),
+            ("message.rs", "Encodable"),
+            ("message.rs", "Mergeable"),
+            ("message_field.rs", "DefaultRef"),
+            ("view/mod.rs", "MessageView"),
+            ("view/convert.rs", "ToOwnedValue"),
+        ];
+        for (file, name) in traits {
+            let methods = trait_methods(file, name);
+            assert!(!methods.is_empty(), "{name}");
+            for method in methods {
+                assert!(
+                    TRAIT_METHOD_NAMES.contains(&method.as_str()),
+                    "{name}::{method} is missing from TRAIT_METHOD_NAMES"
+                );
+            }
         }
+        assert!(trait_methods("message.rs", "Message").len() > 20);
     }
 }

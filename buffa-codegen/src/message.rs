@@ -97,7 +97,7 @@ impl Context<'_> {
             &oneof_names,
             &oneof_enums,
         )?;
-        let accessors = self.accessors(&name, &fields)?;
+        let accessors = self.accessors(quote!(#name), &fields)?;
         let doc = comments.doc(source_path);
         let attributes = self.attributes(
             &[

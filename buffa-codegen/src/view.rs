@@ -108,6 +108,7 @@ impl Context<'_> {
         } else {
             quote!(_cache)
         };
+        let accessors = self.accessors(quote!(<'a> #name<'a>), &fields)?;
         let proto_name = full_name.trim_start_matches('.');
         let doc = format!(
             " A borrowed view of [`{}`]: the same fields, read from the input without copying it.",
@@ -121,6 +122,8 @@ impl Context<'_> {
                 /// Fields read from the wire that this schema does not know.
                 pub unknown_fields: #buffa::UnknownFieldsView<'a>,
             }
+
+            #accessors
 
             impl<'a> #buffa::MessageView<'a> for #name<'a> {
                 type Owned = #owned;

@@ -19,12 +19,20 @@ pub struct Envelope {
     /// Eager: a view held in place.
     pub header: ::buffa::MessageField<Header>,
     pub headers: ::std::collections::HashMap<::std::string::String, Header>,
+    /// Explicit presence: the view has an accessor too.
+    pub note: ::core::option::Option<::std::string::String>,
     /// Has a borrowing member, so it gets a view enum.
     pub route: ::core::option::Option<envelope::Route>,
     /// Numbers only: the owned enum serves the view.
     pub priority: ::core::option::Option<envelope::Priority>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFields,
+}
+impl Envelope {
+    /// The value of `note`, or its default when unset.
+    pub fn note(&self) -> &str {
+        self.note.as_deref().unwrap_or("")
+    }
 }
 impl ::buffa::Message for Envelope {
     const NAME: &'static str = "golden.views.Envelope";
@@ -67,6 +75,7 @@ impl ::buffa::Message for Envelope {
         {
             size += __buffa::scalar::size::<__buffa::OpenEnum<Kind>>(10, value);
         }
+        size += __buffa::scalar::size_optional::<__buffa::ProtoString>(11, &self.note);
         size + self.unknown_fields.encoded_len()
     }
     fn write_to(
@@ -105,6 +114,7 @@ impl ::buffa::Message for Envelope {
         {
             __buffa::scalar::write::<__buffa::OpenEnum<Kind>>(10, value, encoder);
         }
+        __buffa::scalar::write_optional::<__buffa::ProtoString>(11, &self.note, encoder);
         self.unknown_fields.write(encoder);
     }
     #[inline]
@@ -155,6 +165,11 @@ impl ::buffa::Message for Envelope {
                 );
                 ::core::result::Result::Ok(())
             }
+            11 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.note, decoder)
+            }
             9 => {
                 self.priority = ::core::option::Option::Some(
                     envelope::Priority::Level(
@@ -198,12 +213,20 @@ pub struct EnvelopeView<'a> {
     /// Eager: a view held in place.
     pub header: ::buffa::MessageField<HeaderView<'a>, ::buffa::Inline<HeaderView<'a>>>,
     pub headers: ::buffa::MapView<&'a str, HeaderView<'a>>,
+    /// Explicit presence: the view has an accessor too.
+    pub note: ::core::option::Option<&'a str>,
     /// Has a borrowing member, so it gets a view enum.
     pub route: ::core::option::Option<envelope::RouteView<'a>>,
     /// Numbers only: the owned enum serves the view.
     pub priority: ::core::option::Option<envelope::Priority>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> EnvelopeView<'a> {
+    /// The value of `note`, or its default when unset.
+    pub fn note(&self) -> &'a str {
+        self.note.unwrap_or("")
+    }
 }
 impl<'a> ::buffa::MessageView<'a> for EnvelopeView<'a> {
     type Owned = Envelope;
@@ -220,6 +243,7 @@ impl<'a> __buffa::ToOwnedValue<Envelope> for EnvelopeView<'a> {
         owned.history = __buffa::to_owned(&self.history)?;
         owned.header = __buffa::to_owned(&self.header)?;
         owned.headers = __buffa::to_owned(&self.headers)?;
+        owned.note = __buffa::to_owned(&self.note)?;
         owned.route = __buffa::to_owned(&self.route)?;
         owned.priority = __buffa::to_owned(&self.priority)?;
         owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
@@ -275,6 +299,10 @@ impl<'a> __buffa::Encodable for EnvelopeView<'a> {
         {
             size += __buffa::scalar::size::<__buffa::OpenEnum<Kind>>(10, value);
         }
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(11, &self.note);
         size + self.unknown_fields.encoded_len()
     }
     fn write_to(
@@ -316,6 +344,9 @@ impl<'a> __buffa::Encodable for EnvelopeView<'a> {
         {
             __buffa::scalar::write::<__buffa::OpenEnum<Kind>>(10, value, encoder);
         }
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(11, &self.note, encoder);
         self.unknown_fields.write(encoder);
     }
     fn unknown_group_depth(&self) -> u32 {
@@ -371,6 +402,11 @@ impl<'a> __buffa::Mergeable<'a> for EnvelopeView<'a> {
                     envelope::RouteView::Forward(value),
                 );
                 ::core::result::Result::Ok(())
+            }
+            11 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.note, decoder)
             }
             9 => {
                 self.priority = ::core::option::Option::Some(
