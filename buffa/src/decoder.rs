@@ -10,9 +10,9 @@ use bytes::Bytes;
 
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::options::{DecodeOptions, MAX_MESSAGE_LEN};
-use crate::unknown_fields::{UnknownSink, check_well_formed};
 #[cfg(test)]
 use crate::unknown_fields::UnknownFields;
+use crate::unknown_fields::{UnknownSink, check_well_formed};
 use crate::wire::{Tag, WireType};
 
 /// A cursor over encoded bytes.

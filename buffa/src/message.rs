@@ -412,7 +412,11 @@ pub trait Mergeable<'a>: Encodable + Default {
 
     /// Merges fields up to the end-group key of group `field_number`.
     #[inline]
-    fn merge_group(&mut self, field_number: u32, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
+    fn merge_group(
+        &mut self,
+        field_number: u32,
+        decoder: &mut Decoder<'a>,
+    ) -> Result<(), DecodeError> {
         merge_group_fields(Self::NAME, field_number, decoder, |tag, d| {
             self.merge_field(tag, d)
         })
@@ -431,7 +435,11 @@ impl<'a, M: Message> Mergeable<'a> for M {
     }
 
     #[inline]
-    fn merge_group(&mut self, field_number: u32, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
+    fn merge_group(
+        &mut self,
+        field_number: u32,
+        decoder: &mut Decoder<'a>,
+    ) -> Result<(), DecodeError> {
         Message::merge_group(self, field_number, decoder)
     }
 }
@@ -534,7 +542,12 @@ fn length_prefix(len: usize) -> ([u8; 10], usize) {
 
 /// Runs the write pass into `buf`: directly into its spare memory when it
 /// has `len` contiguous bytes, through an intermediate `Vec` otherwise.
-pub(crate) fn write_to_buf<M: Encodable>(message: &M, cache: &mut SizeCache, len: usize, buf: &mut impl BufMut) {
+pub(crate) fn write_to_buf<M: Encodable>(
+    message: &M,
+    cache: &mut SizeCache,
+    len: usize,
+    buf: &mut impl BufMut,
+) {
     let chunk = buf.chunk_mut();
     if chunk.len() >= len {
         // SAFETY: the encoder writes only initialised bytes into the chunk.
@@ -550,7 +563,12 @@ pub(crate) fn write_to_buf<M: Encodable>(message: &M, cache: &mut SizeCache, len
 }
 
 /// Runs the write pass, appending to `vec`.
-pub(crate) fn write_to_vec<M: Encodable>(message: &M, cache: &mut SizeCache, len: usize, vec: &mut Vec<u8>) {
+pub(crate) fn write_to_vec<M: Encodable>(
+    message: &M,
+    cache: &mut SizeCache,
+    len: usize,
+    vec: &mut Vec<u8>,
+) {
     vec.reserve(len);
     let start = vec.len();
     let written = write_exact(message, cache, len, &mut vec.spare_capacity_mut()[..len]);

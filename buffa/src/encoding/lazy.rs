@@ -32,7 +32,10 @@ fn read_payload<'a>(tag: Tag, decoder: &mut Decoder<'a>) -> Result<(&'a [u8], u3
 /// Skips a group whose start key `tag` was just read and returns the
 /// fields between its keys; the scan checks the group's nesting.
 #[inline]
-fn read_group_body<'a>(tag: Tag, decoder: &mut Decoder<'a>) -> Result<(&'a [u8], u32), DecodeError> {
+fn read_group_body<'a>(
+    tag: Tag,
+    decoder: &mut Decoder<'a>,
+) -> Result<(&'a [u8], u32), DecodeError> {
     check_wire_type(tag, WireType::StartGroup, decoder)?;
     decoder.check_depth()?;
     let depth = decoder.depth_remaining() - 1;
@@ -87,7 +90,11 @@ pub fn merge_repeated_group<'a, V>(
 }
 
 /// Size of a field of `payloads` written back as read.
-fn raw_size<'p>(field_number: u32, delimited: bool, payloads: impl Iterator<Item = &'p [u8]>) -> usize {
+fn raw_size<'p>(
+    field_number: u32,
+    delimited: bool,
+    payloads: impl Iterator<Item = &'p [u8]>,
+) -> usize {
     let len: usize = payloads.map(<[u8]>::len).sum();
     if delimited {
         2 * tag_len(field_number) + len
@@ -119,7 +126,12 @@ fn write_raw<'p>(
 }
 
 /// Size of one decoded message, length-prefixed or as a group.
-fn size_one<V: Encodable>(field_number: u32, delimited: bool, view: &V, cache: &mut SizeCache) -> usize {
+fn size_one<V: Encodable>(
+    field_number: u32,
+    delimited: bool,
+    view: &V,
+    cache: &mut SizeCache,
+) -> usize {
     if delimited {
         message::size_group(field_number, view, cache)
     } else {

@@ -379,7 +379,10 @@ impl<E: Enumeration> Packable for ClosedEnum<E> {}
 #[derive(Debug)]
 pub enum BorrowedStr<'a> {
     #[doc(hidden)]
-    _Never(core::convert::Infallible, core::marker::PhantomData<&'a str>),
+    _Never(
+        core::convert::Infallible,
+        core::marker::PhantomData<&'a str>,
+    ),
 }
 
 impl<'a> ScalarType for BorrowedStr<'a> {
@@ -413,7 +416,10 @@ impl<'a> DecodeScalar<'a> for BorrowedStr<'a> {
 #[derive(Debug)]
 pub enum BorrowedBytes<'a> {
     #[doc(hidden)]
-    _Never(core::convert::Infallible, core::marker::PhantomData<&'a [u8]>),
+    _Never(
+        core::convert::Infallible,
+        core::marker::PhantomData<&'a [u8]>,
+    ),
 }
 
 impl<'a> ScalarType for BorrowedBytes<'a> {

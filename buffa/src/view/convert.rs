@@ -93,11 +93,7 @@ where
 {
     #[inline]
     fn to_owned_value(&self) -> Result<MessageField<O, Q>, DecodeError> {
-        Ok(self
-            .as_option()
-            .map(V::to_owned_value)
-            .transpose()?
-            .into())
+        Ok(self.as_option().map(V::to_owned_value).transpose()?.into())
     }
 }
 

@@ -75,7 +75,11 @@ impl<'a, V: Mergeable<'a>> LazyField<'a, V> {
     pub fn get_with_options(&self, options: &DecodeOptions) -> Result<V, DecodeError> {
         let mut view = V::default();
         for payload in self.payloads() {
-            view.merge_from(&mut Decoder::resumed(payload, options, self.depth_remaining))?;
+            view.merge_from(&mut Decoder::resumed(
+                payload,
+                options,
+                self.depth_remaining,
+            ))?;
         }
         Ok(view)
     }
@@ -107,9 +111,7 @@ impl<V> Clone for LazyField<'_, V> {
 /// equal messages need not share.
 impl<V> PartialEq for LazyField<'_, V> {
     fn eq(&self, other: &Self) -> bool {
-        self.payloads()
-            .flatten()
-            .eq(other.payloads().flatten())
+        self.payloads().flatten().eq(other.payloads().flatten())
     }
 }
 
@@ -200,7 +202,11 @@ impl<'a, V: Mergeable<'a>> LazyRepeated<'a, V> {
 
     fn decode(&self, payload: &'a [u8], options: &DecodeOptions) -> Result<V, DecodeError> {
         let mut view = V::default();
-        view.merge_from(&mut Decoder::resumed(payload, options, self.depth_remaining))?;
+        view.merge_from(&mut Decoder::resumed(
+            payload,
+            options,
+            self.depth_remaining,
+        ))?;
         Ok(view)
     }
 }

@@ -51,7 +51,10 @@ pub trait MessageView<'a>:
     }
 
     /// Decodes a view of `buf` under `options`.
-    fn decode_view_with_options(buf: &'a [u8], options: &DecodeOptions) -> Result<Self, DecodeError> {
+    fn decode_view_with_options(
+        buf: &'a [u8],
+        options: &DecodeOptions,
+    ) -> Result<Self, DecodeError> {
         let mut view = Self::default();
         view.merge_from(&mut Decoder::new(buf, options)?)?;
         Ok(view)
