@@ -338,6 +338,58 @@ impl<'a> Decoder<'a> {
         })
     }
 
+    /// How many values of a budget item `size` bytes large the allocation
+    /// budget still covers (`usize::MAX` without a budget).
+    #[inline]
+    pub fn affordable(&self, size: usize) -> usize {
+        self.allocation_remaining / size.max(1)
+    }
+
+    /// Counts the length-delimited fields with key `tag` that the current
+    /// message holds from the cursor on, the one whose key was just read
+    /// included: a scan over keys that skips every value by its length,
+    /// for reserving a repeated field's room before decoding it. It stops
+    /// early at what it cannot skip cheaply (a group) or at malformed
+    /// bytes, which the decode proper then reports; the count is only a
+    /// hint.
+    pub fn count_length_delimited(&self, tag: Tag) -> usize {
+        let key = u64::from(tag.field_number()) << 3 | WireType::LengthDelimited as u64;
+        let mut data = self.data;
+        let mut count = 0;
+        'values: loop {
+            // `data` starts at a value of the counted field.
+            let Some((len, rest)) = split_varint(data) else {
+                return count;
+            };
+            let Some(rest) = usize::try_from(len).ok().and_then(|len| rest.get(len..)) else {
+                return count;
+            };
+            count += 1;
+            data = rest;
+            // Skip other fields up to the next one with `key`.
+            while let Some((next, rest)) = split_varint(data) {
+                data = rest;
+                if next == key {
+                    continue 'values;
+                }
+                let skipped = match next & 7 {
+                    0 => split_varint(data).map(|(_, rest)| rest),
+                    1 => data.get(8..),
+                    2 => split_varint(data).and_then(|(len, rest)| {
+                        usize::try_from(len).ok().and_then(|len| rest.get(len..))
+                    }),
+                    5 => data.get(4..),
+                    _ => None,
+                };
+                match skipped {
+                    Some(rest) => data = rest,
+                    None => return count,
+                }
+            }
+            return count;
+        }
+    }
+
     /// Reads a length-delimited payload and checks that it is UTF-8.
     pub fn read_str(&mut self) -> Result<&'a str, DecodeError> {
         let start = self.offset();
@@ -475,6 +527,27 @@ impl<'a> Decoder<'a> {
     }
 }
 
+/// A varint at the start of `data` and the bytes after it, or `None` if
+/// it is truncated or longer than ten bytes.
+#[inline]
+fn split_varint(data: &[u8]) -> Option<(u64, &[u8])> {
+    match *data {
+        [byte, ref rest @ ..] if byte < 0x80 => return Some((u64::from(byte), rest)),
+        [low, high, ref rest @ ..] if high < 0x80 => {
+            return Some((u64::from(low & 0x7f) | u64::from(high) << 7, rest));
+        }
+        _ => {}
+    }
+    let mut value = 0u64;
+    for (i, &byte) in data.iter().take(10).enumerate() {
+        value |= u64::from(byte & 0x7f) << (7 * i);
+        if byte < 0x80 {
+            return Some((value, &data[i + 1..]));
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -538,6 +611,27 @@ mod tests {
             error.kind(),
             &DecodeErrorKind::AllocationLimitExceeded { limit: 10 }
         );
+    }
+
+    #[test]
+    fn counts_a_repeated_field_by_skipping_the_others() {
+        // After key 1 (read): payload "ab", then field 2 varint, field 1
+        // empty, field 3 fixed32, field 4 bytes, field 1 "c", field 5
+        // fixed64.
+        let bytes = [
+            0x0a, 0x02, b'a', b'b', 0x10, 0x96, 0x01, 0x0a, 0x00, 0x1d, 1, 2, 3, 4, 0x22, 0x01,
+            0xff, 0x0a, 0x01, b'c', 0x29, 1, 2, 3, 4, 5, 6, 7, 8,
+        ];
+        let mut d = decoder(&bytes);
+        let tag = d.read_tag().unwrap().unwrap();
+        assert_eq!(d.count_length_delimited(tag), 3);
+        // A group stops the count; so does a truncated value.
+        let mut d = decoder(&[0x0a, 0x00, 0x0b, 0x0c, 0x0a, 0x00]);
+        let tag = d.read_tag().unwrap().unwrap();
+        assert_eq!(d.count_length_delimited(tag), 1);
+        let mut d = decoder(&[0x0a, 0x00, 0x0a, 0x05, 1]);
+        let tag = d.read_tag().unwrap().unwrap();
+        assert_eq!(d.count_length_delimited(tag), 1);
     }
 
     #[test]

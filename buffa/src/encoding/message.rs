@@ -168,6 +168,14 @@ pub fn merge_repeated<'a, M: Mergeable<'a>>(
 ) -> Result<(), DecodeError> {
     check_wire_type(tag, WireType::LengthDelimited, decoder)?;
     decoder.charge(size_of::<M>())?;
+    if messages.capacity() == 0 {
+        // The first element: make room for every element this message
+        // holds at once, rather than growing (and moving the elements)
+        // step by step. Each element is still charged as it is decoded,
+        // so the room reserved ahead stays within the budget left.
+        let count = decoder.count_length_delimited(tag);
+        messages.reserve_exact(count.min(decoder.affordable(size_of::<M>()).saturating_add(1)));
+    }
     // Decode in place: a large inline message built on the stack and moved
     // would cost a stack frame its size per nesting level.
     messages.push(M::default());
