@@ -7,13 +7,14 @@
 //!    under `proto/editions`, the allocation-budget protos under
 //!    `proto/limits`, and the `Eq`/`Hash` protos under `proto/eq_hash` (with
 //!    a custom pointer), with buffa-build;
-//! 3. the cross-check protos under `proto/crosscheck`, once with buffa-build
-//!    and once with prost-build.
+//! 3. the cross-check protos under `proto/crosscheck`, twice with
+//!    buffa-build (boxed sub-messages and eager views; inline sub-messages
+//!    and lazy views) and once with prost-build.
 //!
 //! Every run writes to its own directory under `OUT_DIR` (`unittest`,
 //! `hostile`, `editions`, `shared`, `limits`, `eq_hash`, `crosscheck`,
-//! `prost`), with an include file `include.rs` that mounts its packages as
-//! modules.
+//! `crosscheck_lazy`, `prost`), with an include file `include.rs` that
+//! mounts its packages as modules.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -94,6 +95,20 @@ fn main() {
         .btree_map(&["."])
         .views()
         .out_dir(out_dir.join("crosscheck"))
+        .include_file("include.rs")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    // The same protos with every owned message field inline (recursive
+    // ones stay boxed) and every message-typed view field lazy: the views
+    // test reads both layouts.
+    buffa_build::Config::new()
+        .protoc_executable(&protoc)
+        .files(&crosscheck)
+        .includes(&["proto/crosscheck"])
+        .btree_map(&["."])
+        .unbox_message_fields()
+        .lazy_views()
+        .out_dir(out_dir.join("crosscheck_lazy"))
         .include_file("include.rs")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));

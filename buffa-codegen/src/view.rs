@@ -138,6 +138,7 @@ impl Context<'_> {
                 // literal: every `?` then drops one value, not all the fields
                 // converted before it, which grows quadratically with the
                 // number of fields.
+                #[allow(clippy::field_reassign_with_default)]
                 fn to_owned_value(&self) -> ::core::result::Result<#owned, #buffa::DecodeError> {
                     let mut owned = <#owned as ::core::default::Default>::default();
                     #(#conversions)*

@@ -70,17 +70,28 @@ impl<'a> Decoder<'a> {
     }
 
     /// A decoder over a payload kept for later (a lazy view field), which
-    /// sat at a depth where `depth_remaining` nesting levels were left:
-    /// reading it later counts against the limit as reading it in place
-    /// would have, or against `options`' own limit if that is tighter.
+    /// sat at a depth where `depth_remaining` nesting levels were left
+    /// under `recursion_limit`: reading it later counts against that limit
+    /// as reading it in place would have, or against `options`' own limit
+    /// if that is tighter. Errors report the limit that applied.
     pub(crate) fn resumed(
         payload: &'a [u8],
         options: &DecodeOptions,
         depth_remaining: u32,
+        recursion_limit: u32,
     ) -> Decoder<'a> {
         let mut decoder = Decoder::any_length(payload, options);
-        decoder.depth_remaining = depth_remaining.min(options.recursion_limit());
+        if depth_remaining < options.recursion_limit() {
+            decoder.depth_remaining = depth_remaining;
+            decoder.recursion_limit = recursion_limit;
+        }
         decoder
+    }
+
+    /// The recursion limit in force.
+    #[inline]
+    pub(crate) fn recursion_limit(&self) -> u32 {
+        self.recursion_limit
     }
 
     /// Nesting levels the cursor may still enter before the recursion

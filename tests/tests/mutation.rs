@@ -10,6 +10,7 @@ mod common;
 use buffa::Message;
 use buffa_tests::unittest::proto3_unittest;
 use buffa_tests::unittest::protobuf_unittest::{TestAllTypes, TestMap};
+use common::mutate::{mutate, mutation};
 use common::protoc_encode;
 use proptest::prelude::*;
 
@@ -44,45 +45,6 @@ map_int32_enum { key: 5 value: MAP_ENUM_BAR }
 map_int32_foreign_message { key: 6 value { c: 7 } }
 map_bool_bool { key: true value: false }
 "#;
-
-/// A mutation of an encoding.
-#[derive(Clone, Debug)]
-enum Mutation {
-    Overwrite(usize, u8),
-    Truncate(usize),
-    Insert(usize, u8),
-    Duplicate(usize, usize),
-}
-
-fn mutation() -> impl Strategy<Value = Mutation> {
-    prop_oneof![
-        4 => (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Mutation::Overwrite(i, b)),
-        1 => any::<usize>().prop_map(Mutation::Truncate),
-        2 => (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Mutation::Insert(i, b)),
-        1 => (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Mutation::Duplicate(a, b)),
-    ]
-}
-
-fn mutate(seed: &[u8], mutations: &[Mutation]) -> Vec<u8> {
-    let mut bytes = seed.to_vec();
-    for mutation in mutations {
-        if bytes.is_empty() {
-            break;
-        }
-        let len = bytes.len();
-        match *mutation {
-            Mutation::Overwrite(i, b) => bytes[i % len] = b,
-            Mutation::Truncate(i) => bytes.truncate(i % len),
-            Mutation::Insert(i, b) => bytes.insert(i % (len + 1), b),
-            Mutation::Duplicate(a, b) => {
-                let (start, end) = ((a % len).min(b % len), (a % len).max(b % len));
-                let copy = bytes[start..end].to_vec();
-                bytes.extend(copy);
-            }
-        }
-    }
-    bytes
-}
 
 /// Whatever decodes must re-encode to the length it reports, and that
 /// encoding must decode to a message that encodes to the same fields.

@@ -3,10 +3,11 @@
 //! and writes them as any message field, so a view encodes to the bytes
 //! its owned message would.
 //!
-//! A payload that does not decode is written back as it was read (one
-//! field holding the occurrences' bytes), so encoding loses nothing and
-//! cannot fail on it; sizing and writing make the same choice, since both
-//! decode the same bytes.
+//! A payload that does not decode is written back as it was read (each
+//! occurrence a field of its own: joined into one, a value cut short at
+//! the end of one occurrence could be completed by the next), so encoding
+//! loses nothing, changes nothing and cannot fail on it; sizing and
+//! writing make the same choice, since both decode the same bytes.
 
 use crate::decoder::Decoder;
 use crate::encoder::Encoder;
@@ -89,39 +90,42 @@ pub fn merge_repeated_group<'a, V>(
     field.push(body, depth, decoder)
 }
 
-/// Size of a field of `payloads` written back as read.
+/// Size of the occurrences `payloads` of a field written back as read.
 fn raw_size<'p>(
     field_number: u32,
     delimited: bool,
     payloads: impl Iterator<Item = &'p [u8]>,
 ) -> usize {
-    let len: usize = payloads.map(<[u8]>::len).sum();
-    if delimited {
-        2 * tag_len(field_number) + len
-    } else {
-        tag_len(field_number) + varint_len(len as u64) + len
-    }
+    payloads
+        .map(|payload| {
+            let len = payload.len();
+            if delimited {
+                2 * tag_len(field_number) + len
+            } else {
+                tag_len(field_number) + varint_len(len as u64) + len
+            }
+        })
+        .sum()
 }
 
-/// Writes a field of `payloads` as read.
+/// Writes the occurrences `payloads` of a field as read, one field each.
 fn write_raw<'p>(
     field_number: u32,
     delimited: bool,
-    payloads: impl Iterator<Item = &'p [u8]> + Clone,
+    payloads: impl Iterator<Item = &'p [u8]>,
     encoder: &mut Encoder<'_>,
 ) {
-    if delimited {
-        encoder.put_tag(field_number, WireType::StartGroup);
-    } else {
-        let len: usize = payloads.clone().map(<[u8]>::len).sum();
-        encoder.put_tag(field_number, WireType::LengthDelimited);
-        encoder.put_varint(len as u64);
-    }
     for payload in payloads {
+        if delimited {
+            encoder.put_tag(field_number, WireType::StartGroup);
+        } else {
+            encoder.put_tag(field_number, WireType::LengthDelimited);
+            encoder.put_varint(payload.len() as u64);
+        }
         encoder.put_slice(payload);
-    }
-    if delimited {
-        encoder.put_tag(field_number, WireType::EndGroup);
+        if delimited {
+            encoder.put_tag(field_number, WireType::EndGroup);
+        }
     }
 }
 

@@ -27,6 +27,7 @@ pub struct LazyField<'a, V> {
     first: Option<&'a [u8]>,
     more: Vec<&'a [u8]>,
     depth_remaining: u32,
+    recursion_limit: u32,
     marker: PhantomData<fn() -> V>,
 }
 
@@ -57,15 +58,24 @@ impl<'a, V> LazyField<'a, V> {
             self.more.push(payload);
         }
         self.depth_remaining = depth_remaining;
+        self.recursion_limit = decoder.recursion_limit();
         Ok(())
+    }
+
+    /// The options a plain read uses: the recursion limit the enclosing
+    /// view was decoded under (so a looser limit carries over), without
+    /// an allocation budget.
+    fn read_options(&self) -> DecodeOptions {
+        DecodeOptions::new().with_recursion_limit(self.recursion_limit)
     }
 }
 
 impl<'a, V: Mergeable<'a>> LazyField<'a, V> {
-    /// Decodes the field under the default [`DecodeOptions`]; an unset
-    /// field reads as the default view.
+    /// Decodes the field under the recursion limit the enclosing view was
+    /// decoded with (and no allocation budget); an unset field reads as
+    /// the default view.
     pub fn get(&self) -> Result<V, DecodeError> {
-        self.get_with_options(&DecodeOptions::new())
+        self.get_with_options(&self.read_options())
     }
 
     /// Decodes the field under `options`. The recursion limit is the
@@ -79,6 +89,7 @@ impl<'a, V: Mergeable<'a>> LazyField<'a, V> {
                 payload,
                 options,
                 self.depth_remaining,
+                self.recursion_limit,
             ))?;
         }
         Ok(view)
@@ -91,6 +102,7 @@ impl<V> Default for LazyField<'_, V> {
             first: None,
             more: Vec::new(),
             depth_remaining: 0,
+            recursion_limit: 0,
             marker: PhantomData,
         }
     }
@@ -102,6 +114,7 @@ impl<V> Clone for LazyField<'_, V> {
             first: self.first,
             more: self.more.clone(),
             depth_remaining: self.depth_remaining,
+            recursion_limit: self.recursion_limit,
             marker: PhantomData,
         }
     }
@@ -144,6 +157,7 @@ where
 pub struct LazyRepeated<'a, V> {
     payloads: Vec<&'a [u8]>,
     depth_remaining: u32,
+    recursion_limit: u32,
     marker: PhantomData<fn() -> V>,
 }
 
@@ -173,20 +187,29 @@ impl<'a, V> LazyRepeated<'a, V> {
         decoder.charge(size_of::<&[u8]>())?;
         self.payloads.push(payload);
         self.depth_remaining = depth_remaining;
+        self.recursion_limit = decoder.recursion_limit();
         Ok(())
+    }
+
+    /// The options a plain read uses: the recursion limit the enclosing
+    /// view was decoded under (so a looser limit carries over), without
+    /// an allocation budget.
+    fn read_options(&self) -> DecodeOptions {
+        DecodeOptions::new().with_recursion_limit(self.recursion_limit)
     }
 }
 
 impl<'a, V: Mergeable<'a>> LazyRepeated<'a, V> {
-    /// Decodes element `index` under the default [`DecodeOptions`].
+    /// Decodes element `index` under the recursion limit the enclosing
+    /// view was decoded with (and no allocation budget).
     pub fn get(&self, index: usize) -> Option<Result<V, DecodeError>> {
         let payload = *self.payloads.get(index)?;
-        Some(self.decode(payload, &DecodeOptions::new()))
+        Some(self.decode(payload, &self.read_options()))
     }
 
-    /// Decodes every element in turn under the default [`DecodeOptions`].
+    /// Decodes every element in turn, as [`LazyRepeated::get`] does.
     pub fn iter(&self) -> impl Iterator<Item = Result<V, DecodeError>> + '_ {
-        self.iter_with_options(DecodeOptions::new())
+        self.iter_with_options(self.read_options())
     }
 
     /// Decodes every element in turn under `options` (see
@@ -206,6 +229,7 @@ impl<'a, V: Mergeable<'a>> LazyRepeated<'a, V> {
             payload,
             options,
             self.depth_remaining,
+            self.recursion_limit,
         ))?;
         Ok(view)
     }
@@ -216,6 +240,7 @@ impl<V> Default for LazyRepeated<'_, V> {
         LazyRepeated {
             payloads: Vec::new(),
             depth_remaining: 0,
+            recursion_limit: 0,
             marker: PhantomData,
         }
     }
@@ -226,6 +251,7 @@ impl<V> Clone for LazyRepeated<'_, V> {
         LazyRepeated {
             payloads: self.payloads.clone(),
             depth_remaining: self.depth_remaining,
+            recursion_limit: self.recursion_limit,
             marker: PhantomData,
         }
     }

@@ -1,8 +1,12 @@
 //! Helpers shared by the integration tests: protoc as an independent
 //! encoder and decoder (its `--encode` and `--decode` modes run the C++
-//! implementation on text format).
+//! implementation on text format), random prost values of the cross-check
+//! protos ([`strategies`]) and random mutations of encodings ([`mutate`]).
 
 #![allow(dead_code)]
+
+pub mod mutate;
+pub mod strategies;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -235,6 +235,7 @@ impl ::buffa::HasView for Envelope {
     type View<'a> = EnvelopeView<'a>;
 }
 impl<'a> __buffa::ToOwnedValue<Envelope> for EnvelopeView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Envelope, ::buffa::DecodeError> {
         let mut owned = <Envelope as ::core::default::Default>::default();
         owned.id = __buffa::to_owned(&self.id)?;
@@ -573,6 +574,7 @@ impl ::buffa::HasView for Header {
     type View<'a> = HeaderView<'a>;
 }
 impl<'a> __buffa::ToOwnedValue<Header> for HeaderView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Header, ::buffa::DecodeError> {
         let mut owned = <Header as ::core::default::Default>::default();
         owned.key = __buffa::to_owned(&self.key)?;
@@ -710,6 +712,7 @@ impl ::buffa::HasView for Payload {
     type View<'a> = PayloadView<'a>;
 }
 impl<'a> __buffa::ToOwnedValue<Payload> for PayloadView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Payload, ::buffa::DecodeError> {
         let mut owned = <Payload as ::core::default::Default>::default();
         owned.nodes = __buffa::to_owned(&self.nodes)?;
@@ -840,6 +843,7 @@ impl ::buffa::HasView for Node {
     type View<'a> = NodeView<'a>;
 }
 impl<'a> __buffa::ToOwnedValue<Node> for NodeView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Node, ::buffa::DecodeError> {
         let mut owned = <Node as ::core::default::Default>::default();
         owned.name = __buffa::to_owned(&self.name)?;
