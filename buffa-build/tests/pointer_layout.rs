@@ -477,3 +477,43 @@ fn only_the_winning_rule_decides_about_recursive_fields() {
         ".pointer.rec.Tree -> .pointer.rec.Tree",
     );
 }
+
+/// Views hold sub-views in place until a sub-view would be larger than
+/// the limit (about 1 KB); larger ones are boxed, so a view's size grows
+/// with its own fields, not with the product of the widths down a deep
+/// schema. Recursive fields (here a oneof member) stay boxed.
+#[test]
+fn views_box_large_sub_views() {
+    let files = generate(config(&["wide.proto"]).views());
+    let package = "pointer.wide";
+    let view = |name: &str| format!("{name}View<'a>");
+    // D4View is small: in place in D3View. D3View holds four of them
+    // (about 300 bytes): in place in D2View. D2View (four D3Views, about
+    // 1.2 KB) is over the limit: boxed in D1View, and D1View, holding
+    // boxes, is small again.
+    assert_eq!(
+        field_type(&files, package, "D3View", "a"),
+        inline(&view("D4"))
+    );
+    assert_eq!(
+        field_type(&files, package, "D2View", "a"),
+        inline(&view("D3"))
+    );
+    assert_eq!(
+        field_type(&files, package, "D1View", "a"),
+        boxed(&view("D2"))
+    );
+    assert_eq!(
+        field_type(&files, package, "D0View", "a"),
+        inline(&view("D1"))
+    );
+    // D4 holding a D4 is recursive: boxed; D5 is small: in place.
+    assert_eq!(
+        variant_type(&files, package, "d4::PickView", "Again"),
+        format!("::std::boxed::Box<super::{}>", view("D4"))
+    );
+    assert_eq!(
+        variant_type(&files, package, "d4::PickView", "Down"),
+        format!("super::{}", view("D5"))
+    );
+}

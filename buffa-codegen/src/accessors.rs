@@ -167,6 +167,7 @@ const TRAIT_METHOD_NAMES: &[&str] = &[
     "decode_view_with_options",
     "default_ref",
     "merge_view",
+    "merge_view_with_options",
     "to_owned_message",
     "to_owned_value",
     "unknown_group_depth",

@@ -1,6 +1,8 @@
 //! Shared state of one generation run: the schema, its message graph and
 //! the options, with the lookups every generator needs.
 
+use std::cell::RefCell;
+
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -10,6 +12,7 @@ use crate::message_graph::MessageGraph;
 use crate::options::Options;
 use crate::path::PathRules;
 use crate::schema::Schema;
+use crate::view_size::ViewSizes;
 
 /// Everything generation needs: the schema, its analyses, the options.
 pub struct Context<'a> {
@@ -24,6 +27,8 @@ pub struct Context<'a> {
     pub buffa: TokenStream,
     /// The caller's options.
     pub options: &'a Options,
+    /// Estimated view sizes, filled as views are generated.
+    pub view_sizes: RefCell<ViewSizes>,
 }
 
 impl<'a> Context<'a> {

@@ -172,8 +172,8 @@ impl<'a> Context<'a> {
 
     /// The fields of `message` as its view holds them: strings and bytes
     /// borrowed, message types as their views, singular sub-messages in
-    /// place unless recursive (then boxed), and the fields the lazy rules
-    /// cover as lazy fields.
+    /// place unless recursive or large (then boxed, see `view_size`), and
+    /// the fields the lazy rules cover as lazy fields.
     pub fn view_fields(
         &self,
         full_name: &str,
@@ -202,7 +202,7 @@ impl<'a> Context<'a> {
                 && self.options.lazy_views.get(&field.path) == Some(&true);
             if matches!(field.shape, Shape::Explicit)
                 && !field.lazy
-                && !self.graph.is_recursive(full_name, target)
+                && self.view_inline(full_name, target)?
             {
                 let buffa = &self.buffa;
                 field.pointer = Some(quote!(#buffa::Inline<#path>));
@@ -227,6 +227,14 @@ impl<'a> Context<'a> {
     /// module `from`.
     pub fn view_type_path(&self, full_name: &str, from: &[String]) -> Result<TokenStream, Error> {
         let message = self.schema.message(full_name)?;
+        if !message.rust.is_local() {
+            // Another crate's type: its view is whatever that crate
+            // generated, named through `HasView`, so a crate built without
+            // views fails with a clear missing-impl error.
+            let owned = self.type_path(full_name, from)?;
+            let buffa = &self.buffa;
+            return Ok(quote!(<#owned as #buffa::HasView>::View<'a>));
+        }
         let owned = message.rust.relative_to(from);
         let (prefix, name) = match owned.rsplit_once("::") {
             Some((prefix, name)) => (format!("{prefix}::"), name),

@@ -35,6 +35,7 @@ mod pointer;
 mod runtime;
 mod schema;
 mod view;
+mod view_size;
 
 use std::collections::BTreeMap;
 
@@ -88,6 +89,7 @@ pub fn generate(
         eq_hash,
         buffa,
         options,
+        view_sizes: Default::default(),
     };
 
     // Per package: its items, and whether any of them is a message (and

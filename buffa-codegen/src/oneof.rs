@@ -46,8 +46,9 @@ impl Context<'_> {
             return Ok(false);
         };
         if field.view {
-            // A view holds variants in place unless the schema recurses.
-            return Ok(self.graph.is_recursive(full_name, target));
+            // A view holds variants in place unless the schema recurses or
+            // the variant is large.
+            return Ok(!self.view_inline(full_name, target)?);
         }
         let message = self.schema.message(full_name)?;
         let oneof_path = match field.proto.oneof_index {

@@ -32,12 +32,7 @@ impl Context<'_> {
             return Ok(quote!());
         };
         let view_name = view_name(owned_name);
-        if self
-            .schema
-            .names
-            .get(parent)
-            .is_some_and(|names| names.contains(&view_name))
-        {
+        if self.name_taken(parent, &view_name)? {
             return Err(Error::new(format!(
                 "{full_name}: its view would be called {view_name}, which another type in the same module already is"
             )));
@@ -202,6 +197,30 @@ impl Context<'_> {
             Shape::Repeated { .. } if same_type => quote!(::core::clone::Clone::clone(&self.#name)),
             _ => quote!(__buffa::to_owned(&self.#name)?),
         }
+    }
+
+    /// Whether `name` is taken in module `module`: by a type or module, or
+    /// by an (owned or view) oneof enum of the message the module belongs
+    /// to.
+    fn name_taken(&self, module: &[String], name: &str) -> Result<bool, Error> {
+        if self
+            .schema
+            .names
+            .get(module)
+            .is_some_and(|names| names.contains(name))
+        {
+            return Ok(true);
+        }
+        let owner = self
+            .schema
+            .messages
+            .iter()
+            .find(|(_, message)| message.rust.is_local() && message.module == module);
+        let Some((owner, _)) = owner else {
+            return Ok(false);
+        };
+        Ok(self.oneof_enum_names(owner)?.iter().any(|n| n == name)
+            || self.oneof_view_enum_names(owner)?.iter().any(|n| n == name))
     }
 
     /// The view enum names of a message's oneofs: `KindView` for a oneof

@@ -94,6 +94,12 @@ impl<'a> Decoder<'a> {
         self.recursion_limit
     }
 
+    /// The allocation budget the decode started with.
+    #[inline]
+    pub(crate) fn allocation_limit(&self) -> Option<usize> {
+        self.allocation_limit
+    }
+
     /// Nesting levels the cursor may still enter before the recursion
     /// limit.
     #[inline]
@@ -524,16 +530,16 @@ impl<'a> Decoder<'a> {
     ) -> Result<(), DecodeError> {
         let start = self.offset() - self.tag_len;
         self.skip_field(tag)?;
-        let field = &self.input[start..self.offset()];
-        self.charge(unknown.cost_of(field.len()))?;
+        let range = start..self.offset();
+        self.charge(unknown.cost_of_input(self.input, range.clone()))?;
         // Groups add nesting levels that encoding must count again; the
         // rescan runs only for unknown groups, which are rare.
         let group_depth = if tag.wire_type() == WireType::StartGroup {
-            check_well_formed(field)?
+            check_well_formed(&self.input[range.clone()])?
         } else {
             0
         };
-        unknown.push_input(field, group_depth);
+        unknown.push_input(self.input, range, group_depth);
         Ok(())
     }
 }

@@ -1,6 +1,7 @@
 //! Fields a message's schema does not know, kept byte for byte.
 
 use core::fmt;
+use core::ops::Range;
 
 use crate::decoder::Decoder;
 use crate::encoder::Encoder;
@@ -33,25 +34,38 @@ pub struct UnknownFields {
 /// Where decoding keeps the fields a schema does not know: an owned
 /// [`UnknownFields`] copies them, a view's
 /// [`UnknownFieldsView`](crate::UnknownFieldsView) borrows them from the
-/// input. Decoding charges [`UnknownSink::cost_of`] to the allocation
-/// budget before each push.
+/// input. Decoding charges the cost a push reports to the allocation
+/// budget before making it.
 pub trait UnknownSink<'a> {
-    /// Heap bytes that keeping `len` more bytes of fields costs.
-    fn cost_of(&self, len: usize) -> usize;
+    /// Heap bytes that keeping the field `input[range]` costs.
+    fn cost_of_input(&self, input: &'a [u8], range: Range<usize>) -> usize;
 
-    /// Appends one field exactly as it appeared in the input, key
+    /// Appends the field `input[range]` exactly as it appeared, key
     /// included, whose groups nest `group_depth` deep.
-    fn push_input(&mut self, field: &'a [u8], group_depth: u32);
+    fn push_input(&mut self, input: &'a [u8], range: Range<usize>, group_depth: u32);
+
+    /// Heap bytes that keeping `len` bytes decoding wrote costs.
+    fn cost_of_written(&self, len: usize) -> usize;
 
     /// Appends whole fields that decoding wrote itself (a closed-enum
     /// value out of a packed run, a map entry with an unknown enum value
     /// under a re-encoded key); they hold no groups.
-    fn push_written(&mut self, fields: &[u8]);
+    fn push_written(&mut self, fields: Vec<u8>);
 }
 
 impl<'a> UnknownSink<'a> for UnknownFields {
     #[inline]
-    fn cost_of(&self, len: usize) -> usize {
+    fn cost_of_input(&self, _input: &'a [u8], range: Range<usize>) -> usize {
+        self.cost_of_written(range.len())
+    }
+
+    #[inline]
+    fn push_input(&mut self, input: &'a [u8], range: Range<usize>, group_depth: u32) {
+        self.extend_trusted(&input[range], group_depth);
+    }
+
+    #[inline]
+    fn cost_of_written(&self, len: usize) -> usize {
         // The first field also allocates the set's own storage.
         if self.is_empty() {
             len + UNKNOWN_STORAGE_SIZE
@@ -61,13 +75,8 @@ impl<'a> UnknownSink<'a> for UnknownFields {
     }
 
     #[inline]
-    fn push_input(&mut self, field: &'a [u8], group_depth: u32) {
-        self.extend_trusted(field, group_depth);
-    }
-
-    #[inline]
-    fn push_written(&mut self, fields: &[u8]) {
-        self.extend_trusted(fields, 0);
+    fn push_written(&mut self, fields: Vec<u8>) {
+        self.extend_trusted(&fields, 0);
     }
 }
 

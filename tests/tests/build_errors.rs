@@ -400,3 +400,42 @@ fn out_dir_is_required_outside_build_scripts() {
         "{e}"
     );
 }
+
+/// A view whose name another type of its module already has (a message,
+/// or a oneof enum, owned or view) is a generation error naming it, not
+/// generated code that fails to compile.
+#[test]
+fn view_names_that_are_taken_fail_to_generate() {
+    let cases = [
+        (
+            "message Foo {}\nmessage FooView {}",
+            ".clash.Foo: its view would be called FooView",
+        ),
+        (
+            "message Foo {\n  message Bar { int32 z = 1; }\n  oneof bar_view { int32 x = 1; }\n}",
+            ".clash.Foo.Bar: its view would be called BarView",
+        ),
+        (
+            "message Foo {\n  message ChoiceView {}\n  oneof choice { string s = 1; }\n}",
+            ".clash.Foo: the view of oneof choice would be called ChoiceView",
+        ),
+    ];
+    for (messages, expected) in cases {
+        let proto = format!("syntax = \"proto3\";\npackage clash;\n{messages}\n");
+        let dir = protos(&[("clash.proto", &proto)]);
+        let mut config = Config::new();
+        config
+            .files(&["clash.proto"])
+            .includes(&[dir.path()])
+            .views();
+        let message = match config.generate() {
+            Ok(_) => panic!("{messages}: generated"),
+            Err(e) => e.to_string(),
+        };
+        assert!(message.contains(expected), "{messages}: {message}");
+        // Without views the same schema generates.
+        let mut config = Config::new();
+        config.files(&["clash.proto"]).includes(&[dir.path()]);
+        config.generate().unwrap();
+    }
+}

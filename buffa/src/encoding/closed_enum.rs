@@ -37,8 +37,8 @@ fn read_value<'a, E: Enumeration>(
         // key of their own, and owned messages and views must keep the
         // same bytes.
         let (field, len) = varint_field(field_number, raw);
-        decoder.charge(unknown.cost_of(len))?;
-        unknown.push_written(&field[..len]);
+        decoder.charge(unknown.cost_of_written(len))?;
+        unknown.push_written(field[..len].to_vec());
     }
     Ok(known)
 }

@@ -267,15 +267,15 @@ where
     } else {
         // The entry is kept whole under a canonical key, as C++ does.
         let consumed = entry_start.len() - decoder.remaining();
-        let mut field = Vec::with_capacity(5 + consumed);
         let mut key_buf = [0u8; 5];
         let mut encoder = Encoder::from_slice(&mut key_buf);
         encoder.put_tag(tag.field_number(), WireType::LengthDelimited);
         let key_len = encoder.position();
+        decoder.charge(unknown.cost_of_written(key_len + consumed))?;
+        let mut field = Vec::with_capacity(key_len + consumed);
         field.extend_from_slice(&key_buf[..key_len]);
         field.extend_from_slice(&entry_start[..consumed]);
-        decoder.charge(unknown.cost_of(field.len()))?;
-        unknown.push_written(&field);
+        unknown.push_written(field);
     }
     Ok(())
 }

@@ -172,9 +172,15 @@ pub fn merge_repeated<'a, M: Mergeable<'a>>(
         // The first element: make room for every element this message
         // holds at once, rather than growing (and moving the elements)
         // step by step. Each element is still charged as it is decoded,
-        // so the room reserved ahead stays within the budget left.
+        // and the room reserved ahead stays within the budget left.
+        // The room reserved ahead stays within a few times the input left,
+        // so elements of a type far larger than their encoding (empty
+        // messages, two bytes each) cannot allocate far ahead of what
+        // decoding has checked; beyond that the vector grows as usual.
         let count = decoder.count_length_delimited(tag);
-        messages.reserve_exact(count.min(decoder.affordable(size_of::<M>()).saturating_add(1)));
+        let by_input = decoder.remaining().saturating_mul(4) / size_of::<M>().max(1);
+        let by_budget = decoder.affordable(size_of::<M>());
+        messages.reserve_exact(count.min(by_input).min(by_budget).max(1));
     }
     // Decode in place: a large inline message built on the stack and moved
     // would cost a stack frame its size per nesting level.

@@ -105,7 +105,7 @@ where
     S: BuildHasher + Default,
 {
     fn to_owned_value(&self) -> Result<HashMap<KO, VO, S>, DecodeError> {
-        let mut map = HashMap::with_capacity_and_hasher(self.len(), S::default());
+        let mut map = HashMap::with_capacity_and_hasher(self.raw_len(), S::default());
         // In input order, so a key seen twice keeps its last value.
         for (key, value) in self.raw_entries() {
             map.insert(key.to_owned_value()?, value.to_owned_value()?);

@@ -26,9 +26,51 @@ use crate::pointer::ProtoBox;
 pub struct LazyField<'a, V> {
     first: Option<&'a [u8]>,
     more: Vec<&'a [u8]>,
+    limits: ReadLimits,
+    marker: PhantomData<fn() -> V>,
+}
+
+/// What reading a lazy payload later must respect: the nesting levels left
+/// where it sat and the limits of the decode that skipped it. Several
+/// occurrences (or a view merged from several buffers) keep the tightest.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct ReadLimits {
     depth_remaining: u32,
     recursion_limit: u32,
-    marker: PhantomData<fn() -> V>,
+    allocation_limit: Option<usize>,
+}
+
+impl ReadLimits {
+    /// The limits of a payload the decoder has just skipped, one level
+    /// below the cursor's, which has `depth_remaining` left for it.
+    fn at(decoder: &Decoder<'_>, depth_remaining: u32) -> ReadLimits {
+        ReadLimits {
+            depth_remaining,
+            recursion_limit: decoder.recursion_limit(),
+            allocation_limit: decoder.allocation_limit(),
+        }
+    }
+
+    /// The tighter of `self` and `other` in every respect.
+    fn tightest(self, other: ReadLimits) -> ReadLimits {
+        let allocation_limit = match (self.allocation_limit, other.allocation_limit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        ReadLimits {
+            depth_remaining: self.depth_remaining.min(other.depth_remaining),
+            recursion_limit: self.recursion_limit.min(other.recursion_limit),
+            allocation_limit,
+        }
+    }
+
+    /// The options a plain read uses: the limits the enclosing view was
+    /// decoded under, the allocation budget afresh for each read.
+    fn options(self) -> DecodeOptions {
+        DecodeOptions::new()
+            .with_recursion_limit(self.recursion_limit)
+            .with_allocation_limit(self.allocation_limit)
+    }
 }
 
 impl<'a, V> LazyField<'a, V> {
@@ -51,31 +93,25 @@ impl<'a, V> LazyField<'a, V> {
         depth_remaining: u32,
         decoder: &mut Decoder<'a>,
     ) -> Result<(), DecodeError> {
+        let limits = ReadLimits::at(decoder, depth_remaining);
         if self.first.is_none() {
             self.first = Some(payload);
+            self.limits = limits;
         } else {
             decoder.charge(size_of::<&[u8]>())?;
             self.more.push(payload);
+            self.limits = self.limits.tightest(limits);
         }
-        self.depth_remaining = depth_remaining;
-        self.recursion_limit = decoder.recursion_limit();
         Ok(())
-    }
-
-    /// The options a plain read uses: the recursion limit the enclosing
-    /// view was decoded under (so a looser limit carries over), without
-    /// an allocation budget.
-    fn read_options(&self) -> DecodeOptions {
-        DecodeOptions::new().with_recursion_limit(self.recursion_limit)
     }
 }
 
 impl<'a, V: Mergeable<'a>> LazyField<'a, V> {
-    /// Decodes the field under the recursion limit the enclosing view was
-    /// decoded with (and no allocation budget); an unset field reads as
-    /// the default view.
+    /// Decodes the field under the limits the enclosing view was decoded
+    /// with (the tightest, if it was merged from several inputs), with a
+    /// fresh allocation budget; an unset field reads as the default view.
     pub fn get(&self) -> Result<V, DecodeError> {
-        self.get_with_options(&self.read_options())
+        self.get_with_options(&self.limits.options())
     }
 
     /// Decodes the field under `options`. The recursion limit is the
@@ -88,8 +124,8 @@ impl<'a, V: Mergeable<'a>> LazyField<'a, V> {
             view.merge_from(&mut Decoder::resumed(
                 payload,
                 options,
-                self.depth_remaining,
-                self.recursion_limit,
+                self.limits.depth_remaining,
+                self.limits.recursion_limit,
             ))?;
         }
         Ok(view)
@@ -101,8 +137,7 @@ impl<V> Default for LazyField<'_, V> {
         LazyField {
             first: None,
             more: Vec::new(),
-            depth_remaining: 0,
-            recursion_limit: 0,
+            limits: ReadLimits::default(),
             marker: PhantomData,
         }
     }
@@ -113,18 +148,17 @@ impl<V> Clone for LazyField<'_, V> {
         LazyField {
             first: self.first,
             more: self.more.clone(),
-            depth_remaining: self.depth_remaining,
-            recursion_limit: self.recursion_limit,
+            limits: self.limits,
             marker: PhantomData,
         }
     }
 }
 
-/// Equal when the payloads' bytes are: a comparison of encodings, which
-/// equal messages need not share.
+/// Equal when both are unset, or both hold the same payloads: a
+/// comparison of encodings, which equal messages need not share.
 impl<V> PartialEq for LazyField<'_, V> {
     fn eq(&self, other: &Self) -> bool {
-        self.payloads().flatten().eq(other.payloads().flatten())
+        self.payloads().eq(other.payloads())
     }
 }
 
@@ -156,8 +190,7 @@ where
 /// allocation a lazy field makes.
 pub struct LazyRepeated<'a, V> {
     payloads: Vec<&'a [u8]>,
-    depth_remaining: u32,
-    recursion_limit: u32,
+    limits: ReadLimits,
     marker: PhantomData<fn() -> V>,
 }
 
@@ -185,31 +218,28 @@ impl<'a, V> LazyRepeated<'a, V> {
         decoder: &mut Decoder<'a>,
     ) -> Result<(), DecodeError> {
         decoder.charge(size_of::<&[u8]>())?;
+        let limits = ReadLimits::at(decoder, depth_remaining);
+        self.limits = if self.payloads.is_empty() {
+            limits
+        } else {
+            self.limits.tightest(limits)
+        };
         self.payloads.push(payload);
-        self.depth_remaining = depth_remaining;
-        self.recursion_limit = decoder.recursion_limit();
         Ok(())
-    }
-
-    /// The options a plain read uses: the recursion limit the enclosing
-    /// view was decoded under (so a looser limit carries over), without
-    /// an allocation budget.
-    fn read_options(&self) -> DecodeOptions {
-        DecodeOptions::new().with_recursion_limit(self.recursion_limit)
     }
 }
 
 impl<'a, V: Mergeable<'a>> LazyRepeated<'a, V> {
-    /// Decodes element `index` under the recursion limit the enclosing
-    /// view was decoded with (and no allocation budget).
+    /// Decodes element `index` under the limits the enclosing view was
+    /// decoded with, as [`LazyField::get`] does.
     pub fn get(&self, index: usize) -> Option<Result<V, DecodeError>> {
         let payload = *self.payloads.get(index)?;
-        Some(self.decode(payload, &self.read_options()))
+        Some(self.decode(payload, &self.limits.options()))
     }
 
     /// Decodes every element in turn, as [`LazyRepeated::get`] does.
     pub fn iter(&self) -> impl Iterator<Item = Result<V, DecodeError>> + '_ {
-        self.iter_with_options(self.read_options())
+        self.iter_with_options(self.limits.options())
     }
 
     /// Decodes every element in turn under `options` (see
@@ -228,8 +258,8 @@ impl<'a, V: Mergeable<'a>> LazyRepeated<'a, V> {
         view.merge_from(&mut Decoder::resumed(
             payload,
             options,
-            self.depth_remaining,
-            self.recursion_limit,
+            self.limits.depth_remaining,
+            self.limits.recursion_limit,
         ))?;
         Ok(view)
     }
@@ -239,8 +269,7 @@ impl<V> Default for LazyRepeated<'_, V> {
     fn default() -> Self {
         LazyRepeated {
             payloads: Vec::new(),
-            depth_remaining: 0,
-            recursion_limit: 0,
+            limits: ReadLimits::default(),
             marker: PhantomData,
         }
     }
@@ -250,8 +279,7 @@ impl<V> Clone for LazyRepeated<'_, V> {
     fn clone(&self) -> Self {
         LazyRepeated {
             payloads: self.payloads.clone(),
-            depth_remaining: self.depth_remaining,
-            recursion_limit: self.recursion_limit,
+            limits: self.limits,
             marker: PhantomData,
         }
     }

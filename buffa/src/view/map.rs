@@ -11,7 +11,7 @@ use crate::encoding::map::MapContainer;
 /// entry as read. Lookups scan the entries (no hashing, no allocation for
 /// an index), which suits the small maps protobuf messages usually carry;
 /// for many lookups in a large map, collect it into a `HashMap` first.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct MapView<K, V> {
     entries: Vec<(K, V)>,
 }
@@ -49,9 +49,18 @@ impl<K: Ord, V> MapView<K, V> {
         })
     }
 
-    /// How many distinct keys the map holds.
+    /// How many distinct keys the map holds: the owned map's length.
+    /// Sorts an index of the entries, as [`MapView::iter`] does.
     pub fn len(&self) -> usize {
         self.iter().count()
+    }
+}
+
+/// Equal when the maps hold the same keys with the same values, however
+/// many entries the wire repeated: as the owned maps compare.
+impl<K: Ord, V: PartialEq> PartialEq for MapView<K, V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.iter().eq(other.iter())
     }
 }
 
@@ -59,6 +68,11 @@ impl<K, V> MapView<K, V> {
     /// Whether no entry was read.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// How many entries were read, duplicates of a key included.
+    pub fn raw_len(&self) -> usize {
+        self.entries.len()
     }
 
     /// Every entry in the order read, duplicates of a key included.

@@ -61,9 +61,19 @@ pub trait MessageView<'a>:
     }
 
     /// Merges an encoded message into this view, as decoding the
-    /// concatenation would.
+    /// concatenation would, under the default [`DecodeOptions`].
     fn merge_view(&mut self, buf: &'a [u8]) -> Result<(), DecodeError> {
-        self.merge_from(&mut Decoder::new(buf, &DecodeOptions::new())?)
+        self.merge_view_with_options(buf, &DecodeOptions::new())
+    }
+
+    /// [`MessageView::merge_view`] under `options`. Lazy fields then keep
+    /// the tighter of the limits they were read under.
+    fn merge_view_with_options(
+        &mut self,
+        buf: &'a [u8],
+        options: &DecodeOptions,
+    ) -> Result<(), DecodeError> {
+        self.merge_from(&mut Decoder::new(buf, options)?)
     }
 
     /// Copies the view into the owned message. Fails only if a lazy field

@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::ops::Range;
 
 use crate::encoder::Encoder;
 use crate::error::DecodeError;
@@ -11,7 +12,8 @@ use super::ToOwnedValue;
 
 /// The fields a view's schema does not know, as spans of the input.
 ///
-/// Each field is one span. The only bytes it owns are those decoding wrote itself, exactly as the owned
+/// Fields that follow each other in one input share a span. The only
+/// bytes it owns are those decoding wrote itself, exactly as the owned
 /// [`UnknownFields`] would hold them: a closed-enum value from a packed
 /// run, and a map entry holding an unknown closed-enum value. Like
 /// [`UnknownFields`], an empty set is one null pointer and does not
@@ -34,7 +36,8 @@ impl<'a> UnknownFieldsView<'a> {
     }
 
     /// The spans holding the fields, in the order read; each holds whole
-    /// fields, keys included: one field as read, or fields decoding wrote.
+    /// fields, keys included: a run of fields as read, or fields decoding
+    /// wrote.
     pub fn spans(&self) -> impl Iterator<Item = &[u8]> {
         self.spans
             .iter()
@@ -83,7 +86,39 @@ impl<'a> UnknownFieldsView<'a> {
 
 impl<'a> UnknownSink<'a> for UnknownFieldsView<'a> {
     #[inline]
-    fn cost_of(&self, _len: usize) -> usize {
+    fn cost_of_input(&self, input: &'a [u8], range: Range<usize>) -> usize {
+        if self.extends_last(input, range.start).is_some() {
+            0
+        } else {
+            self.cost_of_span()
+        }
+    }
+
+    fn push_input(&mut self, input: &'a [u8], range: Range<usize>, group_depth: u32) {
+        let extended = self.extends_last(input, range.start);
+        let spans = self.spans_mut();
+        spans.group_depth = spans.group_depth.max(group_depth);
+        match (extended, spans.spans.last_mut()) {
+            // A field right behind the previous one, in the same input:
+            // one span holds both, re-sliced from the input.
+            (Some(start), Some(last)) => *last = Cow::Borrowed(&input[start..range.end]),
+            _ => spans.spans.push(Cow::Borrowed(&input[range])),
+        }
+    }
+
+    #[inline]
+    fn cost_of_written(&self, len: usize) -> usize {
+        self.cost_of_span() + len
+    }
+
+    fn push_written(&mut self, fields: Vec<u8>) {
+        self.spans_mut().spans.push(Cow::Owned(fields));
+    }
+}
+
+impl<'a> UnknownFieldsView<'a> {
+    /// What one more span costs: its slot, and the set's storage first.
+    fn cost_of_span(&self) -> usize {
         let span = size_of::<Cow<'a, [u8]>>();
         if self.is_empty() {
             span + size_of::<Spans<'a>>()
@@ -92,14 +127,15 @@ impl<'a> UnknownSink<'a> for UnknownFieldsView<'a> {
         }
     }
 
-    fn push_input(&mut self, field: &'a [u8], group_depth: u32) {
-        let spans = self.spans_mut();
-        spans.group_depth = spans.group_depth.max(group_depth);
-        spans.spans.push(Cow::Borrowed(field));
-    }
-
-    fn push_written(&mut self, fields: &[u8]) {
-        self.spans_mut().spans.push(Cow::Owned(fields.to_vec()));
+    /// Where in `input` the last span starts, if it is a slice of `input`
+    /// that ends at `start`: then a field at `start` extends it.
+    fn extends_last(&self, input: &[u8], start: usize) -> Option<usize> {
+        let Some(Cow::Borrowed(last)) = self.spans.as_ref()?.spans.last() else {
+            return None;
+        };
+        let input_start = input.as_ptr() as usize;
+        let last_start = (last.as_ptr() as usize).checked_sub(input_start)?;
+        (last_start + last.len() == start && start <= input.len()).then_some(last_start)
     }
 }
 

@@ -161,3 +161,125 @@ fn allocation_limit_applies_to_view_containers() {
     exact::<e::NestedView>(&children, N * size_of::<e::NestedView>());
     exact::<l::NestedView>(&children, N * size_of::<&[u8]>());
 }
+
+/// A lazy field read later (directly, by `to_owned_message` or by an
+/// encode) is held to the allocation budget the view was decoded under,
+/// which the owned decode of the same bytes exceeds.
+#[test]
+fn lazy_reads_keep_the_allocation_budget() {
+    let value = p::Everything {
+        packed: Some(p::Packed {
+            f_int32: (0..100_000).collect(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let bytes = prost::Message::encode_to_vec(&value);
+    let budget = DecodeOptions::new().with_allocation_limit(Some(10_000));
+    let exceeded = |error: DecodeError| {
+        matches!(
+            error.kind(),
+            DecodeErrorKind::AllocationLimitExceeded { .. }
+        )
+    };
+    assert!(exceeded(
+        e::Everything::decode_with_options(&bytes, &budget).unwrap_err()
+    ));
+    let view = l::EverythingView::decode_view_with_options(&bytes, &budget).unwrap();
+    assert!(exceeded(view.packed.get().unwrap_err()));
+    assert!(exceeded(view.to_owned_message().unwrap_err()));
+    // Without a budget the same view reads in full.
+    let view = l::EverythingView::decode_view(&bytes).unwrap();
+    assert_eq!(view.packed.get().unwrap().f_int32.len(), 100_000);
+}
+
+/// Merging more input into a lazy view under looser limits does not
+/// loosen them for what was read before: each lazy field keeps the
+/// tightest limits of its occurrences.
+#[test]
+fn merged_views_keep_the_tightest_limits() {
+    let tight = DecodeOptions::new().with_recursion_limit(4);
+    let bytes = chain(8);
+    assert!(e::Nested::decode_with_options(&bytes, &tight).is_err());
+    let mut view = l::NestedView::decode_view_with_options(&bytes, &tight).unwrap();
+    view.merge_view(&[0x12, 0x00]).unwrap();
+    let error = read_chain(&view, &DecodeOptions::new()).unwrap_err();
+    assert_eq!(
+        error.kind(),
+        &DecodeErrorKind::RecursionLimitExceeded { limit: 4 }
+    );
+    assert!(view.to_owned_message().is_err());
+}
+
+/// A map entry with an undeclared closed-enum value is copied whole into
+/// the unknown fields by views too, and charged for it: under a budget
+/// the owned decode exceeds, the view decode fails alike.
+#[test]
+fn unknown_map_entries_are_charged_in_views() {
+    // string_enum = {"k": 5}, with a 100 KB unknown field inside the entry.
+    let mut entry = vec![0x0a, 0x01, b'k', 0x10, 0x05, 0x1a];
+    let mut padding = Vec::new();
+    let mut len = 100_000u64;
+    while len >= 0x80 {
+        padding.push(len as u8 | 0x80);
+        len >>= 7;
+    }
+    padding.push(len as u8);
+    entry.extend(padding);
+    entry.extend(vec![0u8; 100_000]);
+    let mut bytes = vec![0x0a];
+    let mut len = entry.len() as u64;
+    while len >= 0x80 {
+        bytes.push(len as u8 | 0x80);
+        len >>= 7;
+    }
+    bytes.push(len as u8);
+    bytes.extend(entry);
+    let owned = e::two::ClosedMaps::decode_from_slice(&bytes).unwrap();
+    assert!(owned.string_enum.is_empty() && !owned.unknown_fields.is_empty());
+    let budget = DecodeOptions::new().with_allocation_limit(Some(1_000));
+    let owned = e::two::ClosedMaps::decode_with_options(&bytes, &budget).unwrap_err();
+    let view = e::two::ClosedMapsView::decode_view_with_options(&bytes, &budget).unwrap_err();
+    assert_eq!(view.kind(), owned.kind());
+}
+
+/// Unknown fields that follow each other in the input share one span, so
+/// a run of small unknown fields costs a view one span, not one per field.
+#[test]
+fn adjacent_unknown_fields_share_a_span() {
+    // 1,000 unknown varint fields (number 99) behind a known one.
+    let mut bytes = vec![0x08, 0x01];
+    for _ in 0..1_000 {
+        bytes.extend([0x98, 0x06, 0x01]);
+    }
+    let view = e::NestedView::decode_view(&bytes).unwrap();
+    assert_eq!(view.unknown_fields.spans().count(), 1);
+    assert_eq!(view.unknown_fields.iter().count(), 1_000);
+    assert_eq!(view.unknown_fields.spans().next(), Some(&bytes[2..]));
+    // Under a budget too small for the owned copy, the view still fits.
+    let budget = DecodeOptions::new().with_allocation_limit(Some(200));
+    assert!(e::Nested::decode_with_options(&bytes, &budget).is_err());
+    assert!(e::NestedView::decode_view_with_options(&bytes, &budget).is_ok());
+}
+
+/// Views compare like the messages they hold: an unset lazy field differs
+/// from a set, empty one, and a map repeating a key on the wire equals
+/// one holding only its last entry.
+#[test]
+fn views_compare_like_their_messages() {
+    let unset = l::NestedView::decode_view(&[]).unwrap();
+    let empty_child = l::NestedView::decode_view(&[0x12, 0x00]).unwrap();
+    assert_ne!(unset, empty_child);
+    assert_ne!(
+        unset.to_owned_message().unwrap(),
+        empty_child.to_owned_message().unwrap()
+    );
+    // int32_int32 = {1: 1} then {1: 2}, against {1: 2} alone.
+    let repeated = [
+        0x0a, 0x04, 0x08, 0x01, 0x10, 0x01, 0x0a, 0x04, 0x08, 0x01, 0x10, 0x02,
+    ];
+    let twice = e::MapsView::decode_view(&repeated).unwrap();
+    let once = e::MapsView::decode_view(&repeated[6..]).unwrap();
+    assert_eq!(twice, once);
+    assert_eq!(twice.int32_int32.raw_len(), 2);
+}
