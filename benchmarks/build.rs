@@ -2,7 +2,13 @@
 //! datasets: prost's into `OUT_DIR`, and buffa's twice, with the default
 //! (boxed) sub-message layout into `OUT_DIR/buffa_box/` and with
 //! `unbox_message_fields` into `OUT_DIR/buffa_inline/`. Each directory holds
-//! one file per package (`prost.<dataset>.rs`).
+//! one file per package (`prost.<dataset>.rs`). The inline layout also gets
+//! borrowed views (`Config::views`).
+//!
+//! The lazy-view case, `proto/lazy.proto` (package `bench.lazy`), is
+//! generated twice with views and inline sub-messages: with
+//! `Envelope.payload` lazy into `OUT_DIR/lazy/`, and all eager into
+//! `OUT_DIR/eager/`.
 //!
 //! The `.proto` schemas are read from the shared datasets directory that sits
 //! beside the workspace (`<workspace>/../shared/datasets/rust_serialization_benchmark/`),
@@ -66,10 +72,32 @@ fn main() {
             .includes(&[&proto_dir])
             .out_dir(out_dir.join(subdir));
         if unbox {
-            config.unbox_message_fields();
+            // Views are generated for one layout only, to keep build times
+            // down: the inline one, whose owned decode they are compared with.
+            config.unbox_message_fields().views();
         }
         config
             .compile()
             .unwrap_or_else(|e| panic!("{subdir}: failed to compile the benchmark schemas: {e}"));
+    }
+
+    let lazy_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap()).join("proto");
+    let lazy_proto = lazy_dir.join("lazy.proto");
+    println!("cargo:rerun-if-changed={}", lazy_proto.display());
+    for (subdir, lazy) in [("lazy", true), ("eager", false)] {
+        let mut config = buffa_build::Config::new();
+        config
+            .protoc_executable(&protoc)
+            .files(&[&lazy_proto])
+            .includes(&[&lazy_dir])
+            .out_dir(out_dir.join(subdir))
+            .unbox_message_fields()
+            .views();
+        if lazy {
+            config.lazy_views_in(&[".bench.lazy.Envelope.payload"]);
+        }
+        config
+            .compile()
+            .unwrap_or_else(|e| panic!("{subdir}: failed to compile lazy.proto: {e}"));
     }
 }

@@ -4,7 +4,7 @@ use std::hint::black_box;
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
-use crate::{Codec, Dataset};
+use crate::{Codec, Dataset, ReadAll, Sum, ViewCodec};
 
 /// Capacity of the reused encode buffer, as in the original benchmark.
 pub const BUFFER_CAPACITY: usize = 10_000_000;
@@ -174,6 +174,114 @@ impl<D: Dataset, C: Codec<D>> Runner for Prepared<D, C> {
         }
         start.elapsed()
     }
+}
+
+/// One of the two measured view operations of a [`ViewCodec`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewOp {
+    /// Decode a view of the encoding.
+    View,
+    /// Decode a view, then read every field of it once
+    /// ([`ReadAll`]).
+    ViewRead,
+}
+
+impl ViewOp {
+    /// Both operations, in report order.
+    pub const ALL: [ViewOp; 2] = [ViewOp::View, ViewOp::ViewRead];
+
+    /// Name as used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            ViewOp::View => "view",
+            ViewOp::ViewRead => "view+read",
+        }
+    }
+}
+
+/// The encoding of one dataset for the view operations of `C`.
+pub struct PreparedView<D: Dataset, C: ViewCodec<D>> {
+    encoded: Vec<u8>,
+    marker: PhantomData<(D, C)>,
+}
+
+impl<D: Dataset, C: ViewCodec<D>> PreparedView<D, C> {
+    /// Populates and encodes `native` once, and checks that the view gives
+    /// it back (view, to owned, convert).
+    ///
+    /// # Panics
+    ///
+    /// If the view does not give back equal data.
+    pub fn new(native: &D) -> Self {
+        let mut encoded = Vec::new();
+        C::encode(&C::populate(native), &mut encoded);
+        let view = C::decode_view(&encoded);
+        assert!(
+            C::convert(C::view_to_owned(&view)) == *native,
+            "{}/{}: view + to owned + convert does not give back the original data",
+            D::NAME,
+            C::NAME,
+        );
+        drop(view);
+        Self {
+            encoded,
+            marker: PhantomData,
+        }
+    }
+
+    /// The encoding of the data.
+    pub fn encoded(&self) -> &[u8] {
+        &self.encoded
+    }
+
+    /// [`ViewOp::View`]: decodes a view of the encoding.
+    pub fn view(&self) -> C::View<'_> {
+        C::decode_view(black_box(&self.encoded))
+    }
+
+    /// [`ViewOp::ViewRead`]: decodes a view of the encoding and reads every
+    /// field of it once.
+    pub fn view_read(&self) -> Sum {
+        C::decode_view(black_box(&self.encoded)).sum()
+    }
+
+    /// Runs `op` once; the view is dropped inside the call.
+    pub fn run_once(&self, op: ViewOp) {
+        match op {
+            ViewOp::View => {
+                black_box(self.view());
+            }
+            ViewOp::ViewRead => {
+                black_box(self.view_read());
+            }
+        }
+    }
+
+    /// Runs `op` `iters` times and returns the elapsed time.
+    pub fn time(&self, op: ViewOp, iters: u64) -> Duration {
+        let start = Instant::now();
+        for _ in 0..iters {
+            self.run_once(op);
+        }
+        start.elapsed()
+    }
+}
+
+/// A type-erased [`PreparedView`].
+pub trait ViewRunner {
+    /// Runs `op` `iters` times and returns the elapsed time.
+    fn time(&self, op: ViewOp, iters: u64) -> Duration;
+}
+
+impl<D: Dataset, C: ViewCodec<D>> ViewRunner for PreparedView<D, C> {
+    fn time(&self, op: ViewOp, iters: u64) -> Duration {
+        PreparedView::time(self, op, iters)
+    }
+}
+
+/// Boxes a [`PreparedView`] for `native` as a [`ViewRunner`].
+pub fn view_runner<D: Dataset, C: ViewCodec<D> + 'static>(native: &D) -> Box<dyn ViewRunner> {
+    Box::new(PreparedView::<D, C>::new(native))
 }
 
 /// Boxes a [`Prepared`] for `native` as a [`Runner`].

@@ -9,13 +9,21 @@
 //!   [`BuffaBox`] and [`BuffaInline`].
 //! - [`harness`] runs the four measured operations for any such pair; the
 //!   criterion bench (`benches/datasets.rs`) and the `compare` binary use it.
+//! - A configuration with borrowed views also implements [`ViewCodec<D>`]
+//!   ([`BuffaInline`] does): [`harness::PreparedView`] runs the `view` and
+//!   `view+read` operations, the latter reading every field once through
+//!   [`view_read::ReadAll`].
+//! - [`lazy`] is the lazy-view case: reading the small fields of a message
+//!   whose large payload is a lazy field, at several payload sizes.
 
 pub mod buffa_codec;
 pub mod datasets;
 pub mod harness;
+pub mod lazy;
 pub mod pb_buffa;
 pub mod pb_prost;
 pub mod prost_codec;
+pub mod view_read;
 
 use std::fmt::Debug;
 
@@ -25,6 +33,7 @@ pub use datasets::mesh::Mesh;
 pub use datasets::minecraft_savedata::Players;
 pub use datasets::mk48::Updates;
 pub use prost_codec::Prost;
+pub use view_read::{ReadAll, Sum};
 
 /// A benchmark dataset: the native top-level struct of one of the four
 /// datasets.
@@ -92,4 +101,18 @@ pub trait Codec<D: Dataset>: Library {
 
     /// Converts a decoded message back to the native data ("convert").
     fn convert(msg: Self::Msg) -> D;
+}
+
+/// A [`Codec`] whose messages also have borrowed views (buffa's
+/// `MessageView`), for the `view` and `view+read` operations.
+pub trait ViewCodec<D: Dataset>: Codec<D> {
+    /// The view of the top-level message, borrowing the input.
+    type View<'a>: ReadAll;
+
+    /// Decodes a view of the message from its encoding. Panics on invalid
+    /// input.
+    fn decode_view(bytes: &[u8]) -> Self::View<'_>;
+
+    /// Copies a view into the owned message.
+    fn view_to_owned(view: &Self::View<'_>) -> Self::Msg;
 }

@@ -6,9 +6,15 @@
 
 #![allow(missing_docs)]
 // Generated code that clippy flags (buffa-codegen 0.1): `Default` impls of
-// enums (`derivable_impls`) and optional-scalar getters written as
-// `unwrap_or(Default::default())` (`unwrap_or_default`).
-#![allow(clippy::derivable_impls, clippy::unwrap_or_default)]
+// enums (`derivable_impls`), optional-scalar getters written as
+// `unwrap_or(Default::default())` (`unwrap_or_default`), and the views'
+// `to_owned_value`, which assigns fields of a `Default::default()` message
+// (`field_reassign_with_default`).
+#![allow(
+    clippy::derivable_impls,
+    clippy::unwrap_or_default,
+    clippy::field_reassign_with_default
+)]
 
 /// Declares one module per dataset, including the generated file of its
 /// package from `OUT_DIR/<layout>/`.

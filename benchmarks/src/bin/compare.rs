@@ -5,7 +5,7 @@
 //! times, the configurations interleaved (their order rotates every sample)
 //! so that machine noise affects them alike. The median time per iteration is
 //! reported. Then come the heap allocations per decode, the encoded sizes,
-//! and a summary line.
+//! the lazy-view case and the summary lines.
 //!
 //! Output is whitespace-separated; lines starting with `#` are headers:
 //!
@@ -16,16 +16,34 @@
 //! A configuration left out of [`configurations`] (`None`) prints `-`, as
 //! does a ratio that needs it.
 //!
+//! Each dataset also has the rows `view` and `view+read`: decoding a
+//! borrowed view (buffa_inline's types, generated with views) and decoding
+//! it then reading every field once ([`benchmarks::ReadAll`]). Their
+//! buffa_inline column is the view's time, their prost column prost's
+//! (owned) decode, measured interleaved with the two view operations, and
+//! the ratio is view / prost decode. They stay out of the
+//! `inline_vs_prost` geomean and have a summary line of their own.
+//!
+//! The lazy case ([`benchmarks::lazy`], named `lazy` on the command line)
+//! reads the small header fields of an envelope with a 1 KiB, 64 KiB and
+//! 1 MiB payload through the lazy view, the eager view and the owned
+//! message, and reports time and allocations for each.
+//!
 //! Usage: `cargo run --release -p benchmarks --bin compare -- [--samples N]
-//! [--batch-ms MS] [DATASET...]`
+//! [--batch-ms MS] [DATASET|lazy...]`
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use benchmarks::harness::{Op, Runner, runner};
-use benchmarks::{BuffaBox, BuffaInline, Codec, Dataset, Logs, Mesh, Players, Prost, Updates};
+use std::hint::black_box;
+
+use benchmarks::harness::{Op, Runner, ViewOp, runner, view_runner};
+use benchmarks::lazy::{LazyOp, PAYLOAD_SIZES, envelope_bytes};
+use benchmarks::{
+    BuffaBox, BuffaInline, Codec, Dataset, Logs, Mesh, Players, Prost, Updates, ViewCodec,
+};
 
 /// Counts allocator calls (alloc, alloc_zeroed, realloc) while
 /// [`COUNTING`] is set; forwards everything to [`System`].
@@ -122,11 +140,11 @@ fn parse_args() -> Result<Options, String> {
             "--batch-ms" => options.batch = Duration::from_millis(value("--batch-ms")?.max(1)),
             "-h" | "--help" => {
                 return Err(
-                    "usage: compare [--samples N] [--batch-ms MS] [log|mesh|minecraft_savedata|mk48]..."
+                    "usage: compare [--samples N] [--batch-ms MS] [log|mesh|minecraft_savedata|mk48|lazy]..."
                         .to_owned(),
                 );
             }
-            name if ["log", "mesh", "minecraft_savedata", "mk48"].contains(&name) => {
+            name if ["log", "mesh", "minecraft_savedata", "mk48", "lazy"].contains(&name) => {
                 options.datasets.push(name.to_owned())
             }
             other => return Err(format!("unknown argument {other:?} (try --help)")),
@@ -135,56 +153,86 @@ fn parse_args() -> Result<Options, String> {
     Ok(options)
 }
 
+impl Options {
+    /// Whether the command line selects `name` (all when it names none).
+    fn selects(&self, name: &str) -> bool {
+        self.datasets.is_empty() || self.datasets.iter().any(|d| d == name)
+    }
+}
+
 /// Results for one dataset.
 struct DatasetReport {
     name: &'static str,
     /// Median ns per iteration, per op (in `Op::ALL` order) and column.
     times: Vec<[Option<f64>; 3]>,
+    /// Median ns per iteration of the view ops (in `ViewOp::ALL` order) in
+    /// the buffa_inline column, and of prost's decode measured beside them.
+    view_times: Vec<[Option<f64>; 3]>,
     /// Allocator calls per decode and per decode + convert, per column.
     allocations: [[Option<u64>; 3]; 2],
+    /// Allocator calls per view op (in `ViewOp::ALL` order).
+    view_allocations: [u64; 2],
     /// Encoded size per column.
     sizes: [Option<usize>; 3],
 }
 
-/// Median time per iteration of `op` for each configuration, interleaved.
-fn measure(configs: &mut [Option<Box<dyn Runner>>], op: Op, options: &Options) -> [Option<f64>; 3] {
+/// A measured operation: runs it the given number of times and returns the
+/// elapsed time.
+type Timer<'t> = Box<dyn FnMut(u64) -> Duration + 't>;
+
+/// Median time per iteration of each timer, interleaved: every sample runs
+/// one batch of each, in an order that rotates from sample to sample.
+fn interleaved_medians(timers: &mut [Timer<'_>], options: &Options) -> Vec<f64> {
     // Warm up and size the batch from a second, warm run.
-    let mut iters = [0u64; 3];
-    for (i, config) in configs.iter_mut().enumerate() {
-        if let Some(runner) = config {
-            runner.time(op, 1);
-            let once = runner.time(op, 1).max(Duration::from_nanos(1));
-            iters[i] = (options.batch.as_nanos() / once.as_nanos()).max(1) as u64;
-        }
-    }
-    let mut samples: [Vec<f64>; 3] = Default::default();
-    let present: Vec<usize> = (0..configs.len())
-        .filter(|&i| configs[i].is_some())
+    let iters: Vec<u64> = timers
+        .iter_mut()
+        .map(|timer| {
+            timer(1);
+            let once = timer(1).max(Duration::from_nanos(1));
+            (options.batch.as_nanos() / once.as_nanos()).max(1) as u64
+        })
         .collect();
+    let mut samples = vec![Vec::with_capacity(options.samples); timers.len()];
     for sample in 0..options.samples {
-        for k in 0..present.len() {
-            let i = present[(sample + k) % present.len()];
-            let runner = configs[i].as_mut().unwrap();
-            let elapsed = runner.time(op, iters[i]);
+        for k in 0..timers.len() {
+            let i = (sample + k) % timers.len();
+            let elapsed = timers[i](iters[i]);
             samples[i].push(elapsed.as_nanos() as f64 / iters[i] as f64);
         }
     }
-    let mut medians = [None; 3];
-    for (median, mut times) in medians.iter_mut().zip(samples) {
-        if !times.is_empty() {
+    samples
+        .into_iter()
+        .map(|mut times| {
             times.sort_by(f64::total_cmp);
-            *median = Some(times[times.len() / 2]);
-        }
-    }
-    medians
+            times[times.len() / 2]
+        })
+        .collect()
 }
 
-/// Allocator calls during one run of `op`.
-fn count_allocations(runner: &mut dyn Runner, op: Op) -> u64 {
-    runner.time(op, 1); // Warm up lazily initialised state.
+/// Median time per iteration of `op` for each configuration, interleaved.
+fn measure(configs: &mut [Option<Box<dyn Runner>>], op: Op, options: &Options) -> [Option<f64>; 3] {
+    let present: Vec<usize> = (0..configs.len())
+        .filter(|&i| configs[i].is_some())
+        .collect();
+    let mut timers: Vec<Timer<'_>> = configs
+        .iter_mut()
+        .flatten()
+        .map(|runner| Box::new(move |iters| runner.time(op, iters)) as Timer<'_>)
+        .collect();
+    let medians = interleaved_medians(&mut timers, options);
+    let mut row = [None; 3];
+    for (&i, median) in present.iter().zip(medians) {
+        row[i] = Some(median);
+    }
+    row
+}
+
+/// Allocator calls during one call of `run`.
+fn count_allocations(mut run: impl FnMut()) -> u64 {
+    run(); // Warm up lazily initialised state.
     ALLOCATIONS.store(0, Ordering::SeqCst);
     COUNTING.store(true, Ordering::SeqCst);
-    runner.time(op, 1);
+    run();
     COUNTING.store(false, Ordering::SeqCst);
     ALLOCATIONS.load(Ordering::SeqCst)
 }
@@ -192,14 +240,15 @@ fn count_allocations(runner: &mut dyn Runner, op: Op) -> u64 {
 fn run_dataset<D: Dataset>(options: &Options) -> Option<DatasetReport>
 where
     BuffaBox: Codec<D>,
-    BuffaInline: Codec<D>,
+    BuffaInline: ViewCodec<D>,
     Prost: Codec<D>,
 {
-    if !options.datasets.is_empty() && !options.datasets.iter().any(|d| d == D::NAME) {
+    if !options.selects(D::NAME) {
         return None;
     }
     let native = D::generate();
     let mut configs = configurations(&native);
+    let views = view_runner::<D, BuffaInline>(&native);
     drop(native);
 
     let mut sizes = [None; 3];
@@ -228,19 +277,48 @@ where
         times.push(medians);
     }
 
+    // The view ops, interleaved with prost's decode as the reference.
+    let prost = configs[PROST]
+        .as_mut()
+        .expect("the view rows need the prost configuration");
+    let mut timers: Vec<Timer<'_>> = Vec::new();
+    for op in ViewOp::ALL {
+        let views = &views;
+        timers.push(Box::new(move |iters| views.time(op, iters)));
+    }
+    timers.push(Box::new(|iters| prost.time(Op::Decode, iters)));
+    let medians = interleaved_medians(&mut timers, options);
+    drop(timers);
+    let prost_decode = medians[ViewOp::ALL.len()];
+    let mut view_times = Vec::new();
+    for (op, view) in ViewOp::ALL.into_iter().zip(medians) {
+        let row = [None, Some(view), Some(prost_decode)];
+        print_time_row(D::NAME, op.name(), &row);
+        view_times.push(row);
+    }
+
     let mut allocations = [[None; 3]; 2];
     for (row, op) in allocations.iter_mut().zip([Op::Decode, Op::DecodeConvert]) {
         for (count, config) in row.iter_mut().zip(configs.iter_mut()) {
-            *count = config
-                .as_mut()
-                .map(|runner| count_allocations(runner.as_mut(), op));
+            *count = config.as_mut().map(|runner| {
+                count_allocations(|| {
+                    runner.time(op, 1);
+                })
+            });
         }
     }
+    let view_allocations = ViewOp::ALL.map(|op| {
+        count_allocations(|| {
+            views.time(op, 1);
+        })
+    });
 
     Some(DatasetReport {
         name: D::NAME,
         times,
+        view_times,
         allocations,
+        view_allocations,
         sizes,
     })
 }
@@ -263,6 +341,61 @@ fn print_time_row(dataset: &str, op: &str, row: &[Option<f64>; 3]) {
     );
 }
 
+/// Results of the lazy case for one payload size.
+struct LazyReport {
+    payload: usize,
+    encoded: usize,
+    /// Median ns per iteration, per op (in `LazyOp::ALL` order).
+    times: Vec<f64>,
+    /// Allocator calls per iteration, per op.
+    allocations: Vec<u64>,
+}
+
+/// Measures the lazy case ([`benchmarks::lazy`]) at each payload size, the
+/// ops interleaved.
+fn run_lazy(options: &Options) -> Vec<LazyReport> {
+    PAYLOAD_SIZES
+        .iter()
+        .map(|&payload| {
+            let bytes = envelope_bytes(payload);
+            let bytes = &bytes;
+            let mut timers: Vec<Timer<'_>> = LazyOp::ALL
+                .iter()
+                .map(|&op| {
+                    Box::new(move |iters: u64| {
+                        let start = Instant::now();
+                        for _ in 0..iters {
+                            black_box(op.run(bytes));
+                        }
+                        start.elapsed()
+                    }) as Timer<'_>
+                })
+                .collect();
+            let times = interleaved_medians(&mut timers, options);
+            let allocations = LazyOp::ALL
+                .iter()
+                .map(|&op| {
+                    count_allocations(|| {
+                        black_box(op.run(bytes));
+                    })
+                })
+                .collect();
+            LazyReport {
+                payload,
+                encoded: bytes.len(),
+                times,
+                allocations,
+            }
+        })
+        .collect()
+}
+
+/// Geometric mean of `ratios`, if any.
+fn geomean(ratios: &[f64]) -> Option<f64> {
+    (!ratios.is_empty())
+        .then(|| (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp())
+}
+
 fn main() -> ExitCode {
     let options = match parse_args() {
         Ok(options) => options,
@@ -281,6 +414,10 @@ fn main() -> ExitCode {
     println!(
         "# dataset op {}_ns {}_ns {}_ns inline_vs_prost",
         COLUMNS[0], COLUMNS[1], COLUMNS[2]
+    );
+    println!(
+        "# view rows: {} = the view op, {} = prost decode measured beside it, ratio = view / prost decode",
+        COLUMNS[INLINE], COLUMNS[PROST]
     );
     let reports: Vec<DatasetReport> = [
         run_dataset::<Logs>(&options),
@@ -304,6 +441,9 @@ fn main() -> ExitCode {
                 cell(row[2])
             );
         }
+        for (op, count) in ViewOp::ALL.iter().zip(report.view_allocations) {
+            println!("{} {} - {count} -", report.name, op.name());
+        }
     }
 
     println!("# encoded size in bytes");
@@ -322,16 +462,60 @@ fn main() -> ExitCode {
         );
     }
 
+    let lazy = if options.selects("lazy") {
+        run_lazy(&options)
+    } else {
+        Vec::new()
+    };
+    if !lazy.is_empty() {
+        println!(
+            "# lazy case: read the 4 header fields of a bench.lazy.Envelope; median ns per iteration and allocator calls"
+        );
+        println!("# lazy payload_bytes encoded_bytes op ns allocations");
+        for report in &lazy {
+            for ((op, ns), count) in LazyOp::ALL
+                .iter()
+                .zip(&report.times)
+                .zip(&report.allocations)
+            {
+                println!(
+                    "lazy {} {} {} {} {count}",
+                    report.payload,
+                    report.encoded,
+                    op.name(),
+                    ns.round() as u64
+                );
+            }
+        }
+    }
+
     // Geometric mean of inline_vs_prost over the rows that have one.
     let ratios: Vec<f64> = reports
         .iter()
         .flat_map(|r| r.times.iter().filter_map(ratio))
         .collect();
-    let geomean = (!ratios.is_empty())
-        .then(|| (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp());
+    let inline_geomean = geomean(&ratios);
+    for (i, op) in ViewOp::ALL.iter().enumerate() {
+        let ratios: Vec<f64> = reports
+            .iter()
+            .filter_map(|r| ratio(&r.view_times[i]))
+            .collect();
+        println!(
+            "summary {}_vs_prost_decode_geomean {} max {}",
+            op.name(),
+            cell(geomean(&ratios).map(|g| format!("{g:.3}"))),
+            cell(
+                ratios
+                    .iter()
+                    .copied()
+                    .reduce(f64::max)
+                    .map(|m| format!("{m:.3}"))
+            ),
+        );
+    }
     println!(
         "summary inline_vs_prost_geomean {} rows {} elapsed_s {:.1}",
-        cell(geomean.map(|g| format!("{g:.3}"))),
+        cell(inline_geomean.map(|g| format!("{g:.3}"))),
         ratios.len(),
         start.elapsed().as_secs_f64()
     );

@@ -4,11 +4,21 @@
 //!
 //! Usage: `profile DATASET CONFIG OP [ITERATIONS]`, with CONFIG one of
 //! `prost`, `buffa_box`, `buffa_inline` and OP one of `encode`, `decode`,
-//! `populate`.
+//! `populate`, or, for `buffa_inline` only (the configuration generated with
+//! views), `view` (decode a borrowed view) and `view+read` (decode a view,
+//! then read every field once).
+//!
+//! Per-iteration instruction counts: run twice under
+//! `valgrind --tool=callgrind --callgrind-out-file=/dev/null` with
+//! ITERATIONS 1 and 4, and take a third of the difference (which cancels
+//! the dataset generation and the set-up).
 
 use std::hint::black_box;
 
-use benchmarks::{BuffaBox, BuffaInline, Codec, Dataset, Logs, Mesh, Players, Prost, Updates};
+use benchmarks::harness::{PreparedView, ViewOp};
+use benchmarks::{
+    BuffaBox, BuffaInline, Codec, Dataset, Logs, Mesh, Players, Prost, Updates, ViewCodec,
+};
 
 fn run<D: Dataset, C: Codec<D>>(op: &str, iterations: usize) {
     let native = D::generate();
@@ -29,8 +39,16 @@ fn run<D: Dataset, C: Codec<D>>(op: &str, iterations: usize) {
             "populate" => {
                 black_box(C::populate(black_box(&native)));
             }
-            _ => panic!("unknown op {op}: use encode, decode or populate"),
+            _ => panic!("unknown op {op}: use encode, decode, populate, view or view+read"),
         }
+    }
+}
+
+/// Runs a view op (`view`, `view+read`) of `C` on dataset `D`.
+fn run_view<D: Dataset, C: ViewCodec<D>>(op: ViewOp, iterations: usize) {
+    let prepared = PreparedView::<D, C>::new(&D::generate());
+    for _ in 0..iterations {
+        prepared.run_once(op);
     }
 }
 
@@ -38,8 +56,15 @@ fn dispatch<D: Dataset>(config: &str, op: &str, iterations: usize)
 where
     Prost: Codec<D>,
     BuffaBox: Codec<D>,
-    BuffaInline: Codec<D>,
+    BuffaInline: ViewCodec<D>,
 {
+    if let Some(view_op) = ViewOp::ALL.into_iter().find(|v| v.name() == op) {
+        match config {
+            "buffa_inline" => run_view::<D, BuffaInline>(view_op, iterations),
+            _ => panic!("{op}: only buffa_inline has views"),
+        }
+        return;
+    }
     match config {
         "prost" => run::<D, Prost>(op, iterations),
         "buffa_box" => run::<D, BuffaBox>(op, iterations),

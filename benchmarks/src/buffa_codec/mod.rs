@@ -6,15 +6,20 @@
 //! The conversions between native data and messages (`From` impls, as for
 //! prost) are written once per dataset (`log.rs`, ...) against a module
 //! alias `pb`; `boxed` and `inline` each declare them with their own
-//! `pb`. This module holds the [`Codec`] impls.
+//! `pb`. This module holds the [`Codec`] impls, and the [`ViewCodec`] impls
+//! of [`BuffaInline`], whose types are generated with views.
 
 mod boxed;
 mod inline;
 
-use buffa::Message;
+use buffa::{Message, MessageView};
 
 use crate::pb_buffa::{buffa_box, buffa_inline};
-use crate::{Codec, Library, Logs, Mesh, Players, Updates};
+use crate::{Codec, Library, Logs, Mesh, Players, Updates, ViewCodec};
+use buffa_inline::log::LogsView;
+use buffa_inline::mesh::MeshView;
+use buffa_inline::minecraft_savedata::PlayersView;
+use buffa_inline::mk48::UpdatesView;
 
 /// Marker type of the buffa configuration with boxed sub-messages.
 #[derive(Clone, Copy, Debug, Default)]
@@ -71,3 +76,26 @@ buffa_codec!(
     buffa_inline::minecraft_savedata::Players
 );
 buffa_codec!(BuffaInline, Updates, buffa_inline::mk48::Updates);
+
+/// Implements [`ViewCodec`] for [`BuffaInline`], given the native type and
+/// the view type (generated beside the message type).
+macro_rules! buffa_view_codec {
+    ($native:ty, $view:ident) => {
+        impl ViewCodec<$native> for BuffaInline {
+            type View<'a> = $view<'a>;
+
+            fn decode_view(bytes: &[u8]) -> $view<'_> {
+                $view::decode_view(bytes).unwrap()
+            }
+
+            fn view_to_owned(view: &$view<'_>) -> Self::Msg {
+                view.to_owned_message().unwrap()
+            }
+        }
+    };
+}
+
+buffa_view_codec!(Logs, LogsView);
+buffa_view_codec!(Mesh, MeshView);
+buffa_view_codec!(Players, PlayersView);
+buffa_view_codec!(Updates, UpdatesView);
