@@ -15,6 +15,9 @@ use crate::unknown_fields::UnknownFields;
 use crate::unknown_fields::{UnknownSink, check_well_formed};
 use crate::wire::{Tag, WireType};
 
+/// How far [`Decoder::estimate_count`] scans before it extrapolates.
+pub const ESTIMATE_WINDOW: usize = 16 * 1024;
+
 /// A cursor over encoded bytes.
 ///
 /// It reads from the remaining bytes of the current message. Entering a
@@ -362,17 +365,21 @@ impl<'a> Decoder<'a> {
         self.allocation_remaining / size.max(1)
     }
 
-    /// Counts the length-delimited fields with key `tag` that the current
-    /// message holds from the cursor on, the one whose key was just read
-    /// included: a scan over keys that skips every value by its length,
-    /// for reserving a repeated field's room before decoding it. It stops
-    /// early at what it cannot skip cheaply (a group) or at malformed
-    /// bytes, which the decode proper then reports; the count is only a
-    /// hint.
-    pub fn count_length_delimited(&self, tag: Tag) -> usize {
+    /// Estimates how many length-delimited fields with key `tag` the
+    /// current message holds from the cursor on, the one whose key was
+    /// just read included, for reserving a repeated field's room before
+    /// decoding it: a scan over keys that skips every value by its length.
+    /// Within the first [`ESTIMATE_WINDOW`] bytes the count is exact;
+    /// beyond, the density seen so far is extrapolated to the rest of the
+    /// message (plus an eighth), so a long run costs a short scan rather
+    /// than a second pass over the input. The scan stops early at what it cannot skip cheaply
+    /// (a group) or at malformed bytes, which the decode proper then
+    /// reports. The result is only a hint.
+    pub fn estimate_count(&self, tag: Tag) -> usize {
         let key = u64::from(tag.field_number()) << 3 | WireType::LengthDelimited as u64;
+        let total = self.data.len();
         let mut data = self.data;
-        let mut count = 0;
+        let mut count = 0usize;
         'values: loop {
             // `data` starts at a value of the counted field.
             let Some((len, rest)) = split_varint(data) else {
@@ -383,6 +390,14 @@ impl<'a> Decoder<'a> {
             };
             count += 1;
             data = rest;
+            let scanned = total - data.len();
+            if scanned >= ESTIMATE_WINDOW && !data.is_empty() {
+                // An eighth more: falling short costs the vector a copy of
+                // every element when it grows, too much costs only spare
+                // room.
+                let estimate = count.saturating_mul(total) / scanned;
+                return estimate.saturating_add(estimate / 8);
+            }
             // Skip other fields up to the next one with `key`.
             while let Some((next, rest)) = split_varint(data) {
                 data = rest;
@@ -676,7 +691,7 @@ mod tests {
     }
 
     #[test]
-    fn counts_a_repeated_field_by_skipping_the_others() {
+    fn estimates_a_repeated_field_by_skipping_the_others() {
         // After key 1 (read): payload "ab", then field 2 varint, field 1
         // empty, field 3 fixed32, field 4 bytes, field 1 "c", field 5
         // fixed64.
@@ -686,14 +701,33 @@ mod tests {
         ];
         let mut d = decoder(&bytes);
         let tag = d.read_tag().unwrap().unwrap();
-        assert_eq!(d.count_length_delimited(tag), 3);
+        assert_eq!(d.estimate_count(tag), 3);
         // A group stops the count; so does a truncated value.
         let mut d = decoder(&[0x0a, 0x00, 0x0b, 0x0c, 0x0a, 0x00]);
         let tag = d.read_tag().unwrap().unwrap();
-        assert_eq!(d.count_length_delimited(tag), 1);
+        assert_eq!(d.estimate_count(tag), 1);
         let mut d = decoder(&[0x0a, 0x00, 0x0a, 0x05, 1]);
         let tag = d.read_tag().unwrap().unwrap();
-        assert_eq!(d.count_length_delimited(tag), 1);
+        assert_eq!(d.estimate_count(tag), 1);
+        // Beyond the window the density seen is extrapolated: 100-byte
+        // elements, then as many bytes of another field (2), which the
+        // estimate takes for more elements.
+        let element = [&[0x0a, 98][..], &[0u8; 98][..]].concat();
+        let mut bytes = element.repeat(ESTIMATE_WINDOW / 100 + 10);
+        let elements = bytes.len() / 100;
+        let mut d = decoder(&bytes);
+        let tag = d.read_tag().unwrap().unwrap();
+        let estimate = d.estimate_count(tag);
+        assert!(
+            (elements..=elements + elements / 8).contains(&estimate),
+            "{estimate}"
+        );
+        let other = [&[0x12, 0xe4, 0x12][..], &vec![0u8; 2404][..]].concat();
+        bytes.extend(other.repeat(elements / 24 + 1));
+        let mut d = decoder(&bytes);
+        let tag = d.read_tag().unwrap().unwrap();
+        let estimate = d.estimate_count(tag);
+        assert!(estimate > elements && estimate < 3 * elements, "{estimate}");
     }
 
     #[test]

@@ -177,7 +177,7 @@ pub fn merge_repeated<'a, M: Mergeable<'a>>(
         // so elements of a type far larger than their encoding (empty
         // messages, two bytes each) cannot allocate far ahead of what
         // decoding has checked; beyond that the vector grows as usual.
-        let count = decoder.count_length_delimited(tag);
+        let count = decoder.estimate_count(tag);
         let by_input = decoder.remaining().saturating_mul(4) / size_of::<M>().max(1);
         let by_budget = decoder.affordable(size_of::<M>());
         messages.reserve_exact(count.min(by_input).min(by_budget).max(1));
