@@ -1,5 +1,6 @@
 //! Generates the conformance protocol and the test message types from the
-//! protobuf 27.1 sources, read in place (see the `protobuf-sources` crate).
+//! protobuf 27.1 sources, read in place (see the `protobuf-sources` crate),
+//! with a borrowed view beside every message for the testee's view mode.
 
 fn main() {
     println!("cargo:rerun-if-env-changed=PROTOBUF_SRC_DIR");
@@ -24,6 +25,7 @@ fn main() {
         .files(&files)
         .includes(&includes)
         .include_file("protos.rs")
+        .views()
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
 }

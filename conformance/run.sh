@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
 # Run the official protobuf 27.1 conformance suite against buffa.
 #
-# Usage: conformance/run.sh [--if-cached] [-- <extra conformance_test_runner args>]
+# Usage: conformance/run.sh [--if-cached] [--mode owned|view] [-- <extra conformance_test_runner args>]
 #
 #   --if-cached   only run if the conformance runner has already been built
 #                 (see build-runner.sh); otherwise print a message and exit 0.
 #                 Same as setting BUFFA_CONFORMANCE_IF_CACHED=1.
+#   --mode MODE   run the suite in one mode only (default: owned, then view).
 #   -- ARGS       passed to conformance_test_runner before the testee path,
 #                 e.g. `-- --verbose` or `-- --failure_list FILE`.
 #
 # Steps: build (or reuse) the runner via build-runner.sh, build the testee
 # `cargo build --release -p conformance --bin buffa-conformance`, then run
 #   conformance_test_runner --enforce_recommended --maximum_edition 2023 \
-#       --output_dir <results dir> <testee>
-# with no failure list, so every failing test is an unexpected failure.
+#       --output_dir <results dir>/<mode> <testee>
+# with no failure list, so every failing test is an unexpected failure. The
+# suite runs twice, once per testee mode (BUFFA_CONFORMANCE_MODE): `owned`
+# round-trips each payload through the owned message, `view` through its
+# borrowed view (decode_view, then the view's encode_to_vec).
 #
-# The runner's full output is saved to <results dir>/runner.log, where
+# The runner's full output is saved to <results dir>/<mode>/runner.log, where
 # <results dir> is $BUFFA_CONFORMANCE_OUTPUT_DIR or <cargo target dir>/conformance.
-# Exit status is non-zero if the runner reports any failure.
+# Exit status is non-zero if the runner reports any failure in either mode.
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -29,9 +33,13 @@ die() { printf '[conformance] error: %s\n' "$*" >&2; exit 1; }
 if_cached="${BUFFA_CONFORMANCE_IF_CACHED:-0}"
 [[ "${if_cached}" == "0" || "${if_cached}" == "false" || -z "${if_cached}" ]] && if_cached=0 || if_cached=1
 extra_args=()
+modes=(owned view)
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --if-cached) if_cached=1; shift ;;
+        --mode)
+            [[ "${2:-}" == owned || "${2:-}" == view ]] || die "--mode takes owned or view"
+            modes=("$2"); shift 2 ;;
         --) shift; extra_args=("$@"); break ;;
         -h|--help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) die "unknown argument: $1 (see --help)" ;;
@@ -75,53 +83,72 @@ done < <(cd "${workspace_root}" &&
     die "cargo build --release -p conformance --bin buffa-conformance failed (no executable produced)"
 log "testee: ${testee}"
 
-# --- 3. run -----------------------------------------------------------------------
+# --- 3. run, once per mode -------------------------------------------------------
 # <target>/release/buffa-conformance -> <target>/conformance
 target_dir="$(dirname "$(dirname "${testee}")")"
-results_dir="${BUFFA_CONFORMANCE_OUTPUT_DIR:-${target_dir}/conformance}"
-mkdir -p "${results_dir}"
-results_dir="$(cd "${results_dir}" && pwd)"
-runner_log="${results_dir}/runner.log"
-# Both suites write these (same names) into --output_dir; remove stale ones.
-rm -f "${results_dir}"/{failing_tests,succeeding_tests,nonexistent_tests}.txt "${runner_log}"
+results_root="${BUFFA_CONFORMANCE_OUTPUT_DIR:-${target_dir}/conformance}"
 
-runner_cmd=("${runner}" --enforce_recommended --maximum_edition 2023
-    --output_dir "${results_dir}" ${extra_args[@]+"${extra_args[@]}"} "${testee}")
-log "running: ${runner_cmd[*]}"
-set +e
-(cd "${results_dir}" && "${runner_cmd[@]}") >"${runner_log}" 2>&1
-rc=$?
-set -e
+# Runs the suite with the testee in mode $1, prints its summary and returns
+# non-zero if anything failed.
+run_mode() {
+    local mode="$1"
+    local results_dir="${results_root}/${mode}"
+    mkdir -p "${results_dir}"
+    results_dir="$(cd "${results_dir}" && pwd)"
+    local runner_log="${results_dir}/runner.log"
+    # Both suites write these (same names) into --output_dir; remove stale ones.
+    rm -f "${results_dir}"/{failing_tests,succeeding_tests,nonexistent_tests}.txt "${runner_log}"
 
-# --- 4. summary -------------------------------------------------------------------
-# The runner prints one "CONFORMANCE SUITE PASSED|FAILED: ..." line per suite
-# (binary+JSON, then text format). Note that it stops after the first failing
-# suite, so a failing binary/JSON suite means the text format suite did not run.
-summary="$(grep -E '^CONFORMANCE SUITE (PASSED|FAILED)' "${runner_log}" || true)"
-passed="$(grep -c '^CONFORMANCE SUITE PASSED' <<<"${summary}" || true)"
-failed="$(grep -c '^CONFORMANCE SUITE FAILED' <<<"${summary}" || true)"
-unexpected="$({ grep -oE '[0-9]+ unexpected failures' <<<"${summary}" || true; } |
-    awk '{ s += $1 } END { print s + 0 }')"
+    local runner_cmd=("${runner}" --enforce_recommended --maximum_edition 2023
+        --output_dir "${results_dir}" ${extra_args[@]+"${extra_args[@]}"} "${testee}")
+    log "running (${mode} mode): BUFFA_CONFORMANCE_MODE=${mode} ${runner_cmd[*]}"
+    local rc
+    set +e
+    (cd "${results_dir}" && BUFFA_CONFORMANCE_MODE="${mode}" "${runner_cmd[@]}") >"${runner_log}" 2>&1
+    rc=$?
+    set -e
 
-echo "==== protobuf conformance (27.1) summary ===="
-if [[ -n "${summary}" ]]; then
-    printf '%s\n' "${summary}"
-else
-    echo "(no suite summary in runner output)"
-fi
-if [[ -s "${results_dir}/failing_tests.txt" ]]; then
-    n="$(wc -l <"${results_dir}/failing_tests.txt")"
-    echo "${n} failing tests, listed in ${results_dir}/failing_tests.txt; first 20:"
-    head -n 20 "${results_dir}/failing_tests.txt" | sed 's/^/  /'
-fi
-echo "runner exit code: ${rc}; full output: ${runner_log}"
+    # The runner prints one "CONFORMANCE SUITE PASSED|FAILED: ..." line per
+    # suite (binary+JSON, then text format). It stops after the first failing
+    # suite, so a failing binary/JSON suite means the text suite did not run.
+    local summary passed failed unexpected n
+    summary="$(grep -E '^CONFORMANCE SUITE (PASSED|FAILED)' "${runner_log}" || true)"
+    passed="$(grep -c '^CONFORMANCE SUITE PASSED' <<<"${summary}" || true)"
+    failed="$(grep -c '^CONFORMANCE SUITE FAILED' <<<"${summary}" || true)"
+    unexpected="$({ grep -oE '[0-9]+ unexpected failures' <<<"${summary}" || true; } |
+        awk '{ s += $1 } END { print s + 0 }')"
 
-if [[ "${rc}" -ne 0 || "${failed}" -ne 0 || "${passed}" -lt 2 || "${unexpected}" -ne 0 ]]; then
-    if [[ "${failed}" -eq 0 && "${passed}" -lt 2 ]]; then
-        echo "runner did not report a PASSED result for both suites; last lines of its output:"
-        tail -n 20 "${runner_log}" | sed 's/^/  /'
+    echo "==== protobuf conformance (27.1) summary, ${mode} mode ===="
+    if [[ -n "${summary}" ]]; then
+        printf '%s\n' "${summary}"
+    else
+        echo "(no suite summary in runner output)"
     fi
-    echo "CONFORMANCE: FAILED"
+    if [[ -s "${results_dir}/failing_tests.txt" ]]; then
+        n="$(wc -l <"${results_dir}/failing_tests.txt")"
+        echo "${n} failing tests, listed in ${results_dir}/failing_tests.txt; first 20:"
+        head -n 20 "${results_dir}/failing_tests.txt" | sed 's/^/  /'
+    fi
+    echo "runner exit code: ${rc}; full output: ${runner_log}"
+
+    if [[ "${rc}" -ne 0 || "${failed}" -ne 0 || "${passed}" -lt 2 || "${unexpected}" -ne 0 ]]; then
+        if [[ "${failed}" -eq 0 && "${passed}" -lt 2 ]]; then
+            echo "runner did not report a PASSED result for both suites; last lines of its output:"
+            tail -n 20 "${runner_log}" | sed 's/^/  /'
+        fi
+        return 1
+    fi
+}
+
+# --- 4. verdict -------------------------------------------------------------------
+failed_modes=()
+for mode in "${modes[@]}"; do
+    run_mode "${mode}" || failed_modes+=("${mode}")
+done
+# "owned and view modes", "view mode".
+label() { if (($# > 1)); then echo "${*:1:$#-1} and ${!#} modes"; else echo "$1 mode"; fi; }
+if ((${#failed_modes[@]})); then
+    echo "CONFORMANCE: FAILED ($(label "${failed_modes[@]}"))"
     exit 1
 fi
-echo "CONFORMANCE: PASSED"
+echo "CONFORMANCE: PASSED ($(label "${modes[@]}"))"

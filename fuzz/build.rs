@@ -3,10 +3,11 @@
 //! packages as modules:
 //!
 //! - `boxed/`: buffa's default layout: sub-messages in `Box`, maps as
-//!   `HashMap`, `bytes` fields as `Vec<u8>`;
+//!   `HashMap`, `bytes` fields as `Vec<u8>`; with eager views;
 //! - `inline/`: buffa with `unbox_message_fields` (recursive fields stay
 //!   boxed), maps as `BTreeMap` and `bytes` fields as `bytes::Bytes`, so that
-//!   two encodings of equal messages are equal bytes;
+//!   two encodings of equal messages are equal bytes; with lazy views (every
+//!   message-typed view field a `LazyField` or `LazyRepeated`);
 //! - `prost/`: prost, with maps as `BTreeMap` for the same reason.
 //!
 //! protoc is the one `protoc-bin-vendored` ships; nothing is read from the
@@ -23,9 +24,12 @@ fn main() {
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
     let protoc = protoc_bin_vendored::protoc_bin_path().expect("vendored protoc");
 
-    buffa(&protoc, &out_dir.join("boxed"), |_| {});
+    buffa(&protoc, &out_dir.join("boxed"), |config| {
+        config.views();
+    });
     buffa(&protoc, &out_dir.join("inline"), |config| {
         config
+            .lazy_views()
             .unbox_message_fields()
             .btree_map(&["."])
             .bytes(&["."]);

@@ -7,6 +7,12 @@
 //! is supported: requests with JSON or text format input or output are
 //! answered with `skipped`.
 //!
+//! A binary request is a round trip through buffa, in one of two [`Mode`]s:
+//! through the owned message (`decode_from_slice`, `encode_to_vec`), or
+//! through its borrowed view (`decode_view`, the view's `encode_to_vec`).
+//! The `buffa-conformance` binary picks the mode from the environment
+//! variable `BUFFA_CONFORMANCE_MODE` (see [`Mode::from_env`]).
+//!
 //! The generated types of `conformance.proto` and of the test message
 //! `.proto` files (read from the protobuf 27.1 sources at build time) are in
 //! the modules below.
@@ -22,19 +28,48 @@ mod protos {
 
 pub use protos::*;
 
-use buffa::{EnumValue, Message};
+use buffa::{EnumValue, HasView, Message, MessageView};
 
 use self::conformance::conformance_request::Payload;
 use self::conformance::conformance_response::Result as Outcome;
 use self::conformance::{ConformanceRequest, ConformanceResponse, FailureSet, WireFormat};
 
-/// Answers one encoded `ConformanceRequest` with a `ConformanceResponse`.
+/// How the testee round-trips a binary payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Decode into the owned message and encode it.
+    Owned,
+    /// Decode into the message's borrowed view and encode the view.
+    View,
+}
+
+impl Mode {
+    /// The environment variable [`Mode::from_env`] reads.
+    pub const ENV: &str = "BUFFA_CONFORMANCE_MODE";
+
+    /// The mode named by `BUFFA_CONFORMANCE_MODE`: `owned` (the default
+    /// when unset or empty) or `view`. Any other value is an error.
+    pub fn from_env() -> Result<Mode, String> {
+        match std::env::var(Self::ENV).as_deref() {
+            Err(std::env::VarError::NotPresent) | Ok("" | "owned") => Ok(Mode::Owned),
+            Ok("view") => Ok(Mode::View),
+            Ok(other) => Err(format!(
+                "{}={other:?}: expected \"owned\" or \"view\"",
+                Self::ENV
+            )),
+            Err(e) => Err(format!("{}: {e}", Self::ENV)),
+        }
+    }
+}
+
+/// Answers one encoded `ConformanceRequest` with a `ConformanceResponse`,
+/// round-tripping its payload in `mode`.
 ///
 /// Never panics: a panic while handling the request (a bug in buffa) is
 /// reported to the runner as a `runtime_error`, so the suite goes on.
-pub fn handle(request: &[u8]) -> ConformanceResponse {
+pub fn handle(request: &[u8], mode: Mode) -> ConformanceResponse {
     let outcome = match ConformanceRequest::decode_from_slice(request) {
-        Ok(request) => std::panic::catch_unwind(|| serve(&request)).unwrap_or_else(|panic| {
+        Ok(request) => std::panic::catch_unwind(|| serve(&request, mode)).unwrap_or_else(|panic| {
             let message = panic
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
@@ -50,32 +85,33 @@ pub fn handle(request: &[u8]) -> ConformanceResponse {
     }
 }
 
-fn serve(request: &ConformanceRequest) -> Outcome {
+fn serve(request: &ConformanceRequest, mode: Mode) -> Outcome {
     use self::protobuf_test_messages as tm;
     match request.message_type.as_str() {
         // Older runners first ask for the testee's failure list; it is empty.
         "conformance.FailureSet" => Outcome::ProtobufPayload(FailureSet::default().encode_to_vec()),
         "protobuf_test_messages.proto3.TestAllTypesProto3" => {
-            round_trip::<tm::proto3::TestAllTypesProto3>(request)
+            round_trip::<tm::proto3::TestAllTypesProto3>(request, mode)
         }
         "protobuf_test_messages.proto2.TestAllTypesProto2" => {
-            round_trip::<tm::proto2::TestAllTypesProto2>(request)
+            round_trip::<tm::proto2::TestAllTypesProto2>(request, mode)
         }
         "protobuf_test_messages.editions.proto3.TestAllTypesProto3" => {
-            round_trip::<tm::editions::proto3::TestAllTypesProto3>(request)
+            round_trip::<tm::editions::proto3::TestAllTypesProto3>(request, mode)
         }
         "protobuf_test_messages.editions.proto2.TestAllTypesProto2" => {
-            round_trip::<tm::editions::proto2::TestAllTypesProto2>(request)
+            round_trip::<tm::editions::proto2::TestAllTypesProto2>(request, mode)
         }
         "protobuf_test_messages.editions.TestAllTypesEdition2023" => {
-            round_trip::<tm::editions::TestAllTypesEdition2023>(request)
+            round_trip::<tm::editions::TestAllTypesEdition2023>(request, mode)
         }
         other => Outcome::RuntimeError(format!("unknown message type {other:?}")),
     }
 }
 
-/// Decodes the payload as `M` and encodes it in the requested format.
-fn round_trip<M: Message>(request: &ConformanceRequest) -> Outcome {
+/// Decodes the payload as `M` (or `M`'s view, in [`Mode::View`]) and
+/// encodes it in the requested format.
+fn round_trip<M: HasView>(request: &ConformanceRequest, mode: Mode) -> Outcome {
     let payload = match &request.payload {
         Some(Payload::ProtobufPayload(payload)) => payload,
         Some(Payload::JsonPayload(_)) => return skipped("JSON format not supported yet"),
@@ -83,12 +119,16 @@ fn round_trip<M: Message>(request: &ConformanceRequest) -> Outcome {
         Some(Payload::JspbPayload(_)) => return skipped("JSPB format not supported"),
         None => return Outcome::RuntimeError("request has no payload".to_owned()),
     };
-    let message = match M::decode_from_slice(payload) {
-        Ok(message) => message,
+    let encoded = match mode {
+        Mode::Owned => M::decode_from_slice(payload).map(|message| message.encode_to_vec()),
+        Mode::View => buffa::view_of::<M>(payload).map(|view| view.encode_to_vec()),
+    };
+    let encoded = match encoded {
+        Ok(encoded) => encoded,
         Err(e) => return Outcome::ParseError(e.to_string()),
     };
     match request.requested_output_format {
-        EnumValue::Known(WireFormat::Protobuf) => Outcome::ProtobufPayload(message.encode_to_vec()),
+        EnumValue::Known(WireFormat::Protobuf) => Outcome::ProtobufPayload(encoded),
         EnumValue::Known(WireFormat::Json) => skipped("JSON format not supported yet"),
         EnumValue::Known(WireFormat::TextFormat) => skipped("text format not supported yet"),
         EnumValue::Known(WireFormat::Jspb) => skipped("JSPB format not supported"),
@@ -104,6 +144,8 @@ fn skipped(reason: &str) -> Outcome {
 mod tests {
     use super::*;
 
+    const MODES: [Mode; 2] = [Mode::Owned, Mode::View];
+
     fn request(message_type: &str, payload: Payload, format: WireFormat) -> Vec<u8> {
         ConformanceRequest {
             message_type: message_type.to_owned(),
@@ -118,50 +160,80 @@ mod tests {
     fn round_trips_binary() {
         // optional_int32 = 150
         let input = vec![0x08, 0x96, 0x01];
-        let response = handle(&request(
-            "protobuf_test_messages.proto3.TestAllTypesProto3",
-            Payload::ProtobufPayload(input.clone()),
-            WireFormat::Protobuf,
-        ));
-        assert_eq!(response.result, Some(Outcome::ProtobufPayload(input)));
+        for mode in MODES {
+            let response = handle(
+                &request(
+                    "protobuf_test_messages.proto3.TestAllTypesProto3",
+                    Payload::ProtobufPayload(input.clone()),
+                    WireFormat::Protobuf,
+                ),
+                mode,
+            );
+            assert_eq!(
+                response.result,
+                Some(Outcome::ProtobufPayload(input.clone())),
+                "{mode:?}"
+            );
+        }
     }
 
     #[test]
     fn reports_parse_errors() {
-        let response = handle(&request(
-            "protobuf_test_messages.proto2.TestAllTypesProto2",
-            Payload::ProtobufPayload(vec![0x08]),
-            WireFormat::Protobuf,
-        ));
-        assert!(matches!(response.result, Some(Outcome::ParseError(_))));
+        // A key without its value; a string field holding invalid UTF-8.
+        let inputs: [&[u8]; 2] = [&[0x08], &[0x72, 0x01, 0xff]];
+        for (mode, input) in MODES.into_iter().flat_map(|m| inputs.map(|i| (m, i))) {
+            let response = handle(
+                &request(
+                    "protobuf_test_messages.proto3.TestAllTypesProto3",
+                    Payload::ProtobufPayload(input.to_vec()),
+                    WireFormat::Protobuf,
+                ),
+                mode,
+            );
+            assert!(
+                matches!(response.result, Some(Outcome::ParseError(_))),
+                "{mode:?} {input:x?}: {:?}",
+                response.result
+            );
+        }
     }
 
     #[test]
     fn skips_json() {
-        let response = handle(&request(
-            "protobuf_test_messages.proto3.TestAllTypesProto3",
-            Payload::JsonPayload("{}".to_owned()),
-            WireFormat::Protobuf,
-        ));
+        let response = handle(
+            &request(
+                "protobuf_test_messages.proto3.TestAllTypesProto3",
+                Payload::JsonPayload("{}".to_owned()),
+                WireFormat::Protobuf,
+            ),
+            Mode::Owned,
+        );
         assert!(matches!(response.result, Some(Outcome::Skipped(_))));
-        let response = handle(&request(
-            "protobuf_test_messages.proto3.TestAllTypesProto3",
-            Payload::ProtobufPayload(Vec::new()),
-            WireFormat::Json,
-        ));
+        let response = handle(
+            &request(
+                "protobuf_test_messages.proto3.TestAllTypesProto3",
+                Payload::ProtobufPayload(Vec::new()),
+                WireFormat::Json,
+            ),
+            Mode::View,
+        );
         assert!(matches!(response.result, Some(Outcome::Skipped(_))));
     }
 
-    /// Round-trips `input` as `message_type` and returns the output.
-    fn binary_round_trip(message_type: &str, input: &[u8]) -> Vec<u8> {
-        let response = handle(&request(
-            message_type,
-            Payload::ProtobufPayload(input.to_vec()),
-            WireFormat::Protobuf,
-        ));
+    /// Round-trips `input` as `message_type` in `mode` and returns the
+    /// output.
+    fn binary_round_trip(message_type: &str, input: &[u8], mode: Mode) -> Vec<u8> {
+        let response = handle(
+            &request(
+                message_type,
+                Payload::ProtobufPayload(input.to_vec()),
+                WireFormat::Protobuf,
+            ),
+            mode,
+        );
         match response.result {
             Some(Outcome::ProtobufPayload(output)) => output,
-            other => panic!("{message_type}: unexpected result {other:?}"),
+            other => panic!("{message_type} ({mode:?}): unexpected result {other:?}"),
         }
     }
 
@@ -187,28 +259,33 @@ mod tests {
                 &[0xa8, 0x01, 0x05],
             ),
         ];
-        for (message_type, input) in cases {
-            assert_eq!(
-                binary_round_trip(message_type, input),
-                input,
-                "{message_type} {input:x?}"
-            );
+        for mode in MODES {
+            for (message_type, input) in cases {
+                assert_eq!(
+                    binary_round_trip(message_type, input, mode),
+                    input,
+                    "{message_type} ({mode:?}) {input:x?}"
+                );
+            }
         }
     }
 
     #[test]
     fn answers_failure_set_requests() {
-        let response = handle(&request(
-            "conformance.FailureSet",
-            Payload::ProtobufPayload(Vec::new()),
-            WireFormat::Protobuf,
-        ));
+        let response = handle(
+            &request(
+                "conformance.FailureSet",
+                Payload::ProtobufPayload(Vec::new()),
+                WireFormat::Protobuf,
+            ),
+            Mode::View,
+        );
         assert_eq!(response.result, Some(Outcome::ProtobufPayload(Vec::new())));
     }
 
     #[test]
     fn garbage_request_is_a_runtime_error() {
-        let response = handle(&[0xff]);
+        let response = handle(&[0xff], Mode::Owned);
         assert!(matches!(response.result, Some(Outcome::RuntimeError(_))));
     }
 }

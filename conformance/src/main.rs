@@ -4,14 +4,25 @@
 //! bytes of `conformance.ConformanceRequest` to stdin; the testee answers
 //! with a 4-byte little-endian length and a `conformance.ConformanceResponse`
 //! on stdout, and waits for the next request. End of input ends the process.
+//!
+//! `BUFFA_CONFORMANCE_MODE=view` round-trips the payloads through borrowed
+//! views instead of owned messages (see [`conformance::Mode`]).
 
 use std::io::{self, ErrorKind, Read, Write};
 use std::process::ExitCode;
 
 use buffa::Message;
+use conformance::Mode;
 
 fn main() -> ExitCode {
-    match serve(&mut io::stdin().lock(), &mut io::stdout().lock()) {
+    let mode = match Mode::from_env() {
+        Ok(mode) => mode,
+        Err(e) => {
+            eprintln!("buffa-conformance: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match serve(&mut io::stdin().lock(), &mut io::stdout().lock(), mode) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("buffa-conformance: {e}");
@@ -20,7 +31,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn serve(input: &mut impl Read, output: &mut impl Write) -> io::Result<()> {
+fn serve(input: &mut impl Read, output: &mut impl Write, mode: Mode) -> io::Result<()> {
     let mut tests = 0u64;
     loop {
         let mut len = [0u8; 4];
@@ -28,14 +39,14 @@ fn serve(input: &mut impl Read, output: &mut impl Write) -> io::Result<()> {
             Ok(()) => {}
             // The runner closed the pipe: all tests are done.
             Err(e) if e.kind() == ErrorKind::UnexpectedEof => {
-                eprintln!("buffa-conformance: answered {tests} requests");
+                eprintln!("buffa-conformance: answered {tests} requests ({mode:?} mode)");
                 return Ok(());
             }
             Err(e) => return Err(e),
         }
         let mut request = vec![0u8; u32::from_le_bytes(len) as usize];
         input.read_exact(&mut request)?;
-        let response = conformance::handle(&request).encode_to_vec();
+        let response = conformance::handle(&request, mode).encode_to_vec();
         let response_len = u32::try_from(response.len())
             .map_err(|_| io::Error::other("response longer than 4 GiB"))?;
         output.write_all(&response_len.to_le_bytes())?;

@@ -7,7 +7,9 @@
 //!   closed enums, and seed the buffa-only targets.
 //! - `wire-<name>`: the hand-written encodings in [`WIRE`], for what text
 //!   format cannot say: unknown fields, packed fields arriving expanded and
-//!   the reverse, overlong varints, repeated and merged fields.
+//!   the reverse, overlong varints, repeated and merged fields, errors
+//!   inside sub-messages; and `wire-deep-node-*`, nesting at the recursion
+//!   limit and past it.
 //!
 //! Other files in `seeds/` (minimised crashes kept as regression inputs)
 //! are left alone. Run from `fuzz/` with `cargo run --example seeds`.
@@ -16,12 +18,20 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use buffa::Message;
+use buffa_fuzz::inline::sink::KitchenSink;
+
 /// The targets that decode `sink.KitchenSink`, which accepts every
 /// `sink.Portable` encoding too.
-const SINK_TARGETS: &[&str] = &["decode_owned", "roundtrip"];
+const SINK_TARGETS: &[&str] = &["decode_owned", "roundtrip", "decode_view"];
 
 /// Every target; `differential_prost` decodes `sink.Portable`.
-const ALL_TARGETS: &[&str] = &["decode_owned", "roundtrip", "differential_prost"];
+const ALL_TARGETS: &[&str] = &[
+    "decode_owned",
+    "roundtrip",
+    "decode_view",
+    "differential_prost",
+];
 
 /// Hand-written encodings: name, targets, bytes in hex (spaces ignored).
 const WIRE: &[(&str, &[&str], &str)] = &[
@@ -70,6 +80,12 @@ const WIRE: &[(&str, &[&str], &str)] = &[
         SINK_TARGETS,
         "b001 63  a201 0a 2202 0105 2a04 0801 1009",
     ),
+    // `scalars.f_string` holding invalid UTF-8: a lazy view accepts the
+    // input and fails only when `scalars` is read.
+    ("utf8-in-submessage", SINK_TARGETS, "0a03 7201ff"),
+    // `groups.Single.a` (varint) arriving length-delimited: the group is
+    // well formed, so a lazy view skips it and fails when it is read.
+    ("group-wire-type-mismatch", SINK_TARGETS, "2204 0b 1200 0c"),
 ];
 
 fn main() {
@@ -88,6 +104,33 @@ fn main() {
     for (name, targets, hex) in WIRE {
         write(root, targets, &format!("wire-{name}"), &from_hex(hex));
     }
+    // Nesting at the default recursion limit and one level past it.
+    let limit = buffa::DEFAULT_RECURSION_LIMIT as usize;
+    let (at, past) = (deep_node(limit), deep_node(limit + 1));
+    assert!(KitchenSink::decode_from_slice(&at).is_ok());
+    assert!(KitchenSink::decode_from_slice(&past).is_err());
+    write(root, SINK_TARGETS, "wire-deep-node-at-limit", &at);
+    write(root, SINK_TARGETS, "wire-deep-node-past-limit", &past);
+}
+
+/// `node` holding `levels - 1` nested `child` fields: `levels` messages
+/// below the root.
+fn deep_node(levels: usize) -> Vec<u8> {
+    let mut payload = Vec::new();
+    for level in (0..levels).rev() {
+        // `node` is field 7 of the root, `child` field 2 of `Node`.
+        let key = if level == 0 { 0x3a } else { 0x12 };
+        let mut outer = vec![key];
+        let mut len = payload.len();
+        while len >= 0x80 {
+            outer.push(len as u8 | 0x80);
+            len >>= 7;
+        }
+        outer.push(len as u8);
+        outer.extend_from_slice(&payload);
+        payload = outer;
+    }
+    payload
 }
 
 /// The `.txtpb` files in `dir`, sorted.
