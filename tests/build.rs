@@ -2,10 +2,11 @@
 //!
 //! 1. protobuf's own unittest protos (`unittest*.proto`, `map_*unittest.proto`,
 //!    `edition_unittest.proto`), read from the protobuf 27.1 sources that the
-//!    `protobuf-sources` crate locates, with buffa-build;
-//! 2. the hostile-naming protos under `proto/hostile`, the editions protos
-//!    under `proto/editions`, the allocation-budget protos under
-//!    `proto/limits`, and the `Eq`/`Hash` protos under `proto/eq_hash` (with
+//!    `protobuf-sources` crate locates, with buffa-build, with views (lazy
+//!    for `TestParsingMerge`);
+//! 2. the hostile-naming protos under `proto/hostile` (with lazy views),
+//!    the editions protos under `proto/editions` (with views), the
+//!    allocation-budget protos under `proto/limits`, and the `Eq`/`Hash` protos under `proto/eq_hash` (with
 //!    a custom pointer), with buffa-build;
 //! 3. the cross-check protos under `proto/crosscheck`, twice with
 //!    buffa-build (boxed sub-messages and eager views; inline sub-messages
@@ -40,7 +41,7 @@ fn main() {
         .protoc_executable(&protoc)
         .files(&proto_files(Path::new("proto/hostile")))
         .includes(&["proto/hostile"])
-        .views()
+        .lazy_views()
         .out_dir(out_dir.join("hostile"))
         .include_file("include.rs")
         .compile()
@@ -160,6 +161,9 @@ fn unittest(out_dir: &Path, protoc: &Path) {
         .files(&files)
         .includes(&[&include])
         .views()
+        // Lazy views on one message with singular, repeated and group
+        // fields of the largest test type; the rest stays eager.
+        .lazy_views_in(&[".protobuf_unittest.TestParsingMerge"])
         .out_dir(out_dir.join("unittest"))
         .include_file("include.rs")
         .compile()

@@ -79,6 +79,30 @@ fn unittest_messages_read_and_write_like_protoc() {
         "protobuf_unittest.TestAllTypes",
         PROTO2_TEXT,
     ));
+    // Built with lazy views: singular, repeated and group fields holding
+    // `TestAllTypes`, one of them twice (its occurrences merge).
+    let payload = "optional_int32: 1 optional_string: \"x\" repeated_int32: [2, 3]";
+    let (bytes, _) = protoc_agrees::<u::TestParsingMerge>(
+        &unittest,
+        UNITTEST,
+        "protobuf_unittest.TestParsingMerge",
+        &format!(
+            "required_all_types {{ {payload} }} optional_all_types {{ {payload} }} \
+             repeated_all_types {{ {payload} }} repeated_all_types {{ }} \
+             optionalgroup {{ optional_group_all_types {{ {payload} }} }} \
+             repeatedgroup {{ repeated_group_all_types {{ }} }}"
+        ),
+    );
+    let twice = [bytes.clone(), bytes].concat();
+    let view = u::TestParsingMergeView::decode_view(&twice).unwrap();
+    assert_eq!(view.repeated_all_types.len(), 4);
+    assert_eq!(view.optional_all_types.payloads().count(), 2);
+    let merged = view.optional_all_types.get().unwrap();
+    assert_eq!(merged.repeated_int32, [2, 3, 2, 3]);
+    assert_eq!(
+        view.to_owned_message().unwrap(),
+        u::TestParsingMerge::decode_from_slice(&twice).unwrap()
+    );
     let repeated = "_int32: [1, -1] _int64: [-2] _uint32: [3] _uint64: [4] _sint32: [-5] \
         _sint64: [6] _fixed32: [7] _fixed64: [8] _sfixed32: [-9] _sfixed64: [10] \
         _float: [1.5] _double: [-0.25] _bool: [true, false] _enum: [FOREIGN_BAZ]";
