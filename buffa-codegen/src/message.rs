@@ -48,13 +48,7 @@ impl Context<'_> {
             return Ok(quote!());
         };
         let name = ident::ident(name);
-        let module_ident = ident::ident(
-            message
-                .module
-                .last()
-                .map(String::as_str)
-                .unwrap_or_default(),
-        );
+        let module_ident = message.module_ident();
         let fields = self.fields(full_name, message, parent)?;
         let (_, oneof_names) = self.member_names(message);
         let oneof_enums = self.oneof_enum_names(full_name)?;
@@ -323,13 +317,7 @@ impl Context<'_> {
         if items.is_empty() {
             return Ok(quote!());
         }
-        let module = ident::ident(
-            message
-                .module
-                .last()
-                .map(String::as_str)
-                .unwrap_or_default(),
-        );
+        let module = message.module_ident();
         let doc = format!(
             " Nested types of [`{}`].",
             ident::type_name(message.proto.name()).trim_start_matches("r#")

@@ -47,6 +47,14 @@ pub struct MessageType<'a> {
     pub module: Vec<String>,
 }
 
+impl MessageType<'_> {
+    /// The name of [`MessageType::module`], as generated code names it
+    /// from the message's own module.
+    pub fn module_ident(&self) -> syn::Ident {
+        ident::ident(self.module.last().map(String::as_str).unwrap_or_default())
+    }
+}
+
 /// An enum type.
 pub struct EnumType<'a> {
     /// Its descriptor.

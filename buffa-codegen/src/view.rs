@@ -39,13 +39,7 @@ impl Context<'_> {
         }
         let owned = ident::ident(owned_name);
         let name = ident::ident(&view_name);
-        let module_ident = ident::ident(
-            message
-                .module
-                .last()
-                .map(String::as_str)
-                .unwrap_or_default(),
-        );
+        let module_ident = message.module_ident();
         let fields = self.view_fields(full_name, message, parent)?;
         let (_, oneof_names) = self.member_names(message);
         let view_enums = self.oneof_view_enum_names(full_name)?;

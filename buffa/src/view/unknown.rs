@@ -49,11 +49,6 @@ impl<'a> UnknownFieldsView<'a> {
         self.spans().flat_map(fields_in)
     }
 
-    /// How deeply groups nest in the fields.
-    pub(crate) fn group_depth(&self) -> u32 {
-        self.spans.as_ref().map_or(0, |spans| spans.group_depth)
-    }
-
     /// Bytes the fields take when written.
     #[doc(hidden)]
     pub fn encoded_len(&self) -> usize {
@@ -68,10 +63,10 @@ impl<'a> UnknownFieldsView<'a> {
         }
     }
 
-    /// Nesting depth of groups in the fields. **Support API**.
+    /// How deeply groups nest in the fields. **Support API**.
     #[doc(hidden)]
     pub fn nesting(&self) -> u32 {
-        self.group_depth()
+        self.spans.as_ref().map_or(0, |spans| spans.group_depth)
     }
 
     fn spans_mut(&mut self) -> &mut Spans<'a> {
@@ -142,7 +137,7 @@ impl<'a> UnknownFieldsView<'a> {
 impl ToOwnedValue<UnknownFields> for UnknownFieldsView<'_> {
     fn to_owned_value(&self) -> Result<UnknownFields, DecodeError> {
         let mut owned = UnknownFields::new();
-        let depth = self.group_depth();
+        let depth = self.nesting();
         for span in self.spans() {
             owned.extend_trusted(span, depth);
         }
