@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the buffa runtime's tests under Miri, which checks the unsafe code
 # (the write pass into spare buffer memory, `Encoder::from_slice`, the
-# pointer behind `UnknownFields`) for undefined behaviour and leaks.
+# pointer behind `UnknownFields`, `BytesStr` reading its bytes as `str`)
+# for undefined behaviour and leaks.
 # buffa/tests/unsafe_sites.rs drives each of those sites through its edges.
 #
 # The whole suite runs; tests too slow for Miri are scaled down under

@@ -5,8 +5,10 @@
 //! - `boxed/`: buffa's default layout: sub-messages in `Box`, maps as
 //!   `HashMap`, `bytes` fields as `Vec<u8>`; with eager views;
 //! - `inline/`: buffa with `unbox_message_fields` (recursive fields stay
-//!   boxed), maps as `BTreeMap` and `bytes` fields as `bytes::Bytes`, so that
-//!   two encodings of equal messages are equal bytes; with lazy views (every
+//!   boxed), maps as `BTreeMap`, `bytes` fields as `bytes::Bytes` and
+//!   `string` fields as `buffa::BytesStr` (so that decoding from `Bytes`
+//!   slices both), so that two encodings of equal messages are equal
+//!   bytes; with lazy views (every
 //!   message-typed view field a `LazyField` or `LazyRepeated`);
 //! - `prost/`: prost, with maps as `BTreeMap` for the same reason.
 //!
@@ -32,7 +34,8 @@ fn main() {
             .lazy_views()
             .unbox_message_fields()
             .btree_map(&["."])
-            .bytes(&["."]);
+            .bytes(&["."])
+            .string_type(buffa_build::StringRepr::BytesStr);
     });
 
     let prost_out = out_dir.join("prost");

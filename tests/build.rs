@@ -6,16 +6,22 @@
 //!    for `TestParsingMerge`);
 //! 2. the hostile-naming protos under `proto/hostile` (with lazy views),
 //!    the editions protos under `proto/editions` (with views), the
-//!    allocation-budget protos under `proto/limits`, and the `Eq`/`Hash` protos under `proto/eq_hash` (with
-//!    a custom pointer), with buffa-build;
+//!    allocation-budget protos under `proto/limits`, the string and bytes
+//!    protos under `proto/strings` in three representations, and the
+//!    `Eq`/`Hash` protos under `proto/eq_hash` (with a custom pointer),
+//!    with buffa-build;
 //! 3. the cross-check protos under `proto/crosscheck`, twice with
 //!    buffa-build (boxed sub-messages and eager views; inline sub-messages
 //!    and lazy views) and once with prost-build.
 //!
 //! Every run writes to its own directory under `OUT_DIR` (`unittest`,
-//! `hostile`, `editions`, `shared`, `limits`, `eq_hash`, `crosscheck`,
+//! `hostile`, `editions`, `shared`, `strings_owned`, `strings_shared`,
+//! `strings_mixed`, `limits`, `eq_hash`, `crosscheck`,
 //! `crosscheck_lazy`, `prost`), with an include file `include.rs` that
-//! mounts its packages as modules.
+//! mounts its packages as modules. The runs in `LAYOUT_REPORTS` also write
+//! a layout report (`layout.txt`), and `layout_sizes.rs` tabulates each
+//! report's size estimates beside the real `size_of` of the structs for
+//! `tests/layout_sizes.rs`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -44,6 +50,7 @@ fn main() {
         .lazy_views()
         .out_dir(out_dir.join("hostile"))
         .include_file("include.rs")
+        .layout_report("layout.txt")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
 
@@ -54,6 +61,7 @@ fn main() {
         .views()
         .out_dir(out_dir.join("editions"))
         .include_file("include.rs")
+        .layout_report("layout.txt")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
 
@@ -64,8 +72,11 @@ fn main() {
         .bytes(&[".shared.Blob"])
         .out_dir(out_dir.join("shared"))
         .include_file("include.rs")
+        .layout_report("layout.txt")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
+
+    strings(&out_dir, &protoc);
 
     buffa_build::Config::new()
         .protoc_executable(&protoc)
@@ -73,6 +84,7 @@ fn main() {
         .includes(&["proto/limits"])
         .out_dir(out_dir.join("limits"))
         .include_file("include.rs")
+        .layout_report("layout.txt")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
 
@@ -83,6 +95,7 @@ fn main() {
         .box_type_custom_in("crate::Handle<*>", &[".eq_hash.Pointed.plain"])
         .out_dir(out_dir.join("eq_hash"))
         .include_file("include.rs")
+        .layout_report("layout.txt")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
 
@@ -97,6 +110,7 @@ fn main() {
         .views()
         .out_dir(out_dir.join("crosscheck"))
         .include_file("include.rs")
+        .layout_report("layout.txt")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
     // The same protos with every owned message field inline (recursive
@@ -111,8 +125,10 @@ fn main() {
         .lazy_views()
         .out_dir(out_dir.join("crosscheck_lazy"))
         .include_file("include.rs")
+        .layout_report("layout.txt")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
+    layout_sizes(&out_dir);
     let prost_out = out_dir.join("prost");
     fs::create_dir_all(&prost_out).expect("create OUT_DIR/prost");
     prost_build::Config::new()
@@ -122,6 +138,111 @@ fn main() {
         .include_file("include.rs")
         .compile_protos(&crosscheck, &["proto/crosscheck"])
         .unwrap_or_else(|e| panic!("prost-build: {e}"));
+}
+
+/// The string and bytes protos in each representation: the defaults
+/// (`String`, `Vec<u8>`), shared everywhere (`BytesStr`, `Bytes`, with
+/// views), and a mix chosen per path where later rules override earlier
+/// ones (each choice is asserted by type in tests/tests/strings.rs).
+fn strings(out_dir: &Path, protoc: &Path) {
+    use buffa_build::{BytesRepr, StringRepr};
+    let files = proto_files(Path::new("proto/strings"));
+    let config = || {
+        let mut config = buffa_build::Config::new();
+        config
+            .protoc_executable(protoc)
+            .files(&files)
+            .includes(&["proto/strings"])
+            .include_file("include.rs");
+        config
+    };
+    config()
+        .out_dir(out_dir.join("strings_owned"))
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    config()
+        .string_type(StringRepr::BytesStr)
+        .bytes_type(BytesRepr::Bytes)
+        .views()
+        .out_dir(out_dir.join("strings_shared"))
+        .layout_report("layout.txt")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    config()
+        .string_type(StringRepr::BytesStr)
+        // A oneof named by its own path, and a repeated field.
+        .string_type_in(
+            StringRepr::String,
+            &[".strings3.Fields.choice", ".strings3.Fields.rep_s"],
+        )
+        .bytes(&[".strings3"])
+        // Map values by the map field's path (its keys stay BytesStr).
+        .bytes_type_in(
+            BytesRepr::Vec,
+            &[".strings3.Fields.map_sb", ".strings3.Nested"],
+        )
+        // `bytes` joins the same list: the later rule wins.
+        .bytes(&[".strings3.Nested.data"])
+        .string_type_in(StringRepr::String, &[".strings2"])
+        .string_type_in(StringRepr::BytesStr, &[".strings2.Fields.s_default"])
+        .out_dir(out_dir.join("strings_mixed"))
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// The runs that write a layout report, by directory under `OUT_DIR`; each
+/// is mounted as the module of the same name in `src/lib.rs`.
+const LAYOUT_REPORTS: &[&str] = &[
+    "unittest",
+    "hostile",
+    "editions",
+    "shared",
+    "limits",
+    "eq_hash",
+    "crosscheck",
+    "crosscheck_lazy",
+    "strings_shared",
+];
+
+/// Writes `layout_sizes.rs`: a table with one `Layout` row per message of
+/// the layout reports, holding the report's estimate and the real
+/// `size_of` of the generated struct, for `tests/layout_sizes.rs`.
+fn layout_sizes(out_dir: &Path) {
+    let mut table = String::from("// @generated by build.rs from the layout reports.\n&[\n");
+    for set in LAYOUT_REPORTS {
+        let path = out_dir.join(set).join("layout.txt");
+        let report =
+            fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // Message rows: name, size (with its mark), `message`, Rust path,
+        // then the note (`at least N` for an upper bound).
+        for line in report.lines().filter(|line| line.starts_with('.')) {
+            let columns: Vec<&str> = line.split_whitespace().collect();
+            let [message, size, "message", rust, note @ ..] = &columns[..] else {
+                panic!("{}: unexpected row {line:?}", path.display());
+            };
+            let (mark, estimate) = match size.strip_prefix("<=") {
+                Some(rest) => ("<=", rest),
+                None => match size.strip_prefix('~') {
+                    Some(rest) => ("~", rest),
+                    None => ("", *size),
+                },
+            };
+            let min_size = match note {
+                ["at", "least", min] => min,
+                _ => estimate,
+            };
+            table.push_str(&format!(
+                "    Layout {{ set: {set:?}, message: {message:?}, mark: {mark:?}, \
+                 estimate: {estimate}, min_size: {min_size}, \
+                 size_of: ::core::mem::size_of::<buffa_tests::{set}::{rust}>() }},\n"
+            ));
+        }
+    }
+    table.push_str("]\n");
+    let path = out_dir.join("layout_sizes.rs");
+    if fs::read_to_string(&path).ok().as_deref() != Some(table.as_str()) {
+        fs::write(&path, table).expect("write layout_sizes.rs");
+    }
 }
 
 /// Copies the unittest family to `OUT_DIR/unittest-protos` and compiles it.
@@ -166,6 +287,7 @@ fn unittest(out_dir: &Path, protoc: &Path) {
         .lazy_views_in(&[".protobuf_unittest.TestParsingMerge"])
         .out_dir(out_dir.join("unittest"))
         .include_file("include.rs")
+        .layout_report("layout.txt")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
 }

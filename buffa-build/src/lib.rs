@@ -41,15 +41,30 @@
 //! ```
 //!
 //! An inline field makes its parent as large as the child even when unset;
-//! a boxed one costs an allocation per set value. An inline rule covering a
-//! recursive field through a scope leaves it boxed; one naming that exact
-//! field is an error that shows the cycle. [`Config::unbox_oneof`] does the
-//! same for message-typed oneof variants (`T` instead of `Box<T>`).
+//! a boxed one costs an allocation per set value. Where inline fields would
+//! make a struct contain itself, the generator keeps a minimum set of them
+//! boxed that breaks every such cycle (see `docs/pointer-layout.md` for the
+//! bound on exact search), never one an inline rule names
+//! exactly; if only such fields could break a cycle, generation fails with
+//! an error that shows the cycle. [`Config::unbox_oneof`] does the same for
+//! message-typed oneof variants (`T` instead of `Box<T>`).
+//! [`Config::inline_max_size`] keeps such broad rules from inlining large
+//! messages, and [`Config::layout_report`] writes the estimated size of
+//! every struct with each field's pointer and the reason for it.
 //!
 //! The guide `docs/pointer-layout.md` in the buffa repository covers the
 //! trade-off with measured sizes and allocation counts, when to use `Box`,
 //! inline or a custom pointer, and the recursion and precedence rules in
 //! full; `examples/pointers` is the runnable companion.
+//!
+//! ## String and bytes representation
+//!
+//! `string` fields are `String` and `bytes` fields `Vec<u8>` unless
+//! [`Config::string_type_in`] chooses `buffa::BytesStr` or
+//! [`Config::bytes_type_in`] (or the prost-build spelling
+//! [`Config::bytes`]) chooses `bytes::Bytes`, by the same path rules, the
+//! last added winning. Both are immutable handles on a shared buffer:
+//! decoding from `Bytes` slices the input instead of copying each value.
 
 #![warn(missing_docs)]
 
@@ -58,7 +73,7 @@ mod protoc;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use buffa_codegen::{GeneratedFile, Options, PointerRepr};
+pub use buffa_codegen::{BytesRepr, GeneratedFile, Options, PointerRepr, StringRepr};
 
 /// Why compiling protos failed.
 #[derive(Debug)]
@@ -112,6 +127,7 @@ pub struct Config {
     protoc: Option<PathBuf>,
     protoc_args: Vec<String>,
     include_file: Option<String>,
+    layout_report: Option<PathBuf>,
     options: Options,
 }
 
@@ -193,10 +209,68 @@ impl Config {
     }
 
     /// Generates the `bytes` fields under `paths` as `bytes::Bytes`, which
-    /// share the input when decoding from `Bytes`.
+    /// share the input when decoding from `Bytes`. The prost-build
+    /// spelling of `bytes_type_in(BytesRepr::Bytes, paths)`; its rules join
+    /// the same ordered list.
     pub fn bytes(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
+        self.bytes_type_in(BytesRepr::Bytes, paths)
+    }
+
+    /// Uses `repr` for every `bytes` field. Same as
+    /// `bytes_type_in(repr, &["."])`.
+    pub fn bytes_type(&mut self, repr: BytesRepr) -> &mut Self {
+        self.bytes_type_in(repr, &["."])
+    }
+
+    /// Uses `repr` for the `bytes` fields under `paths`: `Vec<u8>` (the
+    /// default) or `bytes::Bytes`. The rule added last wins, so a scope
+    /// can be switched and exceptions named after it. A map field's path
+    /// covers its values, a oneof's path its members.
+    ///
+    /// ```no_run
+    /// # use buffa_build::BytesRepr;
+    /// buffa_build::Config::new()
+    ///     .files(&["proto/store.proto"])
+    ///     .bytes_type(BytesRepr::Bytes)
+    ///     .bytes_type_in(BytesRepr::Vec, &[".store.Scratch"])
+    ///     .compile()
+    ///     .unwrap();
+    /// ```
+    pub fn bytes_type_in(&mut self, repr: BytesRepr, paths: &[impl AsRef<str>]) -> &mut Self {
         for path in paths {
-            self.options.shared_bytes.insert(path.as_ref(), ());
+            self.options.bytes.insert(path.as_ref(), repr);
+        }
+        self
+    }
+
+    /// Uses `repr` for every `string` field. Same as
+    /// `string_type_in(repr, &["."])`.
+    pub fn string_type(&mut self, repr: StringRepr) -> &mut Self {
+        self.string_type_in(repr, &["."])
+    }
+
+    /// Uses `repr` for the `string` fields under `paths`: `String` (the
+    /// default) or `buffa::BytesStr`, an immutable UTF-8 string on a
+    /// shared `Bytes` buffer. Decoding a message from `Bytes`
+    /// (`Message::decode_bytes`, or `decode` of a `Bytes`) then makes each
+    /// such string a slice of the input: no copy and no allocation per
+    /// string, at the price of the whole input staying alive while any of
+    /// them does. From a `&[u8]` they are copied, as `String`s are. The
+    /// rule added last wins; a map field's path covers its keys and
+    /// values, a oneof's path its members.
+    ///
+    /// ```no_run
+    /// # use buffa_build::StringRepr;
+    /// buffa_build::Config::new()
+    ///     .files(&["proto/logs.proto"])
+    ///     .string_type_in(StringRepr::BytesStr, &[".logs"])
+    ///     .string_type_in(StringRepr::String, &[".logs.Entry.edited_text"])
+    ///     .compile()
+    ///     .unwrap();
+    /// ```
+    pub fn string_type_in(&mut self, repr: StringRepr, paths: &[impl AsRef<str>]) -> &mut Self {
+        for path in paths {
+            self.options.strings.insert(path.as_ref(), repr);
         }
         self
     }
@@ -206,9 +280,10 @@ impl Config {
         self.box_type_in(repr, &["."])
     }
 
-    /// Uses `repr` for the singular message fields under `paths`. `Inline`
-    /// on a recursive field keeps it boxed when the rule covers a scope and
-    /// is an error when it names that exact field.
+    /// Uses `repr` for the singular message fields under `paths`. Of
+    /// `Inline` fields that form a cycle, only those needed to break it
+    /// stay boxed; never a field an `Inline` rule names exactly (an error if a
+    /// cycle has no other field to box).
     pub fn box_type_in(&mut self, repr: PointerRepr, paths: &[impl AsRef<str>]) -> &mut Self {
         for path in paths {
             self.options.pointers.insert(path.as_ref(), repr.clone());
@@ -233,32 +308,105 @@ impl Config {
         self.box_type_in(PointerRepr::Custom(template.into()), paths)
     }
 
-    /// Stores every singular message field inline except those that make a
-    /// message recursive. Same as `unbox_message_fields_in(&["."])`.
+    /// Stores every singular message field inline, except those that must
+    /// stay boxed so that no message contains itself. Same as
+    /// `unbox_message_fields_in(&["."])`.
     pub fn unbox_message_fields(&mut self) -> &mut Self {
         self.unbox_message_fields_in(&["."])
     }
 
     /// Stores the singular message fields under `paths` inline, except
-    /// recursive ones, which stay boxed; naming one exact recursive field is
-    /// an error.
+    /// those that must stay boxed to break cycles. A field named exactly
+    /// is never the one boxed; if a cycle consists of such fields only,
+    /// generation fails.
     pub fn unbox_message_fields_in(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
         self.box_type_in(PointerRepr::Inline, paths)
     }
 
     /// Makes every message-typed oneof variant hold `T` rather than
-    /// `Box<T>`, except recursive ones.
+    /// `Box<T>`, except those that must stay boxed to break cycles.
     pub fn unbox_oneof(&mut self) -> &mut Self {
         self.unbox_oneof_in(&["."])
     }
 
     /// Makes the message-typed oneof variants under `paths` (a oneof's path
-    /// is `.pkg.Msg.oneof_name`) hold `T`, except recursive ones; naming an
-    /// exact recursive variant is an error.
+    /// is `.pkg.Msg.oneof_name`) hold `T`, except those that must stay
+    /// boxed to break cycles; a variant named exactly by its field path is
+    /// never the one boxed.
     pub fn unbox_oneof_in(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
         for path in paths {
             self.options.unboxed_oneofs.insert(path.as_ref(), true);
         }
+        self
+    }
+
+    /// Boxes every singular message field and message-typed oneof variant
+    /// that a scope rule would store inline when the struct of its message
+    /// is estimated to be larger than `bytes`. Same as
+    /// `inline_max_size_in(bytes, &["."])`.
+    ///
+    /// ```no_run
+    /// buffa_build::Config::new()
+    ///     .files(&["proto/scene.proto"])
+    ///     .includes(&["proto"])
+    ///     .unbox_message_fields() // inline what is at most 64 bytes,
+    ///     .inline_max_size(64)
+    ///     .compile()
+    ///     .unwrap();
+    /// ```
+    pub fn inline_max_size(&mut self, bytes: usize) -> &mut Self {
+        self.inline_max_size_in(bytes, &["."])
+    }
+
+    /// Sets the inline size limit of the fields under `paths` (a field's
+    /// path, a oneof's, a message's, a package's or `.`); the rule added
+    /// last that covers a field gives its limit.
+    ///
+    /// The limit applies to fields that an inline rule
+    /// ([`Config::unbox_message_fields_in`], [`Config::box_type_in`] with
+    /// `Inline`, [`Config::unbox_oneof_in`]) covers through a scope: such a
+    /// field is boxed when the estimated `size_of` of its message's struct,
+    /// as generated, exceeds the limit (a message of exactly `bytes` stays
+    /// inline). An inline rule naming the field itself wins over every
+    /// limit. The estimate is exact for most messages and never below the
+    /// real size; [`Config::layout_report`] shows it, and which fields the
+    /// limit boxed.
+    pub fn inline_max_size_in(&mut self, bytes: usize, paths: &[impl AsRef<str>]) -> &mut Self {
+        for path in paths {
+            self.options.inline_max_size.insert(path.as_ref(), bytes);
+        }
+        self
+    }
+
+    /// Makes [`Config::compile`] also write the layout report to `path`
+    /// (relative to the output directory unless absolute; missing
+    /// directories are created): a text table of every generated message,
+    /// sorted by full name, with the estimated
+    /// `size_of` of its struct on 64-bit targets, and under it each
+    /// singular message field and message-typed oneof variant with where
+    /// its value lives (`Box`, `Inline` or the custom pointer type) and
+    /// why (`rule <path>`, `default`, `recursion`, or `size <estimate> >
+    /// <limit>`). Repeated and map message fields are listed as heap
+    /// containers.
+    ///
+    /// With `unbox_message_fields()` and `inline_max_size(64)`, part of
+    /// such a report reads:
+    ///
+    /// ```text
+    /// # message / field         size  kind      storage         why
+    /// .shop.Address              128  message   shop::Address
+    /// .shop.Customer              64  message   shop::Customer
+    ///   .shop.Customer.billing        field     Box             size 128 > 64
+    /// .shop.Order                152  message   shop::Order
+    ///   .shop.Order.customer          field     Inline          rule .
+    ///   .shop.Order.shipping          field     Box             size 128 > 64
+    ///   .shop.Order.lines             repeated  Vec             heap container
+    /// ```
+    ///
+    /// `docs/pointer-layout.md` in the buffa repository describes the
+    /// format and how close the estimate is.
+    pub fn layout_report(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.layout_report = Some(path.as_ref().to_owned());
         self
     }
 
@@ -477,6 +625,15 @@ impl Config {
         }
         if let Some(name) = &self.include_file {
             write_if_changed(&out_dir.join(name), &buffa_codegen::include_file(&files))?;
+        }
+        if let Some(path) = &self.layout_report {
+            let names = file_names(&descriptor_set, &self.options)?;
+            let report = buffa_codegen::layout_report(&descriptor_set, &names, &self.options)?;
+            let path = out_dir.join(path);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| Error::Io(parent.to_owned(), e))?;
+            }
+            write_if_changed(&path, &report)?;
         }
         Ok(())
     }

@@ -69,6 +69,19 @@ fn edition_2023_features() {
 }
 
 #[test]
+fn string_and_bytes_representations() {
+    use buffa_build::{BytesRepr, StringRepr};
+    check_with("strings.proto", |config| {
+        config
+            .string_type(StringRepr::BytesStr)
+            .bytes(&[".golden.strings"])
+            .string_type_in(StringRepr::String, &[".golden.strings.Record.note"])
+            .bytes_type_in(BytesRepr::Vec, &[".golden.strings.Record.scratch"])
+            .views()
+    });
+}
+
+#[test]
 fn views_eager_and_lazy() {
     check_with("views.proto", |config| {
         config.views().lazy_views_in(&[

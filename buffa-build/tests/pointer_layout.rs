@@ -1,126 +1,14 @@
 //! The pointer layout chosen for singular message fields and message-typed
-//! oneof variants: defaults, `unbox_*`, recursion, precedence, custom
-//! templates and configuration errors. Runs protoc on the protos under
-//! `tests/protos/pointer` and inspects the generated struct fields.
+//! oneof variants: defaults, `unbox_*`, recursion and minimal boxing,
+//! precedence, custom templates and configuration errors. Runs protoc on
+//! the protos under `tests/protos/pointer` and inspects the generated struct
+//! fields. Size-aware inlining and the layout report are in
+//! `layout_size.rs`.
 
-use buffa_build::{Config, GeneratedFile, PointerRepr};
-use quote::ToTokens;
+mod common;
 
-fn config(files: &[&str]) -> Config {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/protos/pointer");
-    let mut config = Config::new();
-    config.files(files).includes(&[root]);
-    config
-}
-
-fn generate(config: &Config) -> Vec<GeneratedFile> {
-    config
-        .generate()
-        .unwrap_or_else(|e| panic!("generation failed: {e}"))
-}
-
-fn generate_err(config: &Config) -> String {
-    match config.generate() {
-        Ok(_) => panic!("generation succeeded, expected an error"),
-        Err(e) => e.to_string(),
-    }
-}
-
-/// Token text with whitespace and trailing commas removed, for comparison
-/// (the formatter breaks long types over lines with a trailing comma).
-fn compact(tokens: impl ToTokens) -> String {
-    let text: String = tokens
-        .to_token_stream()
-        .to_string()
-        .split_whitespace()
-        .collect();
-    text.replace(",>", ">")
-}
-
-fn parse(files: &[GeneratedFile], package: &str) -> syn::File {
-    let file = files
-        .iter()
-        .find(|f| f.package == package)
-        .unwrap_or_else(|| panic!("no generated file for package {package}"));
-    syn::parse_file(&file.content).expect("generated code parses")
-}
-
-/// The items of module `path` (`""` for the file root, `"expr"` for the
-/// nested-types module of `Expr`).
-fn module_items<'a>(file: &'a syn::File, path: &str) -> &'a [syn::Item] {
-    let mut items = &file.items[..];
-    for segment in path.split("::").filter(|s| !s.is_empty()) {
-        items = items
-            .iter()
-            .find_map(|item| match item {
-                syn::Item::Mod(m) if m.ident == segment => {
-                    m.content.as_ref().map(|(_, items)| &items[..])
-                }
-                _ => None,
-            })
-            .unwrap_or_else(|| panic!("no module {segment} in {path}"));
-    }
-    items
-}
-
-fn split(path: &str) -> (&str, &str) {
-    match path.rsplit_once("::") {
-        Some((module, name)) => (module, name),
-        None => ("", path),
-    }
-}
-
-/// The type of struct field `field` of the message at Rust path `message`
-/// (relative to the package root) in `package`.
-fn field_type(files: &[GeneratedFile], package: &str, message: &str, field: &str) -> String {
-    let file = parse(files, package);
-    let (module, name) = split(message);
-    let fields = module_items(&file, module)
-        .iter()
-        .find_map(|item| match item {
-            syn::Item::Struct(s) if s.ident == name => Some(&s.fields),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no struct {message} in {package}"));
-    let field = fields
-        .iter()
-        .find(|f| f.ident.as_ref().is_some_and(|i| i == field))
-        .unwrap_or_else(|| panic!("no field {field} in {message}"));
-    compact(&field.ty)
-}
-
-/// The payload type of variant `variant` of the enum at Rust path `oneof`.
-fn variant_type(files: &[GeneratedFile], package: &str, oneof: &str, variant: &str) -> String {
-    let file = parse(files, package);
-    let (module, name) = split(oneof);
-    let variants = module_items(&file, module)
-        .iter()
-        .find_map(|item| match item {
-            syn::Item::Enum(e) if e.ident == name => Some(&e.variants),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no enum {oneof} in {package}"));
-    let variant = variants
-        .iter()
-        .find(|v| v.ident == variant)
-        .unwrap_or_else(|| panic!("no variant {variant} in {oneof}"));
-    compact(&variant.fields.iter().next().expect("one field").ty)
-}
-
-fn boxed(ty: &str) -> String {
-    format!("::buffa::MessageField<{ty}>")
-}
-
-fn inline(ty: &str) -> String {
-    format!("::buffa::MessageField<{ty},::buffa::Inline<{ty}>>")
-}
-
-fn custom(ty: &str, pointer: &str) -> String {
-    format!("::buffa::MessageField<{ty},{}>", pointer.replace('*', ty))
-}
-
-const BASIC: &str = "pointer.basic";
-const REC: &str = "pointer.rec";
+use buffa_build::{GeneratedFile, PointerRepr};
+use common::*;
 
 #[test]
 fn default_is_box() {
@@ -170,26 +58,31 @@ fn self_recursion_stays_boxed() {
 }
 
 #[test]
-fn mutual_recursion_keeps_both_edges_boxed() {
+fn mutual_recursion_boxes_one_edge() {
     let files = generate(config(&["recursion.proto"]).unbox_message_fields());
+    // Either field breaks the cycle; the first in canonical order (message
+    // name, then field number) is boxed.
     assert_eq!(field_type(&files, REC, "A", "b"), boxed("B"));
-    assert_eq!(field_type(&files, REC, "B", "a"), boxed("A"));
+    assert_eq!(field_type(&files, REC, "B", "a"), inline("A"));
     assert_eq!(field_type(&files, REC, "A", "leaf"), inline("Leaf"));
     assert_eq!(field_type(&files, REC, "B", "leaf"), inline("Leaf"));
 }
 
 #[test]
-fn cycle_through_oneof() {
+fn cycle_through_oneof_boxes_the_variant() {
     let files = generate(
         config(&["recursion.proto"])
             .unbox_message_fields()
             .unbox_oneof(),
     );
-    // Expr -> Binary is the oneof edge of the cycle: it stays boxed.
+    // Expr -> Binary (a oneof variant) -> Expr twice (lhs, rhs): boxing
+    // the variant breaks both cycles with one box.
     assert_eq!(
         variant_type(&files, REC, "expr::Kind", "Binary"),
         "::std::boxed::Box<super::Binary>"
     );
+    assert_eq!(field_type(&files, REC, "Binary", "lhs"), inline("Expr"));
+    assert_eq!(field_type(&files, REC, "Binary", "rhs"), inline("Expr"));
     assert_eq!(
         variant_type(&files, REC, "expr::Kind", "Literal"),
         "super::Leaf"
@@ -198,13 +91,23 @@ fn cycle_through_oneof() {
         variant_type(&files, REC, "expr::Kind", "Name"),
         "::std::string::String"
     );
-    // Binary -> Expr closes the cycle.
-    assert_eq!(field_type(&files, REC, "Binary", "lhs"), boxed("Expr"));
-    assert_eq!(field_type(&files, REC, "Binary", "rhs"), boxed("Expr"));
     assert_eq!(
         field_type(&files, REC, "Expr", "annotation"),
         inline("Leaf")
     );
+
+    // With the variant named exactly, the two fields are boxed instead.
+    let files = generate(
+        config(&["recursion.proto"])
+            .unbox_message_fields()
+            .unbox_oneof_in(&[".pointer.rec.Expr.binary"]),
+    );
+    assert_eq!(
+        variant_type(&files, REC, "expr::Kind", "Binary"),
+        "super::Binary"
+    );
+    assert_eq!(field_type(&files, REC, "Binary", "lhs"), boxed("Expr"));
+    assert_eq!(field_type(&files, REC, "Binary", "rhs"), boxed("Expr"));
 }
 
 #[test]
@@ -224,10 +127,13 @@ fn unbox_oneof_in_names_a_oneof() {
         variant_type(&files, REC, "expr::Kind", "Literal"),
         "super::Leaf"
     );
+    // Binary's fields are boxed (the default), so they break the cycle
+    // and the variant can be inline.
     assert_eq!(
         variant_type(&files, REC, "expr::Kind", "Binary"),
-        "::std::boxed::Box<super::Binary>"
+        "super::Binary"
     );
+    assert_eq!(field_type(&files, REC, "Binary", "lhs"), boxed("Expr"));
 }
 
 #[test]
@@ -243,6 +149,71 @@ fn recursion_through_repeated_and_map_only_is_inlined() {
         field_type(&files, REC, "Entry", "dir_map"),
         "::std::collections::HashMap<i32,Dir>"
     );
+}
+
+const CYCLES: &str = "pointer.cycles";
+
+#[test]
+fn cycles_sharing_a_field_box_only_that_field() {
+    let files = generate(config(&["cycles.proto"]).unbox_message_fields());
+    assert_eq!(field_type(&files, CYCLES, "Hub", "spoke"), boxed("Spoke"));
+    assert_eq!(field_type(&files, CYCLES, "Left", "hub"), inline("Hub"));
+    assert_eq!(field_type(&files, CYCLES, "Right", "hub"), inline("Hub"));
+    assert_eq!(field_type(&files, CYCLES, "Spoke", "left"), inline("Left"));
+    assert_eq!(
+        field_type(&files, CYCLES, "Spoke", "right"),
+        inline("Right")
+    );
+}
+
+#[test]
+fn three_cycle_boxes_one_field() {
+    let files = generate(config(&["cycles.proto"]).unbox_message_fields());
+    assert_eq!(field_type(&files, CYCLES, "P", "q"), boxed("Q"));
+    assert_eq!(field_type(&files, CYCLES, "Q", "r"), inline("R"));
+    assert_eq!(field_type(&files, CYCLES, "R", "p"), inline("P"));
+}
+
+#[test]
+fn cycle_through_a_repeated_field_boxes_nothing() {
+    let files = generate(config(&["cycles.proto"]).unbox_message_fields());
+    assert_eq!(
+        field_type(&files, CYCLES, "First", "second"),
+        inline("Second")
+    );
+    assert_eq!(
+        field_type(&files, CYCLES, "Second", "third"),
+        inline("Third")
+    );
+    assert_eq!(
+        field_type(&files, CYCLES, "Third", "firsts"),
+        "::std::vec::Vec<First>"
+    );
+}
+
+#[test]
+fn cycle_broken_by_a_box_rule_inlines_the_rest() {
+    // R.p boxed by a rule: P.q, the field canonical order would box,
+    // stays inline.
+    let files = generate(
+        config(&["cycles.proto"])
+            .unbox_message_fields()
+            .box_type_in(PointerRepr::Box, &[".pointer.cycles.R.p"]),
+    );
+    assert_eq!(field_type(&files, CYCLES, "P", "q"), inline("Q"));
+    assert_eq!(field_type(&files, CYCLES, "Q", "r"), inline("R"));
+    assert_eq!(field_type(&files, CYCLES, "R", "p"), boxed("P"));
+
+    // A custom pointer counts as an indirection too.
+    let pointer = "crate::P<*>";
+    let files = generate(
+        config(&["cycles.proto"])
+            .unbox_message_fields()
+            .box_type_custom_in(pointer, &[".pointer.cycles.Q.r"]),
+    );
+    assert_eq!(field_type(&files, CYCLES, "P", "q"), inline("Q"));
+    assert_eq!(field_type(&files, CYCLES, "Q", "r"), custom("R", pointer));
+    assert_eq!(field_type(&files, CYCLES, "R", "p"), inline("P"));
 }
 
 #[test]
@@ -265,6 +236,23 @@ fn recursion_across_files_and_packages() {
     );
     assert_eq!(field_type(&files, upper, "Local", "again"), boxed("Local"));
     assert_eq!(field_type(&files, upper, "Local", "chain"), inline(chain));
+    // One field of lower's two-cycle is boxed; upper pointing into the
+    // cycle is no part of it.
+    assert_eq!(field_type(&files, lower, "Ping", "pong"), boxed("Pong"));
+    assert_eq!(field_type(&files, lower, "Pong", "ping"), inline("Ping"));
+    assert_eq!(
+        field_type(&files, upper, "Holder", "pong"),
+        inline("super::lower::Pong")
+    );
+    // Compiled alone, lower makes the same choices.
+    let alone = generate(config(&["lower/lower.proto"]).unbox_message_fields());
+    let lower_file = |files: &[GeneratedFile]| {
+        files
+            .iter()
+            .find(|f| f.package == lower)
+            .map(|f| f.content.clone())
+    };
+    assert_eq!(lower_file(&files), lower_file(&alone));
 }
 
 #[test]
@@ -369,20 +357,44 @@ fn inline_on_exact_recursive_field_is_an_error() {
         ".pointer.rec.Tree -> .pointer.rec.Tree",
     );
 
+    // Every field of a cycle named exactly: none can be boxed.
     let error = generate_err(
-        config(&["recursion.proto"]).box_type_in(PointerRepr::Inline, &["pointer.rec.B.a"]),
+        config(&["recursion.proto"])
+            .box_type_in(PointerRepr::Inline, &["pointer.rec.A.b", "pointer.rec.B.a"]),
     );
     assert_names_field_and_cycle(
         &error,
-        ".pointer.rec.B.a",
-        ".pointer.rec.B -> .pointer.rec.A -> .pointer.rec.B",
+        ".pointer.rec.A.b",
+        ".pointer.rec.A -> .pointer.rec.B -> .pointer.rec.A",
     );
 }
 
 #[test]
+fn exact_inline_rule_moves_the_box_to_another_field() {
+    // Canonical order would box A.b; naming it exactly boxes B.a instead.
+    let files = generate(
+        config(&["recursion.proto"])
+            .unbox_message_fields()
+            .box_type_in(PointerRepr::Inline, &["pointer.rec.A.b"]),
+    );
+    assert_eq!(field_type(&files, REC, "A", "b"), inline("B"));
+    assert_eq!(field_type(&files, REC, "B", "a"), boxed("A"));
+
+    // Only B.a named, A.b boxed by default: the cycle is broken already.
+    let files = generate(
+        config(&["recursion.proto"]).box_type_in(PointerRepr::Inline, &["pointer.rec.B.a"]),
+    );
+    assert_eq!(field_type(&files, REC, "A", "b"), boxed("B"));
+    assert_eq!(field_type(&files, REC, "B", "a"), inline("A"));
+}
+
+#[test]
 fn unbox_oneof_on_exact_recursive_variant_is_an_error() {
-    let error =
-        generate_err(config(&["recursion.proto"]).unbox_oneof_in(&[".pointer.rec.Expr.binary"]));
+    let error = generate_err(
+        config(&["recursion.proto"])
+            .unbox_oneof_in(&[".pointer.rec.Expr.binary"])
+            .unbox_message_fields_in(&[".pointer.rec.Binary.lhs"]),
+    );
     assert_names_field_and_cycle(
         &error,
         ".pointer.rec.Expr.binary",
@@ -456,6 +468,7 @@ fn only_the_winning_rule_decides_about_recursive_fields() {
     assert_eq!(field_type(&files, REC, "Tree", "leaf"), inline("Leaf"));
     let files = generate(
         config(&["recursion.proto"])
+            .unbox_message_fields()
             .unbox_oneof_in(&[".pointer.rec.Expr.binary"])
             .unbox_oneof(),
     );
@@ -463,6 +476,7 @@ fn only_the_winning_rule_decides_about_recursive_fields() {
         variant_type(&files, REC, "expr::Kind", "Binary"),
         "::std::boxed::Box<super::Binary>"
     );
+    assert_eq!(field_type(&files, REC, "Binary", "lhs"), inline("Expr"));
 
     // A scope rule followed by the exact rule: the exact rule wins and
     // fails.
@@ -475,6 +489,40 @@ fn only_the_winning_rule_decides_about_recursive_fields() {
         &error,
         ".pointer.rec.Tree.left",
         ".pointer.rec.Tree -> .pointer.rec.Tree",
+    );
+}
+
+/// Views get their own boxing plan, with every singular sub-message and
+/// message-typed oneof variant a candidate for holding in place.
+#[test]
+fn views_box_one_field_per_cycle() {
+    let files = generate(config(&["recursion.proto", "cycles.proto"]).views());
+    let view = |name: &str| format!("{name}View<'a>");
+    assert_eq!(
+        field_type(&files, REC, "TreeView", "left"),
+        boxed(&view("Tree"))
+    );
+    assert_eq!(field_type(&files, REC, "AView", "b"), boxed(&view("B")));
+    assert_eq!(field_type(&files, REC, "BView", "a"), inline(&view("A")));
+    assert_eq!(
+        variant_type(&files, REC, "expr::KindView", "Binary"),
+        format!("::std::boxed::Box<super::{}>", view("Binary"))
+    );
+    assert_eq!(
+        field_type(&files, REC, "BinaryView", "lhs"),
+        inline(&view("Expr"))
+    );
+    assert_eq!(
+        field_type(&files, CYCLES, "HubView", "spoke"),
+        boxed(&view("Spoke"))
+    );
+    assert_eq!(
+        field_type(&files, CYCLES, "LeftView", "hub"),
+        inline(&view("Hub"))
+    );
+    assert_eq!(
+        field_type(&files, CYCLES, "SecondView", "third"),
+        inline(&view("Third"))
     );
 }
 

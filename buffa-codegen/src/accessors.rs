@@ -50,7 +50,8 @@ impl Context<'_> {
                         quote!(self.#name.unwrap_or(&#default[..])),
                     )
                 }
-                ValueType::Scalar(Scalar::String) => {
+                // `BytesStr` dereferences to `str`, so both read the same.
+                ValueType::Scalar(Scalar::String | Scalar::SharedStr) => {
                     let default = default_text.unwrap_or("");
                     (
                         quote!(&str),

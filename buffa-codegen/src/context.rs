@@ -1,4 +1,4 @@
-//! Shared state of one generation run: the schema, its message graph and
+//! Shared state of one generation run: the schema, its boxing plans and
 //! the options, with the lookups every generator needs.
 
 use std::cell::RefCell;
@@ -6,20 +6,23 @@ use std::cell::RefCell;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::boxing::BoxingPlan;
 use crate::eq_hash::EqHash;
 use crate::error::Error;
-use crate::message_graph::MessageGraph;
 use crate::options::Options;
 use crate::path::PathRules;
 use crate::schema::Schema;
+use crate::size_estimate::OwnedLayouts;
 use crate::view_size::ViewSizes;
 
 /// Everything generation needs: the schema, its analyses, the options.
 pub struct Context<'a> {
     /// The schema.
     pub schema: Schema<'a>,
-    /// Recursion analysis over it.
-    pub graph: MessageGraph,
+    /// The fields of owned messages boxed to break cycles of inline fields.
+    pub boxing: BoxingPlan,
+    /// The fields of views boxed to break cycles of sub-views held in place.
+    pub view_boxing: BoxingPlan,
     /// The messages that derive `Eq` and `Hash`.
     pub eq_hash: EqHash,
     /// The runtime crate's path: `::buffa` unless `buffa_path` says
@@ -29,6 +32,8 @@ pub struct Context<'a> {
     pub options: &'a Options,
     /// Estimated view sizes, filled as views are generated.
     pub view_sizes: RefCell<ViewSizes>,
+    /// Estimated layouts of owned structs, filled as pointers are chosen.
+    pub owned_layouts: RefCell<OwnedLayouts>,
 }
 
 impl<'a> Context<'a> {

@@ -34,7 +34,7 @@ pub fn scalar_default(scalar: Scalar, text: &str, path: &str) -> Result<TokenStr
         Scalar::Double => {
             float_default(text, quote!(f64), Literal::f64_suffixed).ok_or_else(bad)?
         }
-        Scalar::String | Scalar::BorrowedStr => {
+        Scalar::String | Scalar::SharedStr | Scalar::BorrowedStr => {
             let literal = Literal::string(text);
             quote!(#literal)
         }

@@ -12,7 +12,7 @@
 //!   type this run does not generate, which may not implement the traits.
 //!
 //! Everything else generated code stores implements both: integers,
-//! `bool`, `String`, `Vec<u8>`, `bytes::Bytes`, enums (`Enumeration`
+//! `bool`, `String`, `buffa::BytesStr`, `Vec<u8>`, `bytes::Bytes`, enums (`Enumeration`
 //! requires `Eq + Hash`, and `EnumValue<E>` implements both),
 //! `UnknownFields`, `Box<T>`, and `MessageField<T, P>` whatever the pointer
 //! `P`, since its impls only ask `T: Eq` and `T: Hash`.

@@ -9,6 +9,7 @@ use quote::quote;
 use crate::error::Error;
 use crate::features::{self, Features, Presence};
 use crate::ident;
+use crate::options::{BytesRepr, StringRepr};
 
 /// A protobuf scalar type as generated code names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,8 +40,10 @@ pub enum Scalar {
     SFixed64,
     /// `bool`
     Bool,
-    /// `string`
+    /// `string` as `String`
     String,
+    /// `string` as `buffa::BytesStr`
+    SharedStr,
     /// `bytes` as `Vec<u8>`
     Bytes,
     /// `bytes` as `bytes::Bytes`
@@ -52,8 +55,9 @@ pub enum Scalar {
 }
 
 impl Scalar {
-    /// The scalar for a descriptor type, `None` for messages and enums.
-    pub fn from_type(ty: Type, shared_bytes: bool) -> Option<Scalar> {
+    /// The scalar for a descriptor type, `None` for messages and enums;
+    /// `string` and `bytes` in the representation given.
+    pub fn from_type(ty: Type, string: StringRepr, bytes: BytesRepr) -> Option<Scalar> {
         Some(match ty {
             Type::Double => Scalar::Double,
             Type::Float => Scalar::Float,
@@ -68,9 +72,14 @@ impl Scalar {
             Type::Sfixed32 => Scalar::SFixed32,
             Type::Sfixed64 => Scalar::SFixed64,
             Type::Bool => Scalar::Bool,
-            Type::String => Scalar::String,
-            Type::Bytes if shared_bytes => Scalar::SharedBytes,
-            Type::Bytes => Scalar::Bytes,
+            Type::String => match string {
+                StringRepr::String => Scalar::String,
+                StringRepr::BytesStr => Scalar::SharedStr,
+            },
+            Type::Bytes => match bytes {
+                BytesRepr::Vec => Scalar::Bytes,
+                BytesRepr::Bytes => Scalar::SharedBytes,
+            },
             Type::Message | Type::Group | Type::Enum => return None,
         })
     }
@@ -92,6 +101,7 @@ impl Scalar {
             Scalar::SFixed64 => quote!(SFixed64),
             Scalar::Bool => quote!(Bool),
             Scalar::String => quote!(ProtoString),
+            Scalar::SharedStr => quote!(SharedStr),
             Scalar::Bytes => quote!(ProtoBytes),
             Scalar::SharedBytes => quote!(SharedBytes),
             Scalar::BorrowedStr => quote!(BorrowedStr<'a>),
@@ -111,6 +121,7 @@ impl Scalar {
             Scalar::UInt64 | Scalar::Fixed64 => quote!(u64),
             Scalar::Bool => quote!(bool),
             Scalar::String => quote!(::std::string::String),
+            Scalar::SharedStr => quote!(#buffa::BytesStr),
             Scalar::Bytes => quote!(::std::vec::Vec<u8>),
             Scalar::SharedBytes => quote!(#buffa::bytes::Bytes),
             Scalar::BorrowedStr => quote!(&'a str),
@@ -122,10 +133,16 @@ impl Scalar {
     /// borrowed from the input, everything else as owned.
     pub fn borrowed(self) -> Scalar {
         match self {
-            Scalar::String => Scalar::BorrowedStr,
+            Scalar::String | Scalar::SharedStr => Scalar::BorrowedStr,
             Scalar::Bytes | Scalar::SharedBytes => Scalar::BorrowedBytes,
             other => other,
         }
+    }
+
+    /// Whether decoding may keep a slice of a shared input: `Bytes` and
+    /// `BytesStr`.
+    pub fn shares_input(self) -> bool {
+        matches!(self, Scalar::SharedBytes | Scalar::SharedStr)
     }
 
     /// Whether repeated values may be packed.
@@ -133,6 +150,7 @@ impl Scalar {
         !matches!(
             self,
             Scalar::String
+                | Scalar::SharedStr
                 | Scalar::Bytes
                 | Scalar::SharedBytes
                 | Scalar::BorrowedStr

@@ -12,7 +12,8 @@ use crate::error::Error;
 use crate::features::{self, Presence};
 use crate::field::{self, Field, Scalar, Shape, ValueType};
 use crate::ident;
-use crate::pointer::{self, Pointer};
+use crate::options::{BytesRepr, StringRepr};
+use crate::pointer;
 use crate::schema::MessageType;
 
 /// The name `unknown_fields` is taken by the generated struct itself.
@@ -96,10 +97,22 @@ impl<'a> Context<'a> {
                     path: self.type_path(proto.type_name(), from)?,
                     closed: self.schema.enumeration(proto.type_name())?.closed,
                 },
-                ty => ValueType::Scalar(
-                    Scalar::from_type(ty, self.options.shared_bytes.get(&path).is_some())
-                        .ok_or_else(|| Error::new(format!("{path}: unsupported type")))?,
-                ),
+                ty => {
+                    // A rule may name a oneof member by its oneof, as the
+                    // oneof pointer rules do.
+                    let oneof = proto
+                        .oneof_index
+                        .and_then(|i| message_static.proto.oneof_decl.get(i as usize))
+                        .map(|oneof| format!("{full_name}.{}", oneof.name()));
+                    let paths: Vec<&str> = [Some(path.as_str()), oneof.as_deref()]
+                        .into_iter()
+                        .flatten()
+                        .collect();
+                    ValueType::Scalar(
+                        self.scalar(ty, &paths)
+                            .ok_or_else(|| Error::new(format!("{path}: unsupported type")))?,
+                    )
+                }
             };
             let shape = if let Some(map) = map {
                 map
@@ -124,23 +137,8 @@ impl<'a> Context<'a> {
                         full_name: target,
                         ..
                     },
-                ) => {
-                    match pointer::choose(
-                        &self.options.pointers,
-                        &self.graph,
-                        full_name,
-                        &path,
-                        target,
-                        target_path,
-                    )? {
-                        Pointer::Box => None,
-                        Pointer::Inline => {
-                            let buffa = &self.buffa;
-                            Some(quote!(#buffa::Inline<#target_path>))
-                        }
-                        Pointer::Custom(tokens) => Some(tokens),
-                    }
-                }
+                ) => pointer::choose(self, &path, target, target_path)?
+                    .field_pointer(&self.buffa, target_path),
                 _ => None,
             };
             let rust_name = match shape {
@@ -172,7 +170,7 @@ impl<'a> Context<'a> {
 
     /// The fields of `message` as its view holds them: strings and bytes
     /// borrowed, message types as their views, singular sub-messages in
-    /// place unless recursive or large (then boxed, see `view_size`), and
+    /// place unless boxed to break a cycle or large (see `view_size`), and
     /// the fields the lazy rules cover as lazy fields.
     pub fn view_fields(
         &self,
@@ -202,7 +200,7 @@ impl<'a> Context<'a> {
                 && self.options.lazy_views.get(&field.path) == Some(&true);
             if matches!(field.shape, Shape::Explicit)
                 && !field.lazy
-                && self.view_inline(full_name, target)?
+                && self.view_inline(&field.path, target)?
             {
                 let buffa = &self.buffa;
                 field.pointer = Some(quote!(#buffa::Inline<#path>));
@@ -248,7 +246,8 @@ impl<'a> Context<'a> {
 
     /// Whether decoding `full_name` may share its input: the message, or
     /// any message it contains at any depth, has a `bytes` field generated
-    /// as `bytes::Bytes`. Extern types are assumed to share.
+    /// as `bytes::Bytes` or a `string` field (map keys included) generated
+    /// as `buffa::BytesStr`. Extern types are assumed to share.
     pub fn shares_input(&self, full_name: &str) -> Result<bool, Error> {
         self.reaches_shared_bytes(full_name, &mut HashSet::new())
     }
@@ -267,11 +266,12 @@ impl<'a> Context<'a> {
         }
         for field in self.fields(full_name, message, &[])? {
             let value = match &field.shape {
+                Shape::Map { key, .. } if key.shares_input() => return Ok(true),
                 Shape::Map { value, .. } => value,
                 _ => &field.value,
             };
             let shares = match value {
-                ValueType::Scalar(scalar) => *scalar == Scalar::SharedBytes,
+                ValueType::Scalar(scalar) => scalar.shares_input(),
                 ValueType::Message { full_name, .. } => {
                     self.reaches_shared_bytes(full_name, seen)?
                 }
@@ -294,7 +294,8 @@ impl<'a> Context<'a> {
                 "{path}: map entry {entry_name} lacks a key or value field"
             )));
         };
-        let key = Scalar::from_type(key.r#type(), false)
+        let key = self
+            .scalar(key.r#type(), &[path])
             .ok_or_else(|| Error::new(format!("{path}: invalid map key type")))?;
         let value = match value.r#type() {
             Type::Message | Type::Group => ValueType::Message {
@@ -307,7 +308,7 @@ impl<'a> Context<'a> {
                 closed: self.schema.enumeration(value.type_name())?.closed,
             },
             ty => ValueType::Scalar(
-                Scalar::from_type(ty, self.options.shared_bytes.get(path).is_some())
+                self.scalar(ty, &[path])
                     .ok_or_else(|| Error::new(format!("{path}: unsupported map value type")))?,
             ),
         };
@@ -316,5 +317,23 @@ impl<'a> Context<'a> {
             value,
             btree: self.options.btree_maps.get(path).is_some(),
         })
+    }
+
+    /// The scalar of type `ty` for a field named by `paths` (its own path,
+    /// and its oneof's for a oneof member; a map field's covers its key
+    /// and value), `string` and `bytes` in the representation the last
+    /// rule covering any of them chose. `None` for messages and enums.
+    fn scalar(&self, ty: Type, paths: &[&str]) -> Option<Scalar> {
+        let string = self
+            .options
+            .strings
+            .winner(paths)
+            .map_or_else(StringRepr::default, |(_, repr)| *repr);
+        let bytes = self
+            .options
+            .bytes
+            .winner(paths)
+            .map_or_else(BytesRepr::default, |(_, repr)| *repr);
+        Scalar::from_type(ty, string, bytes)
     }
 }

@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 mod accessors;
+mod boxing;
 mod comments;
 mod context;
 mod defaults;
@@ -26,6 +27,7 @@ mod features;
 mod field;
 mod field_model;
 mod ident;
+mod layout_report;
 mod message;
 mod message_graph;
 mod oneof;
@@ -34,6 +36,7 @@ mod path;
 mod pointer;
 mod runtime;
 mod schema;
+mod size_estimate;
 mod view;
 mod view_size;
 
@@ -44,9 +47,10 @@ use prost_types::FileDescriptorSet;
 use quote::quote;
 
 pub use error::Error;
-pub use options::{Options, PointerRepr};
+pub use options::{BytesRepr, Options, PointerRepr, StringRepr};
 pub use path::{PathRules, covers, normalize};
 
+use boxing::BoxingPlan;
 use comments::Comments;
 use context::Context;
 use eq_hash::EqHash;
@@ -72,6 +76,32 @@ pub fn generate(
     files: &[String],
     options: &Options,
 ) -> Result<Vec<GeneratedFile>, Error> {
+    with_context(descriptor_set, files, options, generate_files)
+}
+
+/// The layout report of the messages of `files`: for each, the estimated
+/// `size_of` of its generated struct on 64-bit targets, and where each of
+/// its singular message fields and message-typed oneof variants is stored
+/// (`Box`, inline or a custom pointer) and why. Takes the same arguments
+/// as [`generate`]; the format is described in `docs/pointer-layout.md`.
+pub fn layout_report(
+    descriptor_set: &[u8],
+    files: &[String],
+    options: &Options,
+) -> Result<String, Error> {
+    with_context(descriptor_set, files, options, |context| {
+        context.layout_report()
+    })
+}
+
+/// Decodes `descriptor_set`, checks `options` against it, and runs `f` on
+/// the context of the run.
+fn with_context<T>(
+    descriptor_set: &[u8],
+    files: &[String],
+    options: &Options,
+    f: impl FnOnce(&Context<'_>) -> Result<T, Error>,
+) -> Result<T, Error> {
     let set = FileDescriptorSet::decode(descriptor_set)
         .map_err(|e| Error::new(format!("invalid FileDescriptorSet: {e}")))?;
     let overlay = features::decode_overlay(descriptor_set)
@@ -81,17 +111,25 @@ pub fn generate(
     validate_attributes(options)?;
     let schema = Schema::new(&set.file, &overlay.file, files, options)?;
     validate_rule_paths(&schema, options)?;
-    let graph = MessageGraph::new(&schema);
+    let boxing = BoxingPlan::new(MessageGraph::owned(&schema, options));
+    let view_boxing = BoxingPlan::new(MessageGraph::views(&schema, options));
     let eq_hash = EqHash::new(&schema);
     let context = Context {
         schema,
-        graph,
+        boxing,
+        view_boxing,
         eq_hash,
         buffa,
         options,
         view_sizes: Default::default(),
+        owned_layouts: Default::default(),
     };
+    f(&context)
+}
 
+/// The Rust files of the packages being generated.
+fn generate_files(context: &Context<'_>) -> Result<Vec<GeneratedFile>, Error> {
+    let options = context.options;
     // Per package: its items, and whether any of them is a message (and
     // so calls the support API through the alias).
     let mut packages: BTreeMap<String, (proc_macro2::TokenStream, bool)> = BTreeMap::new();
@@ -273,8 +311,15 @@ fn validate_rule_paths(schema: &Schema<'_>, options: &Options) -> Result<(), Err
     known.extend(schema.enums.keys().cloned());
     let mut named: Vec<(&str, &str)> = Vec::new();
     named.extend(options.btree_maps.iter().map(|(p, _)| ("btree_map", p)));
-    named.extend(options.shared_bytes.iter().map(|(p, _)| ("bytes", p)));
+    named.extend(options.strings.iter().map(|(p, _)| ("string_type", p)));
+    named.extend(options.bytes.iter().map(|(p, _)| ("bytes_type", p)));
     named.extend(options.pointers.iter().map(|(p, _)| ("pointer", p)));
+    named.extend(
+        options
+            .inline_max_size
+            .iter()
+            .map(|(p, _)| ("inline_max_size", p)),
+    );
     named.extend(
         options
             .unboxed_oneofs

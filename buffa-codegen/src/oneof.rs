@@ -9,7 +9,7 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::field::{Field, Shape, ValueType};
 use crate::ident;
-use crate::pointer::{self, Pointer};
+use crate::pointer::{self, Decision, Pointer};
 
 impl Context<'_> {
     /// The oneof enum names of a message, unique among its nested types
@@ -46,10 +46,22 @@ impl Context<'_> {
             return Ok(false);
         };
         if field.view {
-            // A view holds variants in place unless the schema recurses or
-            // the variant is large.
-            return Ok(!self.view_inline(full_name, target)?);
+            // A view holds variants in place unless boxed to break a cycle
+            // or large.
+            return Ok(!self.view_inline(&field.path, target)?);
         }
+        let decision = self.oneof_decision(full_name, field, target)?;
+        Ok(matches!(decision.pointer, Pointer::Box))
+    }
+
+    /// Where an owned message-typed oneof variant of type `target` keeps
+    /// its value, and why.
+    pub(crate) fn oneof_decision(
+        &self,
+        full_name: &str,
+        field: &Field<'_>,
+        target: &str,
+    ) -> Result<Decision, Error> {
         let message = self.schema.message(full_name)?;
         let oneof_path = match field.proto.oneof_index {
             Some(index) => format!(
@@ -58,14 +70,7 @@ impl Context<'_> {
             ),
             None => field.path.clone(),
         };
-        let choice = pointer::choose_oneof(
-            &self.options.unboxed_oneofs,
-            &self.graph,
-            full_name,
-            &[&field.path, &oneof_path],
-            target,
-        )?;
-        Ok(matches!(choice, Pointer::Box))
+        pointer::choose_oneof(self, &[&field.path, &oneof_path], target)
     }
 
     /// The enum of one oneof.

@@ -6,8 +6,8 @@ use crate::path::PathRules;
 /// `MessageField<T, P>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PointerRepr {
-    /// `Box<T>`: on the heap. The default, and the only choice for fields
-    /// that make their message recursive.
+    /// `Box<T>`: on the heap. The default, and what an inline field falls
+    /// back to when it is boxed to break a cycle.
     Box,
     /// `buffa::Inline<T>`: in place, no allocation.
     Inline,
@@ -15,6 +15,28 @@ pub enum PointerRepr {
     /// type, e.g. `"crate::ptr::SmallBox<*>"`. It must implement
     /// `buffa::ProtoBox<T>`.
     Custom(String),
+}
+
+/// How a `string` field stores its text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StringRepr {
+    /// `String`: the default.
+    #[default]
+    String,
+    /// `buffa::BytesStr`: an immutable UTF-8 string on a shared `Bytes`
+    /// buffer, which decoding from `Bytes` slices instead of copying.
+    BytesStr,
+}
+
+/// How a `bytes` field stores its value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BytesRepr {
+    /// `Vec<u8>`: the default.
+    #[default]
+    Vec,
+    /// `bytes::Bytes`: immutable and shared, which decoding from `Bytes`
+    /// slices instead of copying.
+    Bytes,
 }
 
 /// Options for code generation. Paths are proto paths: `.` for
@@ -28,12 +50,21 @@ pub struct Options {
     pub extern_paths: Vec<(String, String)>,
     /// Map fields generated as `BTreeMap` instead of `HashMap`.
     pub btree_maps: PathRules<()>,
-    /// `bytes` fields generated as `bytes::Bytes` instead of `Vec<u8>`.
-    pub shared_bytes: PathRules<()>,
+    /// Representation of `string` fields (map keys and values included);
+    /// `String` where no rule covers a field.
+    pub strings: PathRules<StringRepr>,
+    /// Representation of `bytes` fields (map values included); `Vec<u8>`
+    /// where no rule covers a field.
+    pub bytes: PathRules<BytesRepr>,
     /// Pointer choice for singular message fields.
     pub pointers: PathRules<PointerRepr>,
     /// Message-typed oneof variants that hold `T` rather than `Box<T>`.
     pub unboxed_oneofs: PathRules<bool>,
+    /// The largest estimated size, in bytes, of a message that a field
+    /// (or oneof variant) stores inline because an inline rule covers it
+    /// through a scope; larger ones are boxed. A rule naming the field
+    /// itself is kept whatever the size.
+    pub inline_max_size: PathRules<usize>,
     /// Attributes for messages, enums and oneof enums.
     pub type_attributes: PathRules<String>,
     /// Attributes for messages only.

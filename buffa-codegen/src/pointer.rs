@@ -1,11 +1,14 @@
 //! Pointer choice for singular message fields and message-typed oneof
-//! variants, under the configured rules and the recursion analysis.
+//! variants, under the configured rules, the boxing plan that breaks
+//! cycles of inline fields and the inline size limits, with the reason for
+//! each choice.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::boxing::BoxingPlan;
+use crate::context::Context;
 use crate::error::Error;
-use crate::message_graph::MessageGraph;
 use crate::options::{Options, PointerRepr};
 use crate::path::PathRules;
 
@@ -47,64 +50,183 @@ pub fn custom_type(template: &str, message: TokenStream) -> Result<TokenStream, 
     Ok(quote!(#ty))
 }
 
-/// Chooses the pointer for the field `field_path` of message `message`
-/// whose type is `target`, with `rules`: the last rule covering the field
-/// decides. An inline choice on a recursive field falls back to `Box` when
-/// that rule covers a whole scope, and is an error when it names exactly
-/// this field.
+/// A pointer choice and its reason.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// Where the value lives.
+    pub pointer: Pointer,
+    /// Why.
+    pub reason: Reason,
+}
+
+/// Why a field got its pointer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The winning rule, by its path.
+    Rule(String),
+    /// No rule covers the field: `Box`.
+    Default,
+    /// An inline rule covers the field through a scope, but the boxing
+    /// plan boxes it to break a cycle.
+    Recursion,
+    /// An inline rule covers the field through a scope, but its message is
+    /// estimated larger than the `inline_max_size` limit covering it.
+    Size {
+        /// The estimated size of the message's struct, in bytes.
+        estimate: usize,
+        /// The limit.
+        limit: usize,
+    },
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reason::Rule(path) => write!(f, "rule {path}"),
+            Reason::Default => f.write_str("default"),
+            Reason::Recursion => f.write_str("recursion"),
+            Reason::Size { estimate, limit } => write!(f, "size {estimate} > {limit}"),
+        }
+    }
+}
+
+impl Decision {
+    fn new(pointer: Pointer, reason: Reason) -> Decision {
+        Decision { pointer, reason }
+    }
+
+    /// The pointer type of a `MessageField<T, P>` of message type
+    /// `target_type`: `None` for the default `Box<T>`.
+    pub fn field_pointer(
+        &self,
+        buffa: &TokenStream,
+        target_type: &TokenStream,
+    ) -> Option<TokenStream> {
+        match &self.pointer {
+            Pointer::Box => None,
+            Pointer::Inline => Some(quote!(#buffa::Inline<#target_type>)),
+            Pointer::Custom(tokens) => Some(tokens.clone()),
+        }
+    }
+}
+
+/// Chooses the pointer for the singular field `field_path` whose message
+/// type is `target` (`target_type` in Rust): the last pointer rule covering
+/// the field decides. An inline choice through a scope rule falls back to
+/// `Box` when the boxing plan boxes the field to break a cycle (an inline
+/// rule naming exactly the field is then an error), or when `target` is
+/// estimated larger than the `inline_max_size` limit covering the field.
 pub fn choose(
-    rules: &PathRules<PointerRepr>,
-    graph: &MessageGraph,
-    message: &str,
+    context: &Context<'_>,
     field_path: &str,
     target: &str,
     target_type: &TokenStream,
-) -> Result<Pointer, Error> {
-    let Some((rule, repr)) = rules.winner(&[field_path]) else {
-        return Ok(Pointer::Box);
+) -> Result<Decision, Error> {
+    let Some((rule, repr)) = context.options.pointers.winner(&[field_path]) else {
+        return Ok(Decision::new(Pointer::Box, Reason::Default));
     };
-    match repr {
-        PointerRepr::Box => Ok(Pointer::Box),
+    let pointer = match repr {
+        PointerRepr::Box => Pointer::Box,
         PointerRepr::Custom(template) => {
-            Ok(Pointer::Custom(custom_type(template, target_type.clone())?))
+            Pointer::Custom(custom_type(template, target_type.clone())?)
         }
-        PointerRepr::Inline => inline_unless_recursive(rule, graph, message, field_path, target),
-    }
+        PointerRepr::Inline => return inline_within_limits(context, rule, &[field_path], target),
+    };
+    Ok(Decision::new(pointer, Reason::Rule(rule.to_owned())))
 }
 
-/// Chooses between `T` and `Box<T>` for a message-typed oneof variant.
-/// `paths` are the variant's field path, then its oneof's path; the last
-/// rule covering either decides.
+/// Chooses between `T` and `Box<T>` for a message-typed oneof variant of
+/// type `target`. `paths` are the variant's field path, then its oneof's
+/// path; the last rule covering either decides, and an inline choice falls
+/// back to `Box` as in [`choose`].
 pub fn choose_oneof(
-    rules: &PathRules<bool>,
-    graph: &MessageGraph,
-    message: &str,
+    context: &Context<'_>,
     paths: &[&str],
     target: &str,
-) -> Result<Pointer, Error> {
-    match rules.winner(paths) {
-        Some((rule, true)) => inline_unless_recursive(rule, graph, message, paths[0], target),
-        _ => Ok(Pointer::Box),
+) -> Result<Decision, Error> {
+    match context.options.unboxed_oneofs.winner(paths) {
+        None => Ok(Decision::new(Pointer::Box, Reason::Default)),
+        Some((rule, false)) => Ok(Decision::new(Pointer::Box, Reason::Rule(rule.to_owned()))),
+        Some((rule, true)) => inline_within_limits(context, rule, paths, target),
     }
 }
 
-/// `Inline` unless the field is recursive; then `Box` if the deciding
-/// `rule` covers a scope, or an error naming the cycle if it names exactly
-/// this field.
+/// `Inline` as `rule` says, unless the boxing plan boxes the field, or
+/// `rule` covers a scope and `target` is larger than the limit covering
+/// `paths` (the field's path first).
+fn inline_within_limits(
+    context: &Context<'_>,
+    rule: &str,
+    paths: &[&str],
+    target: &str,
+) -> Result<Decision, Error> {
+    let field_path = paths[0];
+    if let Pointer::Box = inline_unless_recursive(rule, &context.boxing, field_path)? {
+        return Ok(Decision::new(Pointer::Box, Reason::Recursion));
+    }
+    if !names_exactly(rule, field_path)
+        && let Some((_, &limit)) = context.options.inline_max_size.winner(paths)
+    {
+        // Not boxed by the plan, so `target`'s struct does not contain
+        // this one: inline fields form no cycle.
+        let estimate = context.owned_layout(target)?.size;
+        if estimate > limit {
+            return Ok(Decision::new(
+                Pointer::Box,
+                Reason::Size { estimate, limit },
+            ));
+        }
+    }
+    Ok(Decision::new(
+        Pointer::Inline,
+        Reason::Rule(rule.to_owned()),
+    ))
+}
+
+/// The rule that stores field `field_path` inline: the winning pointer
+/// rule, if it says `Inline`.
+pub fn inline_field_rule<'r>(
+    rules: &'r PathRules<PointerRepr>,
+    field_path: &str,
+) -> Option<&'r str> {
+    match rules.winner(&[field_path]) {
+        Some((rule, PointerRepr::Inline)) => Some(rule),
+        _ => None,
+    }
+}
+
+/// The rule that stores a oneof variant as plain `T`: the winning rule
+/// over `paths` (the variant's field path, then its oneof's path), if it
+/// says inline.
+pub fn inline_variant_rule<'r>(rules: &'r PathRules<bool>, paths: &[&str]) -> Option<&'r str> {
+    match rules.winner(paths) {
+        Some((rule, true)) => Some(rule),
+        _ => None,
+    }
+}
+
+/// Whether `rule` names exactly the field `field_path` rather than a scope
+/// holding it; such a rule must be obeyed or fail.
+pub fn names_exactly(rule: &str, field_path: &str) -> bool {
+    rule.trim_end_matches('.') == field_path
+}
+
+/// `Inline` unless the boxing `plan` boxes the field; then `Box` if the
+/// deciding `rule` covers a scope, or an error naming a cycle through the
+/// field if it names exactly this field (the plan boxes such a field only
+/// when every other way to break its cycles is named exactly too).
 fn inline_unless_recursive(
     rule: &str,
-    graph: &MessageGraph,
-    message: &str,
+    plan: &BoxingPlan,
     field_path: &str,
-    target: &str,
 ) -> Result<Pointer, Error> {
-    if !graph.is_recursive(message, target) {
+    if !plan.must_box(field_path) {
         return Ok(Pointer::Inline);
     }
-    if rule.trim_end_matches('.') == field_path {
+    if names_exactly(rule, field_path) {
         return Err(Error::new(format!(
             "cannot store {field_path} inline: it is recursive ({}), so it must stay on the heap",
-            graph.cycle(message, target).join(" -> ")
+            plan.cycle(field_path).join(" -> ")
         )));
     }
     Ok(Pointer::Box)

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use crate::context::Context;
 use crate::error::Error;
 use crate::field::{Scalar, Shape, ValueType};
+use crate::size_estimate;
 
 /// The largest sub-view (estimated, in bytes) held in place.
 pub const INLINE_VIEW_LIMIT: usize = 1024;
@@ -21,12 +22,11 @@ pub const INLINE_VIEW_LIMIT: usize = 1024;
 pub type ViewSizes = HashMap<String, usize>;
 
 impl Context<'_> {
-    /// Whether the view of `message` holds its singular field of type
-    /// `target` in place: the field is not recursive and the target's view
-    /// is small enough.
-    pub fn view_inline(&self, message: &str, target: &str) -> Result<bool, Error> {
-        Ok(!self.graph.is_recursive(message, target)
-            && self.view_size(target)? <= INLINE_VIEW_LIMIT)
+    /// Whether a view holds its singular field or oneof variant
+    /// `field_path` of type `target` in place: the view boxing plan does
+    /// not box it to break a cycle, and the target's view is small enough.
+    pub fn view_inline(&self, field_path: &str, target: &str) -> Result<bool, Error> {
+        Ok(!self.view_boxing.must_box(field_path) && self.view_size(target)? <= INLINE_VIEW_LIMIT)
     }
 
     /// The estimated size in bytes of the view of `full_name`: an upper
@@ -75,26 +75,8 @@ impl Context<'_> {
     }
 }
 
-/// The size of one scalar as a view holds it.
+/// The size of one scalar as a view holds it: strings and bytes borrowed,
+/// the rest as owned structs hold them.
 fn scalar_size(scalar: Scalar) -> usize {
-    match scalar {
-        Scalar::Bool => 1,
-        Scalar::Int32
-        | Scalar::UInt32
-        | Scalar::SInt32
-        | Scalar::Fixed32
-        | Scalar::SFixed32
-        | Scalar::Float => 4,
-        Scalar::Int64
-        | Scalar::UInt64
-        | Scalar::SInt64
-        | Scalar::Fixed64
-        | Scalar::SFixed64
-        | Scalar::Double => 8,
-        Scalar::String
-        | Scalar::Bytes
-        | Scalar::SharedBytes
-        | Scalar::BorrowedStr
-        | Scalar::BorrowedBytes => 16,
-    }
+    size_estimate::scalar(scalar.borrowed()).size
 }

@@ -8,6 +8,7 @@
 
 use bytes::Bytes;
 
+use crate::bytes_str::BytesStr;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::options::{DecodeOptions, MAX_MESSAGE_LEN};
 #[cfg(test)]
@@ -30,7 +31,8 @@ pub struct Decoder<'a> {
     /// The whole input, for reporting offsets.
     input: &'a [u8],
     /// The input as shared [`Bytes`], when decoding from `Bytes`: `bytes`
-    /// fields typed as `Bytes` then share it instead of copying.
+    /// fields typed as `Bytes` and `string` fields typed as `BytesStr` then
+    /// share it instead of copying.
     shared: Option<&'a Bytes>,
     /// Length of the most recently read field key, so that the whole field
     /// can be copied to the unknown fields exactly as it appeared.
@@ -122,8 +124,9 @@ impl<'a> Decoder<'a> {
         Ok(())
     }
 
-    /// A decoder over shared bytes: `bytes` fields typed as [`Bytes`] are
-    /// decoded as slices of `input` without copying.
+    /// A decoder over shared bytes: `bytes` fields typed as [`Bytes`] and
+    /// `string` fields typed as [`BytesStr`] are decoded as slices of
+    /// `input` without copying.
     pub fn new_shared(
         input: &'a Bytes,
         options: &DecodeOptions,
@@ -324,6 +327,21 @@ impl<'a> Decoder<'a> {
             None => {
                 self.charge(payload.len())?;
                 Bytes::copy_from_slice(payload)
+            }
+        })
+    }
+
+    /// Reads a length-delimited payload as a UTF-8 [`BytesStr`], validated
+    /// as [`Decoder::read_str`] validates: a shared slice of the input when
+    /// the decoder was built with [`Decoder::new_shared`], a copy (charged
+    /// to the allocation budget) otherwise.
+    pub fn read_bytes_str(&mut self) -> Result<BytesStr, DecodeError> {
+        let text = self.read_str()?;
+        Ok(match self.shared {
+            Some(shared) => BytesStr::slice_of(shared, text),
+            None => {
+                self.charge(text.len())?;
+                BytesStr::from(text)
             }
         })
     }
@@ -865,5 +883,36 @@ mod tests {
         let value = d.read_bytes().unwrap();
         assert_eq!(value, "abc");
         assert_eq!(value.as_ptr(), input[2..].as_ptr());
+    }
+
+    #[test]
+    fn shared_strings_are_validated_and_not_copied() {
+        // "é" and "ab", then a lone continuation byte at offset 7.
+        let input = Bytes::from(vec![0x02, 0xc3, 0xa9, 0x02, b'a', b'b', 0x01, 0x80]);
+        let mut d = Decoder::new_shared(&input, &DecodeOptions::default()).unwrap();
+        let first = d.read_bytes_str().unwrap();
+        assert_eq!(first, "é");
+        assert_eq!(first.as_ptr(), input[1..].as_ptr());
+        let second = d.read_bytes_str().unwrap();
+        assert_eq!(second.as_ptr(), input[4..].as_ptr());
+        let error = d.read_bytes_str().unwrap_err();
+        assert_eq!(error.kind(), &DecodeErrorKind::InvalidUtf8);
+        assert_eq!(error.offset(), Some(6));
+        drop(input);
+        assert_eq!(second, "ab");
+    }
+
+    #[test]
+    fn unshared_strings_are_copied_and_charged() {
+        let input = [0x03, b'a', b'b', b'c', 0x03, b'd', b'e', b'f'];
+        let options = DecodeOptions::new().with_allocation_limit(Some(4));
+        let mut d = Decoder::new(&input, &options).unwrap();
+        let value = d.read_bytes_str().unwrap();
+        assert_eq!(value, "abc");
+        assert!(!input.as_ptr_range().contains(&value.as_ptr()));
+        assert_eq!(
+            d.read_bytes_str().unwrap_err().kind(),
+            &DecodeErrorKind::AllocationLimitExceeded { limit: 4 }
+        );
     }
 }

@@ -105,6 +105,53 @@ impl<'a> Encoder<'a> {
         self.put_varint(u64::from(Tag::new(field_number, wire_type).raw()));
     }
 
+    /// Appends the key of field `field_number` and the bytes of a
+    /// fixed-width value. A one-byte key (field numbers up to 15) and the
+    /// value share one bounds check.
+    #[inline]
+    pub fn put_key_and_fixed<const N: usize>(
+        &mut self,
+        field_number: u32,
+        wire_type: WireType,
+        value: [u8; N],
+    ) {
+        let key = Tag::new(field_number, wire_type).raw();
+        if key < 0x80
+            && let Some(dst) = self.buf.get_mut(self.pos..self.pos + 1 + N)
+        {
+            dst[0].write(key as u8);
+            dst[1..].write_copy_of_slice(&value);
+            self.pos += 1 + N;
+        } else {
+            self.put_varint(u64::from(key));
+            self.put_slice(&value);
+        }
+    }
+
+    /// Appends the key of varint field `field_number` and `value`. With a
+    /// one-byte key and room for the longest varint, one bounds check
+    /// covers both.
+    #[inline]
+    pub fn put_key_and_varint(&mut self, field_number: u32, mut value: u64) {
+        let key = Tag::new(field_number, WireType::Varint).raw();
+        if key < 0x80
+            && let Some(dst) = self.buf.get_mut(self.pos..self.pos + 11)
+        {
+            dst[0].write(key as u8);
+            let mut i = 1;
+            while value >= 0x80 {
+                dst[i].write(value as u8 | 0x80);
+                value >>= 7;
+                i += 1;
+            }
+            dst[i].write(value as u8);
+            self.pos += i + 1;
+        } else {
+            self.put_varint(u64::from(key));
+            self.put_varint(value);
+        }
+    }
+
     /// Appends four little-endian bytes.
     #[inline]
     pub fn put_fixed32(&mut self, value: u32) {
@@ -153,6 +200,44 @@ mod tests {
             encode(|e| e.put_varint(-1i32 as i64 as u64)),
             [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]
         );
+    }
+
+    /// The combined key-and-value writes give the bytes of a separate key
+    /// and value, for one- and two-byte keys, every varint length, and
+    /// buffers with exactly the room needed (where the combined check
+    /// fails and the separate writes take over).
+    #[test]
+    fn combined_key_and_value_writes_match_separate_ones() {
+        let values = [0, 1, 127, 128, 300, 1 << 35, u64::MAX];
+        for field_number in [1, 15, 16, 2047, 536_870_911] {
+            for value in values {
+                let separate = encode(|e| {
+                    e.put_tag(field_number, WireType::Varint);
+                    e.put_varint(value);
+                });
+                let mut exact = vec![0u8; separate.len()];
+                let mut encoder = Encoder::from_slice(&mut exact);
+                encoder.put_key_and_varint(field_number, value);
+                assert_eq!(encoder.position(), separate.len());
+                assert_eq!(exact, separate, "field {field_number}, {value:#x}");
+                assert_eq!(
+                    encode(|e| e.put_key_and_varint(field_number, value)),
+                    separate
+                );
+            }
+            let separate = encode(|e| {
+                e.put_tag(field_number, WireType::Fixed32);
+                e.put_fixed32(0xdead_beef);
+            });
+            let mut exact = vec![0u8; separate.len()];
+            let mut encoder = Encoder::from_slice(&mut exact);
+            encoder.put_key_and_fixed(
+                field_number,
+                WireType::Fixed32,
+                0xdead_beef_u32.to_le_bytes(),
+            );
+            assert_eq!(exact, separate, "field {field_number}, fixed32");
+        }
     }
 
     #[test]

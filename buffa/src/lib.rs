@@ -12,8 +12,14 @@
 //!
 //! ## The model
 //!
-//! - **Scalars** are plain Rust values (`i32`, `String`, `Vec<u8>` or
-//!   [`bytes::Bytes`], ...). Fields with explicit presence are `Option<T>`.
+//! - **Scalars** are plain Rust values (`i32`, `f64`, `bool`, ...). Fields
+//!   with explicit presence are `Option<T>`.
+//! - **Strings and bytes** are `String` and `Vec<u8>` by default, or, per
+//!   field as the build script chooses, [`BytesStr`] and [`bytes::Bytes`]:
+//!   immutable, cheaply cloned handles on a shared buffer. Decoding those
+//!   from a `Bytes` input ([`Message::decode_bytes`]) slices the input
+//!   instead of copying each value; `BytesStr` is checked to be UTF-8 when
+//!   it is built and dereferences to `str`.
 //! - **Sub-messages** are [`MessageField<T, P>`]: optional, reading as the
 //!   default instance when unset, stored through a pointer type
 //!   `P: `[`ProtoBox<T>`]. `Box<T>` is the default; [`Inline<T>`] stores the
@@ -69,6 +75,7 @@
 
 #![warn(missing_docs)]
 
+mod bytes_str;
 mod decoder;
 mod encoder;
 mod encoding;
@@ -88,6 +95,7 @@ pub mod __private;
 
 pub use bytes;
 
+pub use bytes_str::{BytesStr, FromUtf8Error};
 pub use enumeration::{EnumValue, Enumeration};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use message::Message;

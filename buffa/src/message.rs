@@ -42,7 +42,7 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     #[doc(hidden)]
     /// Whether decoding may keep references into its input: `true` when
     /// this message, or one it contains, has `bytes` fields typed as
-    /// [`Bytes`]. When `false`, [`Message::decode`] reads a contiguous
+    /// [`Bytes`] or `string` fields typed as [`BytesStr`](crate::BytesStr). When `false`, [`Message::decode`] reads a contiguous
     /// buffer in place instead of first turning it into `Bytes` (a copy for
     /// anything but `Bytes` itself). Generated code computes it; the
     /// conservative default suits hand-written impls.
@@ -228,7 +228,8 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
 
     /// Decodes a message from a buffer, consuming all of it (also when
     /// decoding fails). When `buf` is [`Bytes`], `bytes` fields typed as
-    /// `Bytes` share its memory instead of copying.
+    /// `Bytes` and `string` fields typed as [`BytesStr`](crate::BytesStr)
+    /// share its memory instead of copying.
     fn decode(buf: impl Buf) -> Result<Self, DecodeError>
     where
         Self: Sized,
@@ -342,7 +343,9 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     }
 
     /// Decodes a message from shared bytes with explicit limits; `bytes`
-    /// fields typed as [`Bytes`] share `bytes` instead of copying.
+    /// fields typed as [`Bytes`] and `string` fields typed as
+    /// [`BytesStr`](crate::BytesStr) are slices of `bytes` instead of
+    /// copies (each keeps the whole buffer alive).
     fn decode_bytes(bytes: &Bytes, options: &DecodeOptions) -> Result<Self, DecodeError>
     where
         Self: Sized,

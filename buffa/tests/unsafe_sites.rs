@@ -8,7 +8,10 @@
 //! - `Encoder::from_slice` (length prefixes, `UnknownFields::push_varint`);
 //! - the never-null pointer behind `UnknownFields`: shared empty set versus
 //!   owned box through create, clone, clear, take, drop, threads, and the
-//!   niche that `Option<Message>` uses.
+//!   niche that `Option<Message>` uses;
+//! - `BytesStr` reading its bytes as `str` unchecked: text sliced out of a
+//!   shared input (ASCII and not, empty, at the input's end) read after
+//!   the input's own handle is gone, and across threads.
 //!
 //! Expected bytes come from the independent helpers in `common`. Reading
 //! them back is itself the check miri needs: a byte the encoder exposed
@@ -347,4 +350,42 @@ fn option_of_a_message_uses_the_unknown_fields_niche() {
     assert!(slot.is_none());
     slot = Some(inner.clone());
     assert_eq!(slot, Some(inner));
+}
+
+#[test]
+fn bytes_str_slices_outlive_their_input_and_read_as_text() {
+    use buffa::__private::{DecodeScalar, Decoder, SharedStr};
+    use buffa::{BytesStr, DecodeOptions};
+
+    // Lengths on each side of the ASCII test's 4- and 8-byte paths, a
+    // multi-byte character last in the input, and an empty string.
+    let texts = ["", "abc", "abcdefg", "abcdefghijkl", "naïve", "\u{10ffff}"];
+    let mut encoded = Vec::new();
+    for text in texts {
+        encoded.extend(framed(text.as_bytes()));
+    }
+    // Two kinds of `Bytes`: one taken over from a `Vec` and one copied.
+    for input in [
+        Bytes::copy_from_slice(&encoded),
+        Bytes::from(encoded.clone()),
+    ] {
+        let mut decoder = Decoder::new_shared(&input, &DecodeOptions::default()).unwrap();
+        let values: Vec<BytesStr> = texts
+            .iter()
+            .map(|_| SharedStr::decode(&mut decoder).unwrap())
+            .collect();
+        assert!(decoder.is_empty());
+        let range = input.as_ptr_range();
+        for value in values.iter().filter(|v| !v.is_empty()) {
+            assert!(range.contains(&value.as_ptr()), "{value:?} was copied");
+        }
+        drop(input);
+        let values = std::thread::spawn(move || {
+            assert_eq!(values, texts);
+            values
+        })
+        .join()
+        .unwrap();
+        assert_eq!(values.last().unwrap().chars().count(), 1);
+    }
 }

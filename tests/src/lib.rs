@@ -4,6 +4,9 @@
 //! - [`hostile`]: names chosen to break code generators, by buffa;
 //! - [`editions`]: edition 2023 features, by buffa;
 //! - [`shared`]: `bytes` fields generated as `bytes::Bytes`, by buffa;
+//! - [`strings_owned`], [`strings_shared`] and [`strings_mixed`]: every
+//!   shape of `string` and `bytes` field as `String`/`Vec<u8>`, as
+//!   `BytesStr`/`Bytes` (with views), and chosen per path, by buffa;
 //! - [`limits`]: boxed oneof variants under an allocation budget, by buffa;
 //! - [`eq_hash`]: messages that derive `Eq` and `Hash` and messages that
 //!   must not, by buffa, with the custom pointer [`Handle`];
@@ -32,6 +35,22 @@ pub mod editions {
 #[allow(clippy::module_inception)]
 pub mod shared {
     include!(concat!(env!("OUT_DIR"), "/shared/include.rs"));
+}
+
+/// `string` and `bytes` fields as `String` and `Vec<u8>`.
+pub mod strings_owned {
+    include!(concat!(env!("OUT_DIR"), "/strings_owned/include.rs"));
+}
+
+/// `string` and `bytes` fields as `buffa::BytesStr` and `bytes::Bytes`,
+/// with views.
+pub mod strings_shared {
+    include!(concat!(env!("OUT_DIR"), "/strings_shared/include.rs"));
+}
+
+/// `string` and `bytes` representations chosen per path.
+pub mod strings_mixed {
+    include!(concat!(env!("OUT_DIR"), "/strings_mixed/include.rs"));
 }
 
 /// Boxed oneof variants much larger than their message.

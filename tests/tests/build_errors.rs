@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use buffa_build::{Config, Error, PointerRepr};
+use buffa_build::{BytesRepr, Config, Error, PointerRepr, StringRepr};
 
 /// A temporary directory holding `files` (name, content).
 fn protos(files: &[(&str, &str)]) -> tempfile::TempDir {
@@ -166,12 +166,18 @@ type Configure = fn(&mut Config);
 #[test]
 fn option_paths_matching_nothing() {
     let dir = protos(&[("good.proto", GOOD)]);
-    let configs: [(&str, Configure); 11] = [
+    let configs: [(&str, Configure); 13] = [
         ("btree_map", |c| {
             c.btree_map(&[TYPO]);
         }),
-        ("bytes", |c| {
+        ("bytes_type", |c| {
             c.bytes(&[TYPO]);
+        }),
+        ("bytes_type", |c| {
+            c.bytes_type_in(BytesRepr::Vec, &[TYPO]);
+        }),
+        ("string_type", |c| {
+            c.string_type_in(StringRepr::BytesStr, &[TYPO]);
         }),
         ("pointer", |c| {
             c.box_type_in(PointerRepr::Box, &[TYPO]);
@@ -217,6 +223,10 @@ fn option_paths_matching_nothing() {
     good(dir.path())
         .btree_map(&["good.Tree.counts"])
         .bytes(&[".good.Tree.data"])
+        .string_type_in(
+            StringRepr::BytesStr,
+            &["good.Tree.pick", ".good.Tree.counts"],
+        )
         .unbox_oneof_in(&[".good.Tree.pick"])
         .field_attribute(".good.Tree.name", "#[allow(unused)]")
         .type_attribute("good", "#[derive(Eq)]")

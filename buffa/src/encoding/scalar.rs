@@ -18,8 +18,7 @@ pub fn size<S: ScalarType>(field_number: u32, value: &S::Value) -> usize {
 /// Writes a field unconditionally.
 #[inline]
 pub fn write<S: ScalarType>(field_number: u32, value: &S::Value, encoder: &mut Encoder<'_>) {
-    encoder.put_tag(field_number, S::WIRE_TYPE);
-    S::encode(value, encoder);
+    S::encode_field(field_number, value, encoder);
 }
 
 /// Size of an implicit-presence field: zero when the value is the default.

@@ -7,6 +7,7 @@
 
 use bytes::Bytes;
 
+use crate::bytes_str::BytesStr;
 use crate::decoder::Decoder;
 use crate::encoder::Encoder;
 use crate::enumeration::{EnumValue, Enumeration};
@@ -35,6 +36,14 @@ pub trait ScalarType {
 
     /// Writes `value` without its key.
     fn encode(value: &Self::Value, encoder: &mut Encoder<'_>);
+
+    /// Writes the key of field `field_number` and then `value`.
+    /// Fixed-width types write both behind one bounds check.
+    #[inline]
+    fn encode_field(field_number: u32, value: &Self::Value, encoder: &mut Encoder<'_>) {
+        encoder.put_tag(field_number, Self::WIRE_TYPE);
+        Self::encode(value, encoder);
+    }
 
     /// Whether `value` is the type's default, which implicit-presence fields
     /// do not write. Floating-point `-0.0` is not the default: it differs
@@ -81,6 +90,12 @@ macro_rules! varint_type {
             fn encode(value: &$value, encoder: &mut Encoder<'_>) {
                 let $e = *value;
                 encoder.put_varint($to_wire);
+            }
+
+            #[inline]
+            fn encode_field(field_number: u32, value: &$value, encoder: &mut Encoder<'_>) {
+                let $e = *value;
+                encoder.put_key_and_varint(field_number, $to_wire);
             }
 
             #[inline]
@@ -150,6 +165,12 @@ macro_rules! fixed_type {
             fn encode(value: &$value, encoder: &mut Encoder<'_>) {
                 let $e = *value;
                 encoder.$put($to_wire);
+            }
+
+            #[inline]
+            fn encode_field(field_number: u32, value: &$value, encoder: &mut Encoder<'_>) {
+                let $e = *value;
+                encoder.put_key_and_fixed(field_number, WireType::$wire, ($to_wire).to_le_bytes());
             }
 
             #[inline]
@@ -288,6 +309,38 @@ impl<'a> DecodeScalar<'a> for SharedBytes {
     #[inline]
     fn decode(decoder: &mut Decoder<'a>) -> Result<Bytes, DecodeError> {
         decoder.read_bytes()
+    }
+}
+
+/// `string` as [`BytesStr`]: validated as UTF-8 exactly as [`ProtoString`]
+/// is; decoding from `Bytes` shares the input, like [`SharedBytes`].
+#[derive(Debug)]
+pub enum SharedStr {}
+
+impl ScalarType for SharedStr {
+    type Value = BytesStr;
+    const WIRE_TYPE: WireType = WireType::LengthDelimited;
+
+    #[inline]
+    fn encoded_len(value: &BytesStr) -> usize {
+        varint_len(value.len() as u64) + value.len()
+    }
+
+    #[inline]
+    fn encode(value: &BytesStr, encoder: &mut Encoder<'_>) {
+        encoder.put_length_delimited(value.as_bytes());
+    }
+
+    #[inline]
+    fn is_default(value: &BytesStr) -> bool {
+        value.is_empty()
+    }
+}
+
+impl<'a> DecodeScalar<'a> for SharedStr {
+    #[inline]
+    fn decode(decoder: &mut Decoder<'a>) -> Result<BytesStr, DecodeError> {
+        decoder.read_bytes_str()
     }
 }
 

@@ -5,12 +5,14 @@ use std::hash::{BuildHasher, Hash};
 
 use bytes::Bytes;
 
+use crate::bytes_str::BytesStr;
 use crate::enumeration::{EnumValue, Enumeration};
 use crate::error::DecodeError;
 use crate::message_field::MessageField;
 use crate::pointer::ProtoBox;
 
-/// Copies a view's value into the owned type `O`: `&str` into `String`,
+/// Copies a view's value into the owned type `O`: `&str` into `String` or
+/// [`BytesStr`], `&[u8]` into `Vec<u8>` or `Bytes`,
 /// a sub-message view into its message, and so on through `Option`,
 /// `Vec`, [`MessageField`] and maps. Fails only where a lazy field is read
 /// and does not decode.
@@ -55,6 +57,13 @@ impl ToOwnedValue<String> for &str {
     #[inline]
     fn to_owned_value(&self) -> Result<String, DecodeError> {
         Ok((*self).to_owned())
+    }
+}
+
+impl ToOwnedValue<BytesStr> for &str {
+    #[inline]
+    fn to_owned_value(&self) -> Result<BytesStr, DecodeError> {
+        Ok(BytesStr::from(*self))
     }
 }
 

@@ -76,10 +76,13 @@ mod tests {
         assert_eq!(decoded.profile.city, "Oslo");
         assert_eq!(decoded.status(), EnumValue::Known(Status::Retired));
         assert_eq!(decoded.scores["go"], 3);
-        // Decoding from `Bytes` shares the input for the `bytes` field.
+        // Decoding from `Bytes` shares the input for the `bytes` field and
+        // the `BytesStr` one.
         let input = Bytes::from_static(ENCODED);
         let shared = Account::decode(input.clone()).unwrap();
         assert_eq!(shared.avatar.as_ptr(), input[input.len() - 1..].as_ptr());
+        let _: &buffa_rt::BytesStr = &shared.profile.city;
+        assert_eq!(shared.profile.city.as_ptr(), input[9..].as_ptr());
     }
 
     #[test]
