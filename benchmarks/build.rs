@@ -1,7 +1,9 @@
 //! Generates the message types for the four rust_serialization_benchmark
 //! datasets: prost's into `OUT_DIR`, and buffa's twice, with the default
-//! (boxed) sub-message layout into `OUT_DIR/buffa_box/` and with
-//! `unbox_message_fields` into `OUT_DIR/buffa_inline/`. Each directory holds
+//! (boxed) sub-message layout into `OUT_DIR/buffa_box/`, with
+//! `unbox_message_fields` into `OUT_DIR/buffa_inline/`, and with
+//! `unbox_message_fields` plus `BytesStr` strings and `Bytes` bytes into
+//! `OUT_DIR/buffa_shared/`. Each directory holds
 //! one file per package (`prost.<dataset>.rs`). The inline layout also gets
 //! borrowed views (`Config::views`).
 //!
@@ -63,7 +65,7 @@ fn main() {
         .expect("prost-build failed to compile the benchmark schemas");
 
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").unwrap());
-    for (subdir, unbox) in [("buffa_box", false), ("buffa_inline", true)] {
+    for subdir in ["buffa_box", "buffa_inline", "buffa_shared"] {
         let mut config = buffa_build::Config::new();
         config
             .protoc_executable(&protoc)
@@ -71,10 +73,19 @@ fn main() {
             .files(&files)
             .includes(&[&proto_dir])
             .out_dir(out_dir.join(subdir));
-        if unbox {
+        match subdir {
             // Views are generated for one layout only, to keep build times
             // down: the inline one, whose owned decode they are compared with.
-            config.unbox_message_fields().views();
+            "buffa_inline" => {
+                config.unbox_message_fields().views();
+            }
+            "buffa_shared" => {
+                config
+                    .unbox_message_fields()
+                    .string_type(buffa_build::StringRepr::BytesStr)
+                    .bytes_type(buffa_build::BytesRepr::Bytes);
+            }
+            _ => {}
         }
         config
             .compile()

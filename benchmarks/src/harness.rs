@@ -4,6 +4,8 @@ use std::hint::black_box;
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
+
 use crate::{Codec, Dataset, ReadAll, Sum, ViewCodec};
 
 /// Capacity of the reused encode buffer, as in the original benchmark.
@@ -48,7 +50,7 @@ impl Op {
 pub struct Prepared<D: Dataset, C: Codec<D>> {
     native: D,
     message: C::Msg,
-    encoded: Vec<u8>,
+    encoded: Bytes,
     buffer: Vec<u8>,
     codec: PhantomData<C>,
 }
@@ -67,7 +69,7 @@ impl<D: Dataset, C: Codec<D>> Prepared<D, C> {
         let prepared = Self {
             native,
             message,
-            encoded,
+            encoded: Bytes::from(encoded),
             buffer: Vec::with_capacity(BUFFER_CAPACITY),
             codec: PhantomData,
         };

@@ -6,7 +6,7 @@
 //!   (see `shared/datasets/rust_serialization_benchmark/GENERATION.md`).
 //! - A protobuf library takes part by implementing [`Library`] once and
 //!   [`Codec<D>`] for each dataset `D` on a marker type, like [`Prost`],
-//!   [`BuffaBox`] and [`BuffaInline`].
+//!   [`BuffaBox`], [`BuffaInline`] and [`BuffaShared`].
 //! - [`harness`] runs the four measured operations for any such pair; the
 //!   criterion bench (`benches/datasets.rs`) and the `compare` binary use it.
 //! - A configuration with borrowed views also implements [`ViewCodec<D>`]
@@ -27,7 +27,9 @@ pub mod view_read;
 
 use std::fmt::Debug;
 
-pub use buffa_codec::{BuffaBox, BuffaInline};
+use bytes::Bytes;
+
+pub use buffa_codec::{BuffaBox, BuffaInline, BuffaShared};
 pub use datasets::log::Logs;
 pub use datasets::mesh::Mesh;
 pub use datasets::minecraft_savedata::Players;
@@ -96,8 +98,11 @@ pub trait Codec<D: Dataset>: Library {
     /// Appends the encoding of `msg` to `buf` (which the harness has cleared).
     fn encode(msg: &Self::Msg, buf: &mut Vec<u8>);
 
-    /// Decodes a message from its encoding. Panics on invalid input.
-    fn decode(bytes: &[u8]) -> Self::Msg;
+    /// Decodes a message from its encoding, held as shared [`Bytes`] so
+    /// that a configuration whose strings and bytes share the input (see
+    /// [`BuffaShared`]) can slice it; the others read it as a `&[u8]`, as
+    /// rust_serialization_benchmark does. Panics on invalid input.
+    fn decode(bytes: &Bytes) -> Self::Msg;
 
     /// Converts a decoded message back to the native data ("convert").
     fn convert(msg: Self::Msg) -> D;

@@ -56,3 +56,10 @@ pub mod buffa_box {
 pub mod buffa_inline {
     datasets!("buffa_inline");
 }
+
+/// Generated with `unbox_message_fields`, `string_type(StringRepr::BytesStr)`
+/// and `bytes_type(BytesRepr::Bytes)`: sub-messages inline, strings and
+/// bytes shared with a `Bytes` input.
+pub mod buffa_shared {
+    datasets!("buffa_shared");
+}

@@ -7,7 +7,9 @@
 //! slower).
 
 use benchmarks::harness::Prepared;
-use benchmarks::{BuffaBox, BuffaInline, Codec, Dataset, Logs, Mesh, Players, Prost, Updates};
+use benchmarks::{
+    BuffaBox, BuffaInline, BuffaShared, Codec, Dataset, Logs, Mesh, Players, Prost, Updates,
+};
 
 /// The offset of the first differing byte, if `a` and `b` differ.
 fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
@@ -58,7 +60,7 @@ fn check_library<D: Dataset, C: Codec<D>>(native: &D, expected: &[u8]) {
     );
     // Each configuration also decodes the other's bytes (here: prost's).
     assert!(
-        C::convert(C::decode(expected)) == *native,
+        C::convert(C::decode(&bytes::Bytes::copy_from_slice(expected))) == *native,
         "{}/{}: decode + convert of prost's encoding",
         D::NAME,
         C::NAME
@@ -69,12 +71,14 @@ fn check<D: Dataset>()
 where
     BuffaBox: Codec<D>,
     BuffaInline: Codec<D>,
+    BuffaShared: Codec<D>,
     Prost: Codec<D>,
 {
     let native = D::generate();
     let prost = Prepared::<D, Prost>::new(native.clone());
     check_library::<D, BuffaBox>(&native, prost.encoded());
     check_library::<D, BuffaInline>(&native, prost.encoded());
+    check_library::<D, BuffaShared>(&native, prost.encoded());
 }
 
 #[test]

@@ -10,7 +10,7 @@
 //! Output is whitespace-separated; lines starting with `#` are headers:
 //!
 //! ```text
-//! dataset op buffa_box_ns buffa_inline_ns prost_ns inline_vs_prost
+//! dataset op buffa_box_ns buffa_inline_ns buffa_shared_ns prost_ns inline_vs_prost shared_vs_prost
 //! ```
 //!
 //! A configuration left out of [`configurations`] (`None`) prints `-`, as
@@ -29,8 +29,16 @@
 //! 1 MiB payload through the lazy view, the eager view and the owned
 //! message, and reports time and allocations for each.
 //!
-//! Usage: `cargo run --release -p benchmarks --bin compare -- [--samples N]
-//! [--batch-ms MS] [DATASET|lazy...]`
+//! `--suite-order` runs the configurations one after another instead,
+//! each warmed up and sampled to the end, in the order of
+//! rust_serialization_benchmark's criterion groups (populate + encode,
+//! encode, decode, decode + convert), so that each sees the heap as that
+//! suite leaves it.
+//!
+//! Build it with the `bench` profile, which has fat LTO like
+//! rust_serialization_benchmark's: `cargo run --profile bench -p benchmarks
+//! --bin compare -- [--samples N] [--batch-ms MS] [--suite-order]
+//! [DATASET|lazy...]`
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::process::ExitCode;
@@ -42,7 +50,8 @@ use std::hint::black_box;
 use benchmarks::harness::{Op, Runner, ViewOp, runner, view_runner};
 use benchmarks::lazy::{LazyOp, PAYLOAD_SIZES, envelope_bytes};
 use benchmarks::{
-    BuffaBox, BuffaInline, Codec, Dataset, Logs, Mesh, Players, Prost, Updates, ViewCodec,
+    BuffaBox, BuffaInline, BuffaShared, Codec, Dataset, Logs, Mesh, Players, Prost, Updates,
+    ViewCodec,
 };
 
 /// Counts allocator calls (alloc, alloc_zeroed, realloc) while
@@ -90,27 +99,34 @@ unsafe impl GlobalAlloc for CountingAlloc {
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc;
 
-/// Report columns, in order. `INLINE` and `PROST` give the ratio column.
-const COLUMNS: [&str; 3] = ["buffa_box", "buffa_inline", "prost"];
+/// Report columns, in order. `INLINE` and `SHARED` over `PROST` give the
+/// ratio columns.
+const COLUMNS: [&str; WIDTH] = ["buffa_box", "buffa_inline", "buffa_shared", "prost"];
+const WIDTH: usize = 4;
 const INLINE: usize = 1;
-const PROST: usize = 2;
+const SHARED: usize = 2;
+const PROST: usize = 3;
+/// The aim of the layout work: at most this fraction of prost's time.
+const TARGET_RATIO: f64 = 0.8;
 
 /// The configurations for dataset `D`, one per entry of [`COLUMNS`]; `None`
 /// would print `-` for a configuration.
 ///
 /// Adding a library: implement `Library` and `Codec<D>` for the four datasets
-/// on its marker type, add a column to [`COLUMNS`] (and widen the report
-/// arrays of 3), the bound here and in [`run_dataset`], and
+/// on its marker type, add a column to [`COLUMNS`] (and [`WIDTH`]), the
+/// bound here and in [`run_dataset`], and
 /// `Some(runner::<D, Marker>(native.clone()))`.
 fn configurations<D: Dataset>(native: &D) -> Vec<Option<Box<dyn Runner>>>
 where
     BuffaBox: Codec<D>,
     BuffaInline: Codec<D>,
+    BuffaShared: Codec<D>,
     Prost: Codec<D>,
 {
     vec![
         Some(runner::<D, BuffaBox>(native.clone())),
         Some(runner::<D, BuffaInline>(native.clone())),
+        Some(runner::<D, BuffaShared>(native.clone())),
         Some(runner::<D, Prost>(native.clone())),
     ]
 }
@@ -119,6 +135,9 @@ where
 struct Options {
     samples: usize,
     batch: Duration,
+    /// Run the configurations one after another, as the criterion groups
+    /// of rust_serialization_benchmark do, instead of interleaving them.
+    suite_order: bool,
     datasets: Vec<String>,
 }
 
@@ -126,6 +145,7 @@ fn parse_args() -> Result<Options, String> {
     let mut options = Options {
         samples: 7,
         batch: Duration::from_millis(120),
+        suite_order: false,
         datasets: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -138,9 +158,10 @@ fn parse_args() -> Result<Options, String> {
         match arg.as_str() {
             "--samples" => options.samples = value("--samples")?.max(1) as usize,
             "--batch-ms" => options.batch = Duration::from_millis(value("--batch-ms")?.max(1)),
+            "--suite-order" => options.suite_order = true,
             "-h" | "--help" => {
                 return Err(
-                    "usage: compare [--samples N] [--batch-ms MS] [log|mesh|minecraft_savedata|mk48|lazy]..."
+                    "usage: compare [--samples N] [--batch-ms MS] [--suite-order] [log|mesh|minecraft_savedata|mk48|lazy]..."
                         .to_owned(),
                 );
             }
@@ -164,16 +185,16 @@ impl Options {
 struct DatasetReport {
     name: &'static str,
     /// Median ns per iteration, per op (in `Op::ALL` order) and column.
-    times: Vec<[Option<f64>; 3]>,
+    times: Vec<[Option<f64>; WIDTH]>,
     /// Median ns per iteration of the view ops (in `ViewOp::ALL` order) in
     /// the buffa_inline column, and of prost's decode measured beside them.
-    view_times: Vec<[Option<f64>; 3]>,
+    view_times: Vec<[Option<f64>; WIDTH]>,
     /// Allocator calls per decode and per decode + convert, per column.
-    allocations: [[Option<u64>; 3]; 2],
+    allocations: [[Option<u64>; WIDTH]; 2],
     /// Allocator calls per view op (in `ViewOp::ALL` order).
     view_allocations: [u64; 2],
     /// Encoded size per column.
-    sizes: [Option<usize>; 3],
+    sizes: [Option<usize>; WIDTH],
 }
 
 /// A measured operation: runs it the given number of times and returns the
@@ -209,8 +230,41 @@ fn interleaved_medians(timers: &mut [Timer<'_>], options: &Options) -> Vec<f64> 
         .collect()
 }
 
+/// The operations of every configuration in the order
+/// rust_serialization_benchmark runs them: configuration after
+/// configuration, each running populate + encode, encode, decode and
+/// decode + convert, every one warmed up and sampled to the end before the
+/// next starts. Returns the medians per op (in `Op::ALL` order) and
+/// configuration.
+fn measure_in_suite_order(
+    configs: &mut [Option<Box<dyn Runner>>],
+    options: &Options,
+) -> Vec<[Option<f64>; WIDTH]> {
+    const SUITE_ORDER: [Op; 4] = [
+        Op::PopulateEncode,
+        Op::Encode,
+        Op::Decode,
+        Op::DecodeConvert,
+    ];
+    let mut rows = vec![[None; WIDTH]; Op::ALL.len()];
+    for (column, config) in configs.iter_mut().enumerate() {
+        let Some(runner) = config else { continue };
+        for op in SUITE_ORDER {
+            let mut timer: Timer<'_> = Box::new(|iters| runner.time(op, iters));
+            let median = interleaved_medians(std::slice::from_mut(&mut timer), options)[0];
+            let index = Op::ALL.iter().position(|&o| o == op).expect("an op");
+            rows[index][column] = Some(median);
+        }
+    }
+    rows
+}
+
 /// Median time per iteration of `op` for each configuration, interleaved.
-fn measure(configs: &mut [Option<Box<dyn Runner>>], op: Op, options: &Options) -> [Option<f64>; 3] {
+fn measure(
+    configs: &mut [Option<Box<dyn Runner>>],
+    op: Op,
+    options: &Options,
+) -> [Option<f64>; WIDTH] {
     let present: Vec<usize> = (0..configs.len())
         .filter(|&i| configs[i].is_some())
         .collect();
@@ -220,7 +274,7 @@ fn measure(configs: &mut [Option<Box<dyn Runner>>], op: Op, options: &Options) -
         .map(|runner| Box::new(move |iters| runner.time(op, iters)) as Timer<'_>)
         .collect();
     let medians = interleaved_medians(&mut timers, options);
-    let mut row = [None; 3];
+    let mut row = [None; WIDTH];
     for (&i, median) in present.iter().zip(medians) {
         row[i] = Some(median);
     }
@@ -241,6 +295,7 @@ fn run_dataset<D: Dataset>(options: &Options) -> Option<DatasetReport>
 where
     BuffaBox: Codec<D>,
     BuffaInline: ViewCodec<D>,
+    BuffaShared: Codec<D>,
     Prost: Codec<D>,
 {
     if !options.selects(D::NAME) {
@@ -251,7 +306,7 @@ where
     let views = view_runner::<D, BuffaInline>(&native);
     drop(native);
 
-    let mut sizes = [None; 3];
+    let mut sizes = [None; WIDTH];
     for (size, config) in sizes.iter_mut().zip(&configs) {
         *size = config.as_ref().map(|runner| runner.encoded().len());
     }
@@ -270,11 +325,16 @@ where
         }
     }
 
-    let mut times = Vec::new();
-    for op in Op::ALL {
-        let medians = measure(&mut configs, op, options);
-        print_time_row(D::NAME, op.name(), &medians);
-        times.push(medians);
+    let times: Vec<[Option<f64>; WIDTH]> = if options.suite_order {
+        measure_in_suite_order(&mut configs, options)
+    } else {
+        Op::ALL
+            .into_iter()
+            .map(|op| measure(&mut configs, op, options))
+            .collect()
+    };
+    for (op, row) in Op::ALL.into_iter().zip(&times) {
+        print_time_row(D::NAME, op.name(), row);
     }
 
     // The view ops, interleaved with prost's decode as the reference.
@@ -292,12 +352,14 @@ where
     let prost_decode = medians[ViewOp::ALL.len()];
     let mut view_times = Vec::new();
     for (op, view) in ViewOp::ALL.into_iter().zip(medians) {
-        let row = [None, Some(view), Some(prost_decode)];
+        let mut row = [None; WIDTH];
+        row[INLINE] = Some(view);
+        row[PROST] = Some(prost_decode);
         print_time_row(D::NAME, op.name(), &row);
         view_times.push(row);
     }
 
-    let mut allocations = [[None; 3]; 2];
+    let mut allocations = [[None; WIDTH]; 2];
     for (row, op) in allocations.iter_mut().zip([Op::Decode, Op::DecodeConvert]) {
         for (count, config) in row.iter_mut().zip(configs.iter_mut()) {
             *count = config.as_mut().map(|runner| {
@@ -327,17 +389,26 @@ fn cell<T: ToString>(value: Option<T>) -> String {
     value.map_or_else(|| "-".to_owned(), |v| v.to_string())
 }
 
-fn ratio(row: &[Option<f64>; 3]) -> Option<f64> {
-    Some(row[INLINE]? / row[PROST]?)
+/// The time of column `column` over prost's.
+fn ratio_of(column: usize, row: &[Option<f64>; WIDTH]) -> Option<f64> {
+    Some(row[column]? / row[PROST]?)
 }
 
-fn print_time_row(dataset: &str, op: &str, row: &[Option<f64>; 3]) {
+fn ratio(row: &[Option<f64>; WIDTH]) -> Option<f64> {
+    ratio_of(INLINE, row)
+}
+
+/// The cells of `row`, space-separated.
+fn cells<T: ToString + Copy>(row: &[Option<T>; WIDTH]) -> String {
+    row.iter().map(|&v| cell(v)).collect::<Vec<_>>().join(" ")
+}
+
+fn print_time_row(dataset: &str, op: &str, row: &[Option<f64>; WIDTH]) {
     println!(
-        "{dataset} {op} {} {} {} {}",
-        cell(row[0].map(|ns| ns.round() as u64)),
-        cell(row[1].map(|ns| ns.round() as u64)),
-        cell(row[2].map(|ns| ns.round() as u64)),
+        "{dataset} {op} {} {} {}",
+        cells(&row.map(|ns| ns.map(|ns| ns.round() as u64))),
         cell(ratio(row).map(|r| format!("{r:.3}"))),
+        cell(ratio_of(SHARED, row).map(|r| format!("{r:.3}"))),
     );
 }
 
@@ -407,13 +478,18 @@ fn main() -> ExitCode {
     let start = Instant::now();
 
     println!(
-        "# median ns per iteration of {} samples (batches of ~{} ms, configurations interleaved)",
+        "# median ns per iteration of {} samples (batches of ~{} ms, {})",
         options.samples,
-        options.batch.as_millis()
+        options.batch.as_millis(),
+        if options.suite_order {
+            "configurations one after another, in the suite's order"
+        } else {
+            "configurations interleaved"
+        }
     );
     println!(
-        "# dataset op {}_ns {}_ns {}_ns inline_vs_prost",
-        COLUMNS[0], COLUMNS[1], COLUMNS[2]
+        "# dataset op {} inline_vs_prost shared_vs_prost",
+        COLUMNS.map(|c| format!("{c}_ns")).join(" ")
     );
     println!(
         "# view rows: {} = the view op, {} = prost decode measured beside it, ratio = view / prost decode",
@@ -430,36 +506,22 @@ fn main() -> ExitCode {
     .collect();
 
     println!("# heap allocations per call (alloc + alloc_zeroed + realloc)");
-    println!("# dataset op {} {} {}", COLUMNS[0], COLUMNS[1], COLUMNS[2]);
+    println!("# dataset op {}", COLUMNS.join(" "));
     for report in &reports {
         for (op, row) in ["decode", "decode+convert"].iter().zip(&report.allocations) {
-            println!(
-                "{} {op} {} {} {}",
-                report.name,
-                cell(row[0]),
-                cell(row[1]),
-                cell(row[2])
-            );
+            println!("{} {op} {}", report.name, cells(row));
         }
         for (op, count) in ViewOp::ALL.iter().zip(report.view_allocations) {
-            println!("{} {} - {count} -", report.name, op.name());
+            let mut row = [None; WIDTH];
+            row[INLINE] = Some(count);
+            println!("{} {} {}", report.name, op.name(), cells(&row));
         }
     }
 
     println!("# encoded size in bytes");
-    println!(
-        "# dataset size {} {} {}",
-        COLUMNS[0], COLUMNS[1], COLUMNS[2]
-    );
+    println!("# dataset size {}", COLUMNS.join(" "));
     for report in &reports {
-        let s = &report.sizes;
-        println!(
-            "{} size {} {} {}",
-            report.name,
-            cell(s[0]),
-            cell(s[1]),
-            cell(s[2])
-        );
+        println!("{} size {}", report.name, cells(&report.sizes));
     }
 
     let lazy = if options.selects("lazy") {
@@ -495,6 +557,25 @@ fn main() -> ExitCode {
         .flat_map(|r| r.times.iter().filter_map(ratio))
         .collect();
     let inline_geomean = geomean(&ratios);
+    for column in [INLINE, SHARED] {
+        let column_ratios: Vec<f64> = reports
+            .iter()
+            .flat_map(|r| r.times.iter().filter_map(|row| ratio_of(column, row)))
+            .collect();
+        let within = column_ratios.iter().filter(|&&r| r <= TARGET_RATIO).count();
+        println!(
+            "summary {}_vs_prost cells_at_or_below_{TARGET_RATIO} {within} of {} max {}",
+            COLUMNS[column],
+            column_ratios.len(),
+            cell(
+                column_ratios
+                    .iter()
+                    .copied()
+                    .reduce(f64::max)
+                    .map(|m| format!("{m:.3}"))
+            ),
+        );
+    }
     for (i, op) in ViewOp::ALL.iter().enumerate() {
         let ratios: Vec<f64> = reports
             .iter()

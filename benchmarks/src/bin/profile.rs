@@ -3,8 +3,9 @@
 //! instruction counts do not depend on machine noise.
 //!
 //! Usage: `profile DATASET CONFIG OP [ITERATIONS]`, with CONFIG one of
-//! `prost`, `buffa_box`, `buffa_inline` and OP one of `encode`, `decode`,
-//! `populate`, or, for `buffa_inline` only (the configuration generated with
+//! `prost`, `buffa_box`, `buffa_inline` and OP one of the compare
+//! command's operations (`encode`, `populate+encode`, `decode`,
+//! `decode+convert`), `populate` alone, or, for `buffa_inline` only (the configuration generated with
 //! views), `view` (decode a borrowed view) and `view+read` (decode a view,
 //! then read every field once).
 //!
@@ -25,6 +26,7 @@ fn run<D: Dataset, C: Codec<D>>(op: &str, iterations: usize) {
     let message = C::populate(&native);
     let mut encoded = Vec::new();
     C::encode(&message, &mut encoded);
+    let encoded = bytes::Bytes::from(encoded);
     let mut buffer = Vec::with_capacity(encoded.len());
     for _ in 0..iterations {
         match op {
@@ -39,7 +41,18 @@ fn run<D: Dataset, C: Codec<D>>(op: &str, iterations: usize) {
             "populate" => {
                 black_box(C::populate(black_box(&native)));
             }
-            _ => panic!("unknown op {op}: use encode, decode, populate, view or view+read"),
+            "populate+encode" => {
+                let message = C::populate(black_box(&native));
+                buffer.clear();
+                C::encode(&message, &mut buffer);
+                black_box(&buffer);
+            }
+            "decode+convert" => {
+                black_box(C::convert(C::decode(black_box(&encoded))));
+            }
+            _ => panic!(
+                "unknown op {op}: use encode, populate+encode, decode, decode+convert, populate, view or view+read"
+            ),
         }
     }
 }

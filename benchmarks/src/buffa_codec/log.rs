@@ -19,10 +19,10 @@ impl From<&native::Log> for pb::Log {
     fn from(log: &native::Log) -> Self {
         Self {
             address: pb::Address::from(&log.address).into(),
-            identity: log.identity.clone(),
-            userid: log.userid.clone(),
-            date: log.date.clone(),
-            request: log.request.clone(),
+            identity: log.identity.clone().into(),
+            userid: log.userid.clone().into(),
+            date: log.date.clone().into(),
+            request: log.request.clone().into(),
             code: log.code.into(),
             size: log.size,
             ..Default::default()
@@ -55,10 +55,10 @@ impl From<pb::Log> for native::Log {
     fn from(log: pb::Log) -> Self {
         Self {
             address: log.address.into_option().unwrap().into(),
-            identity: log.identity,
-            userid: log.userid,
-            date: log.date,
-            request: log.request,
+            identity: log.identity.into(),
+            userid: log.userid.into(),
+            date: log.date.into(),
+            request: log.request.into(),
             code: log.code.try_into().unwrap(),
             size: log.size,
         }

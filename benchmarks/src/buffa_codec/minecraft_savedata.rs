@@ -37,7 +37,7 @@ impl From<&native::Item> for pb::Item {
         Self {
             count: item.count.into(),
             slot: item.slot.into(),
-            id: item.id.clone(),
+            id: item.id.clone().into(),
             ..Default::default()
         }
     }
@@ -80,7 +80,7 @@ fn uuid(uuid: &[u32; 4]) -> pb::Uuid {
 impl From<&native::Entity> for pb::Entity {
     fn from(e: &native::Entity) -> Self {
         Self {
-            id: e.id.clone(),
+            id: e.id.clone().into(),
             pos: vector3d(e.pos).into(),
             motion: vector3d(e.motion).into(),
             rotation: pb::Vector2f {
@@ -97,7 +97,7 @@ impl From<&native::Entity> for pb::Entity {
             invulnerable: e.invulnerable,
             portal_cooldown: e.portal_cooldown,
             uuid: uuid(&e.uuid).into(),
-            custom_name: e.custom_name.clone(),
+            custom_name: e.custom_name.clone().map(Into::into),
             custom_name_visible: e.custom_name_visible,
             silent: e.silent,
             glowing: e.glowing,
@@ -110,11 +110,11 @@ impl From<&native::RecipeBook> for pb::RecipeBook {
     fn from(r: &native::RecipeBook) -> Self {
         let mut recipes = Vec::new();
         for recipe in &r.recipes {
-            recipes.push(recipe.clone());
+            recipes.push(recipe.clone().into());
         }
         let mut to_be_displayed = Vec::new();
         for recipe in &r.to_be_displayed {
-            to_be_displayed.push(recipe.clone());
+            to_be_displayed.push(recipe.clone().into());
         }
         Self {
             recipes,
@@ -146,10 +146,10 @@ impl From<&native::Player> for pb::Player {
             game_type: EnumValue::Known(p.game_type.into()),
             previous_game_type: EnumValue::from_i32(p.previous_game_type as i32),
             score: p.score,
-            dimension: p.dimension.clone(),
+            dimension: p.dimension.clone().into(),
             selected_item_slot: p.selected_item_slot,
             selected_item: pb::Item::from(&p.selected_item).into(),
-            spawn_dimension: p.spawn_dimension.clone(),
+            spawn_dimension: p.spawn_dimension.clone().map(Into::into),
             spawn_x: p.spawn_x,
             spawn_y: p.spawn_y,
             spawn_z: p.spawn_z,
@@ -203,7 +203,7 @@ impl From<pb::Item> for native::Item {
         Self {
             count: item.count.try_into().unwrap(),
             slot: item.slot.try_into().unwrap(),
-            id: item.id,
+            id: item.id.into(),
         }
     }
 }
@@ -234,7 +234,7 @@ impl From<pb::Entity> for native::Entity {
     fn from(e: pb::Entity) -> Self {
         let rotation = e.rotation.into_option().unwrap();
         Self {
-            id: e.id,
+            id: e.id.into(),
             pos: from_vector3d(e.pos.into_option().unwrap()),
             motion: from_vector3d(e.motion.into_option().unwrap()),
             rotation: (rotation.x, rotation.y),
@@ -246,7 +246,7 @@ impl From<pb::Entity> for native::Entity {
             invulnerable: e.invulnerable,
             portal_cooldown: e.portal_cooldown,
             uuid: from_uuid(e.uuid.into_option().unwrap()),
-            custom_name: e.custom_name,
+            custom_name: e.custom_name.map(Into::into),
             custom_name_visible: e.custom_name_visible,
             silent: e.silent,
             glowing: e.glowing,
@@ -257,8 +257,8 @@ impl From<pb::Entity> for native::Entity {
 impl From<pb::RecipeBook> for native::RecipeBook {
     fn from(r: pb::RecipeBook) -> Self {
         Self {
-            recipes: r.recipes,
-            to_be_displayed: r.to_be_displayed,
+            recipes: r.recipes.into_iter().map(Into::into).collect(),
+            to_be_displayed: r.to_be_displayed.into_iter().map(Into::into).collect(),
             is_filtering_craftable: r.is_filtering_craftable,
             is_gui_open: r.is_gui_open,
             is_furnace_filtering_craftable: r.is_furnace_filtering_craftable,
@@ -277,10 +277,10 @@ impl From<pb::Player> for native::Player {
             game_type: game_type_from_enum_value(p.game_type),
             previous_game_type: game_type_from_enum_value(p.previous_game_type),
             score: p.score,
-            dimension: p.dimension,
+            dimension: p.dimension.into(),
             selected_item_slot: p.selected_item_slot,
             selected_item: p.selected_item.into_option().unwrap().into(),
-            spawn_dimension: p.spawn_dimension,
+            spawn_dimension: p.spawn_dimension.map(Into::into),
             spawn_x: p.spawn_x,
             spawn_y: p.spawn_y,
             spawn_z: p.spawn_z,

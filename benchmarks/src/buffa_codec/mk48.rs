@@ -66,7 +66,7 @@ impl From<&native::TerrainUpdate> for pb::TerrainUpdate {
                 ..Default::default()
             }
             .into(),
-            data: t.data.clone(),
+            data: t.data.clone().into(),
             ..Default::default()
         }
     }
@@ -153,7 +153,7 @@ impl From<pb::TerrainUpdate> for native::TerrainUpdate {
                 chunk_id.x.try_into().unwrap(),
                 chunk_id.y.try_into().unwrap(),
             ),
-            data: t.data,
+            data: t.data.into(),
         }
     }
 }

@@ -1,20 +1,25 @@
 //! The buffa configurations: [`BuffaBox`] with the types of
 //! [`crate::pb_buffa::buffa_box`] (sub-messages boxed, buffa-build's
-//! default) and [`BuffaInline`] with those of
-//! [`crate::pb_buffa::buffa_inline`] (`unbox_message_fields`).
+//! default), [`BuffaInline`] with those of
+//! [`crate::pb_buffa::buffa_inline`] (`unbox_message_fields`) and
+//! [`BuffaShared`] with those of [`crate::pb_buffa::buffa_shared`]
+//! (`unbox_message_fields` with `BytesStr` strings and `Bytes` bytes,
+//! decoded from `Bytes`).
 //!
 //! The conversions between native data and messages (`From` impls, as for
 //! prost) are written once per dataset (`log.rs`, ...) against a module
-//! alias `pb`; `boxed` and `inline` each declare them with their own
-//! `pb`. This module holds the [`Codec`] impls, and the [`ViewCodec`] impls
+//! alias `pb`; `boxed`, `inline` and `shared` each declare them with their
+//! own `pb`. This module holds the [`Codec`] impls, and the [`ViewCodec`] impls
 //! of [`BuffaInline`], whose types are generated with views.
 
 mod boxed;
 mod inline;
+mod shared;
 
-use buffa::{Message, MessageView};
+use buffa::{DecodeOptions, Message, MessageView};
+use bytes::Bytes;
 
-use crate::pb_buffa::{buffa_box, buffa_inline};
+use crate::pb_buffa::{buffa_box, buffa_inline, buffa_shared};
 use crate::{Codec, Library, Logs, Mesh, Players, Updates, ViewCodec};
 use buffa_inline::log::LogsView;
 use buffa_inline::mesh::MeshView;
@@ -37,6 +42,16 @@ impl Library for BuffaInline {
     const NAME: &'static str = "buffa_inline";
 }
 
+/// Marker type of the buffa configuration with inline sub-messages whose
+/// strings are [`buffa::BytesStr`] and bytes [`Bytes`]: decoded from
+/// `Bytes`, they are slices of the input instead of one allocation each.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuffaShared;
+
+impl Library for BuffaShared {
+    const NAME: &'static str = "buffa_shared";
+}
+
 /// Implements [`Codec`] for a buffa marker type, given the native and
 /// message types.
 macro_rules! buffa_codec {
@@ -52,8 +67,12 @@ macro_rules! buffa_codec {
                 msg.encode(buf).unwrap();
             }
 
-            fn decode(bytes: &[u8]) -> $msg {
-                <$msg>::decode_from_slice(bytes).unwrap()
+            fn decode(bytes: &Bytes) -> $msg {
+                if <$msg>::SHARES_INPUT {
+                    <$msg>::decode_bytes(bytes, &DecodeOptions::default()).unwrap()
+                } else {
+                    <$msg>::decode_from_slice(bytes).unwrap()
+                }
             }
 
             fn convert(msg: $msg) -> $native {
@@ -76,6 +95,15 @@ buffa_codec!(
     buffa_inline::minecraft_savedata::Players
 );
 buffa_codec!(BuffaInline, Updates, buffa_inline::mk48::Updates);
+
+buffa_codec!(BuffaShared, Logs, buffa_shared::log::Logs);
+buffa_codec!(BuffaShared, Mesh, buffa_shared::mesh::Mesh);
+buffa_codec!(
+    BuffaShared,
+    Players,
+    buffa_shared::minecraft_savedata::Players
+);
+buffa_codec!(BuffaShared, Updates, buffa_shared::mk48::Updates);
 
 /// Implements [`ViewCodec`] for [`BuffaInline`], given the native type and
 /// the view type (generated beside the message type).

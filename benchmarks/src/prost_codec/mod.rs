@@ -9,6 +9,7 @@ mod mesh;
 mod minecraft_savedata;
 mod mk48;
 
+use bytes::Bytes;
 use prost::Message;
 
 use crate::pb_prost;
@@ -36,8 +37,8 @@ macro_rules! prost_codec {
                 msg.encode(buf).unwrap();
             }
 
-            fn decode(bytes: &[u8]) -> $msg {
-                <$msg>::decode(bytes).unwrap()
+            fn decode(bytes: &Bytes) -> $msg {
+                <$msg>::decode(&bytes[..]).unwrap()
             }
 
             fn convert(msg: $msg) -> $native {
