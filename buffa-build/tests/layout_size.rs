@@ -7,7 +7,7 @@ use buffa_build::{Config, PointerRepr};
 use common::*;
 
 // Size-aware inlining and the layout report, on `size.proto`: `Vec3` is
-// 24 bytes, `Named` 32 and `Wide` 40 (see the comments there; the tests
+// 20 bytes, `Named` 32 and `Wide` 40 (see the comments there; the tests
 // crate checks such estimates against `size_of`).
 
 const SIZE: &str = "pointer.size";
@@ -163,27 +163,27 @@ fn layout_report_rows() {
             .inline_max_size(32),
         "report_rows",
     );
-    // Holder: vec 24 + named 32 + wide (boxed) 8 + list 24 + by_name 48 +
-    // unknown fields 8, and the oneof: 32 as rustc's tagged layout (a tag,
-    // then the 24-byte Vec3 at offset 8), 24 if rustc finds room for the
-    // tag in a niche; so 168 to 176.
+    // Holder: vec 20 + named 32 + wide (boxed) 8 + list 24 + by_name 48 +
+    // unknown fields 8, and the oneof: the 20-byte Vec3, whose never-null
+    // unknown-fields pointer leaves room for the tag of the boxed Wide
+    // (8 bytes), rounded up to the alignment of 8: 168, exact.
     let expected = "\
 # buffa layout report: the estimated size_of of each generated struct in bytes
 # on 64-bit targets, exact unless marked \"<=\" (an upper bound) or \"~\" (assumes
 # custom pointers are one word and extern messages are laid out as generated
 # here), and where each message-typed field keeps its value.
-# message / field                size  kind        storage                why
-.pointer.size.Holder            <=176  message     pointer::size::Holder  at least 168
-  .pointer.size.Holder.vec             field       Inline                 rule .
-  .pointer.size.Holder.named           field       Inline                 rule .
-  .pointer.size.Holder.wide            field       Box                    size 40 > 32
-  .pointer.size.Holder.small           oneof pick  Inline                 rule .
-  .pointer.size.Holder.big             oneof pick  Box                    size 40 > 32
-  .pointer.size.Holder.list            repeated    Vec                    heap container
-  .pointer.size.Holder.by_name         map         HashMap                heap container
-.pointer.size.Named                32  message     pointer::size::Named
-.pointer.size.Vec3                 24  message     pointer::size::Vec3
-.pointer.size.Wide                 40  message     pointer::size::Wide
+# message / field               size  kind        storage                why
+.pointer.size.Holder             168  message     pointer::size::Holder
+  .pointer.size.Holder.vec            field       Inline                 rule .
+  .pointer.size.Holder.named          field       Inline                 rule .
+  .pointer.size.Holder.wide           field       Box                    size 40 > 32
+  .pointer.size.Holder.small          oneof pick  Inline                 rule .
+  .pointer.size.Holder.big            oneof pick  Box                    size 40 > 32
+  .pointer.size.Holder.list           repeated    Vec                    heap container
+  .pointer.size.Holder.by_name        map         HashMap                heap container
+.pointer.size.Named               32  message     pointer::size::Named
+.pointer.size.Vec3                20  message     pointer::size::Vec3
+.pointer.size.Wide                40  message     pointer::size::Wide
 ";
     assert_eq!(report, expected);
 }
@@ -219,10 +219,10 @@ fn layout_report_reasons() {
         row(".pointer.rec.B.leaf"),
         ".pointer.rec.B.leaf field Box rule .pointer.rec.B.leaf"
     );
-    // Leaf is 16 bytes: over the limit of 8 under a scope rule.
+    // Leaf is 12 bytes: over the limit of 8 under a scope rule.
     assert_eq!(
         row(".pointer.rec.Tree.leaf"),
-        ".pointer.rec.Tree.leaf field Box size 16 > 8"
+        ".pointer.rec.Tree.leaf field Box size 12 > 8"
     );
     // No rule for the oneof variants of Expr, nor for Holder's vec.
     assert_eq!(

@@ -8,7 +8,8 @@
 //! - A struct's fields are reordered by rustc, and every Rust type's size
 //!   is a multiple of its alignment, so sorting by alignment leaves no gap:
 //!   a struct is the sum of its fields rounded up to its largest alignment
-//!   (always 8, because of the unknown-fields pointer).
+//!   (at least 4: the unknown-fields pointer, 8 bytes, is stored with an
+//!   alignment of 4, so a message of 4-byte fields has no padding).
 //! - Scalars have their own sizes; `String`, `Vec<u8>` and `Vec<T>` are
 //!   24 bytes, `bytes::Bytes` and `buffa::BytesStr` 32, `HashMap` 48 (with
 //!   the standard `RandomState`), `BTreeMap` 24, an open enum
@@ -141,6 +142,8 @@ impl Layout {
 
 /// A pointer-sized, null-niche field: `Box<T>`, `MessageField<T>`.
 const POINTER: Layout = Layout::new(8, 8, Niche::Whole);
+/// `buffa::UnknownFields`: a never-null pointer stored 4-aligned.
+const UNKNOWN_FIELDS: Layout = Layout::new(8, 4, Niche::Whole);
 /// `Vec<T>`, `String`.
 const VEC: Layout = Layout::new(24, 8, Niche::Part);
 
@@ -200,7 +203,7 @@ impl Context<'_> {
 
     fn compute_owned_layout(&self, full_name: &str) -> Result<Layout, Error> {
         let message = self.schema.message(full_name)?;
-        let mut parts = vec![POINTER]; // unknown fields
+        let mut parts = vec![UNKNOWN_FIELDS];
         let mut oneofs: Vec<(usize, Vec<Layout>)> = Vec::new();
         for field in self.fields(full_name, message, &[])? {
             let part = match &field.shape {
@@ -361,6 +364,10 @@ mod tests {
     fn struct_rounds_to_alignment() {
         let layout = structure(&[POINTER, scalar(Scalar::Float), scalar(Scalar::Bool)]);
         assert_eq!((layout.size, layout.align), (16, 8));
+        // Three floats and the 4-aligned unknown fields: no padding.
+        let float = scalar(Scalar::Float);
+        let layout = structure(&[UNKNOWN_FIELDS, float, float, float]);
+        assert_eq!((layout.size, layout.align), (20, 4));
     }
 
     #[test]
