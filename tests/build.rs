@@ -77,6 +77,7 @@ fn main() {
         .unwrap_or_else(|e| panic!("{e}"));
 
     strings(&out_dir, &protoc);
+    extern_views(&out_dir, &protoc);
 
     buffa_build::Config::new()
         .protoc_executable(&protoc)
@@ -144,6 +145,31 @@ fn main() {
 /// (`String`, `Vec<u8>`), shared everywhere (`BytesStr`, `Bytes`, with
 /// views), and a mix chosen per path where later rules override earlier
 /// ones (each choice is asserted by type in tests/tests/strings.rs).
+/// `ext.base` generated with views, and `ext.user` generated with views
+/// against it as an extern package (`crate::extern_base::ext::base`).
+fn extern_views(out_dir: &Path, protoc: &Path) {
+    buffa_build::Config::new()
+        .protoc_executable(protoc)
+        .files(&["proto/extern/base.proto"])
+        .includes(&["proto/extern"])
+        .views()
+        .out_dir(out_dir.join("extern_base"))
+        .include_file("include.rs")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    buffa_build::Config::new()
+        .protoc_executable(protoc)
+        .files(&["proto/extern/user.proto"])
+        .includes(&["proto/extern"])
+        .extern_path(".ext.base", "crate::extern_base::ext::base")
+        .unbox_message_fields()
+        .views()
+        .out_dir(out_dir.join("extern_user"))
+        .include_file("include.rs")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
 fn strings(out_dir: &Path, protoc: &Path) {
     use buffa_build::{BytesRepr, StringRepr};
     let files = proto_files(Path::new("proto/strings"));

@@ -225,14 +225,13 @@ impl<'a> Context<'a> {
     /// module `from`.
     pub fn view_type_path(&self, full_name: &str, from: &[String]) -> Result<TokenStream, Error> {
         let message = self.schema.message(full_name)?;
-        if !message.rust.is_local() {
-            // Another crate's type: its view is whatever that crate
-            // generated, named through `HasView`, so a crate built without
-            // views fails with a clear missing-impl error.
-            let owned = self.type_path(full_name, from)?;
-            let buffa = &self.buffa;
-            return Ok(quote!(<#owned as #buffa::HasView>::View<'a>));
-        }
+        // An extern type's view is named like a local one, beside its owned
+        // type: generated code sits next to the message it views. (Naming it
+        // through `<T as HasView>::View<'a>` would make every view holding
+        // it invariant in `'a`, and the shared default view, a
+        // `FooView<'static>`, could then not be lent out as a `FooView<'a>`.)
+        // A crate generated without views has no such type, which the
+        // compiler reports by name.
         let owned = message.rust.relative_to(from);
         let (prefix, name) = match owned.rsplit_once("::") {
             Some((prefix, name)) => (format!("{prefix}::"), name),

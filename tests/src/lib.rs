@@ -7,6 +7,8 @@
 //! - [`strings_owned`], [`strings_shared`] and [`strings_mixed`]: every
 //!   shape of `string` and `bytes` field as `String`/`Vec<u8>`, as
 //!   `BytesStr`/`Bytes` (with views), and chosen per path, by buffa;
+//! - [`extern_base`] and [`extern_user`]: views of messages whose fields
+//!   are of another build's types (`extern_path`), by buffa;
 //! - [`limits`]: boxed oneof variants under an allocation budget, by buffa;
 //! - [`eq_hash`]: messages that derive `Eq` and `Hash` and messages that
 //!   must not, by buffa, with the custom pointer [`Handle`];
@@ -35,6 +37,17 @@ pub mod editions {
 #[allow(clippy::module_inception)]
 pub mod shared {
     include!(concat!(env!("OUT_DIR"), "/shared/include.rs"));
+}
+
+/// Messages that `extern_user` uses as an extern package, with views.
+pub mod extern_base {
+    include!(concat!(env!("OUT_DIR"), "/extern_base/include.rs"));
+}
+
+/// Messages (with views) whose fields are of `extern_base`'s types, reached
+/// through `extern_path`.
+pub mod extern_user {
+    include!(concat!(env!("OUT_DIR"), "/extern_user/include.rs"));
 }
 
 /// `string` and `bytes` fields as `String` and `Vec<u8>`.
