@@ -3,7 +3,7 @@
 //! instruction counts do not depend on machine noise.
 //!
 //! Usage: `profile DATASET CONFIG OP [ITERATIONS]`, with CONFIG one of
-//! `prost`, `buffa_box`, `buffa_inline` and OP one of the compare
+//! `prost`, `buffa_box`, `buffa_inline`, `buffa_shared` and OP one of the compare
 //! command's operations (`encode`, `populate+encode`, `decode`,
 //! `decode+convert`), `populate` alone, or, for `buffa_inline` only (the configuration generated with
 //! views), `view` (decode a borrowed view) and `view+read` (decode a view,
@@ -18,7 +18,8 @@ use std::hint::black_box;
 
 use benchmarks::harness::{PreparedView, ViewOp};
 use benchmarks::{
-    BuffaBox, BuffaInline, Codec, Dataset, Logs, Mesh, Players, Prost, Updates, ViewCodec,
+    BuffaBox, BuffaInline, BuffaShared, Codec, Dataset, Logs, Mesh, Players, Prost, Updates,
+    ViewCodec,
 };
 
 fn run<D: Dataset, C: Codec<D>>(op: &str, iterations: usize) {
@@ -70,6 +71,7 @@ where
     Prost: Codec<D>,
     BuffaBox: Codec<D>,
     BuffaInline: ViewCodec<D>,
+    BuffaShared: Codec<D>,
 {
     if let Some(view_op) = ViewOp::ALL.into_iter().find(|v| v.name() == op) {
         match config {
@@ -82,6 +84,7 @@ where
         "prost" => run::<D, Prost>(op, iterations),
         "buffa_box" => run::<D, BuffaBox>(op, iterations),
         "buffa_inline" => run::<D, BuffaInline>(op, iterations),
+        "buffa_shared" => run::<D, BuffaShared>(op, iterations),
         _ => panic!("unknown configuration {config}"),
     }
 }
