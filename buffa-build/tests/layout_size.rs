@@ -292,3 +292,42 @@ fn layout_report_path_may_name_a_new_directory() {
     let report = std::fs::read_to_string(dir.join("reports/layout.txt")).expect("report written");
     assert!(report.starts_with("# buffa layout report"), "{report}");
 }
+
+/// A message estimated only as an upper bound is boxed by a limit it may
+/// fit; its size reason says so with `<=`, as its own row does.
+#[test]
+fn size_reason_marks_an_upper_bound() {
+    let report = layout_report(
+        config(&["bound.proto"])
+            .unbox_message_fields()
+            .inline_max_size(32),
+        "size_reason_upper_bound",
+    );
+    assert_eq!(
+        report_row(&report, ".pointer.bound.Picker.choice"),
+        ".pointer.bound.Picker.choice field Box size <=40 > 32"
+    );
+    assert_eq!(
+        report_row(&report, ".pointer.bound.Choice"),
+        ".pointer.bound.Choice <=40 message pointer::bound::Choice at least 32"
+    );
+}
+
+/// A closed enum of another build is assumed to be laid out as this run
+/// would generate it, like an extern message: the estimate is marked `~`.
+#[test]
+fn extern_closed_enums_are_assumed() {
+    let local = layout_report(&mut config(&["extern_enum.proto"]), "extern_enum_local");
+    assert_eq!(
+        report_row(&local, ".pointer.extenum.Gauge"),
+        ".pointer.extenum.Gauge 12 message pointer::extenum::Gauge"
+    );
+    let report = layout_report(
+        config(&["extern_enum.proto"]).extern_path(".pointer.extenum.Level", "crate::Level"),
+        "extern_enum",
+    );
+    assert!(
+        report_row(&report, ".pointer.extenum.Gauge").starts_with(".pointer.extenum.Gauge ~12 "),
+        "{report}"
+    );
+}

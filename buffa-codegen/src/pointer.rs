@@ -74,6 +74,9 @@ pub enum Reason {
     Size {
         /// The estimated size of the message's struct, in bytes.
         estimate: usize,
+        /// Whether the estimate is only an upper bound (a oneof rustc may
+        /// compress): the real struct might fit the limit.
+        upper_bound: bool,
         /// The limit.
         limit: usize,
     },
@@ -85,7 +88,14 @@ impl std::fmt::Display for Reason {
             Reason::Rule(path) => write!(f, "rule {path}"),
             Reason::Default => f.write_str("default"),
             Reason::Recursion => f.write_str("recursion"),
-            Reason::Size { estimate, limit } => write!(f, "size {estimate} > {limit}"),
+            Reason::Size {
+                estimate,
+                upper_bound,
+                limit,
+            } => {
+                let mark = if *upper_bound { "<=" } else { "" };
+                write!(f, "size {mark}{estimate} > {limit}")
+            }
         }
     }
 }
@@ -169,12 +179,14 @@ fn inline_within_limits(
     {
         // Not boxed by the plan, so `target`'s struct does not contain
         // this one: inline fields form no cycle.
-        let estimate = context.owned_layout(target)?.size;
-        if estimate > limit {
-            return Ok(Decision::new(
-                Pointer::Box,
-                Reason::Size { estimate, limit },
-            ));
+        let layout = context.owned_layout(target)?;
+        if layout.size > limit {
+            let reason = Reason::Size {
+                estimate: layout.size,
+                upper_bound: layout.min_size < layout.size,
+                limit,
+            };
+            return Ok(Decision::new(Pointer::Box, reason));
         }
     }
     Ok(Decision::new(

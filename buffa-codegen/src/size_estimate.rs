@@ -260,14 +260,16 @@ impl Context<'_> {
             // The `#[repr(i32)]` enum itself, whose niche is the numbers
             // outside its smallest and largest value.
             ValueType::Enum { closed: true, .. } => {
-                let values = &self
-                    .schema
-                    .enumeration(field.proto.type_name())?
-                    .proto
-                    .value;
-                let numbers = || values.iter().map(|v| v.number());
+                let enumeration = self.schema.enumeration(field.proto.type_name())?;
+                let numbers = || enumeration.proto.value.iter().map(|v| v.number());
                 let full = numbers().min() == Some(i32::MIN) && numbers().max() == Some(i32::MAX);
-                Layout::new(4, 4, if full { Niche::None } else { Niche::Whole })
+                let layout = Layout::new(4, 4, if full { Niche::None } else { Niche::Whole });
+                // An extern enum's niche is as this run would generate it.
+                if enumeration.rust.is_local() {
+                    layout
+                } else {
+                    layout.assumed()
+                }
             }
             ValueType::Message { full_name, .. } => self.owned_layout(full_name)?,
         })
