@@ -1,5 +1,6 @@
-//! Minimal boxing: the fewest fields of the inline message graph to box so
-//! that no struct contains itself.
+//! Minimal boxing: a minimum set of fields of the inline message graph to
+//! box so that no struct contains itself (exact up to [`EXACT_LIMIT`]
+//! candidate fields per component, a heuristic beyond).
 //!
 //! A struct's size is finite exactly when the [`MessageGraph`] of fields
 //! stored inline is acyclic, so some edges of every cycle must be boxed.
