@@ -37,8 +37,9 @@ pub trait ScalarType {
     /// Writes `value` without its key.
     fn encode(value: &Self::Value, encoder: &mut Encoder<'_>);
 
-    /// Writes the key of field `field_number` and then `value`.
-    /// Fixed-width types write both behind one bounds check.
+    /// Writes the key of field `field_number` and then `value`. Varint and
+    /// fixed-width types write a one-byte key and the value behind one
+    /// bounds check.
     #[inline]
     fn encode_field(field_number: u32, value: &Self::Value, encoder: &mut Encoder<'_>) {
         encoder.put_tag(field_number, Self::WIRE_TYPE);
