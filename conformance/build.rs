@@ -1,6 +1,9 @@
 //! Generates the conformance protocol and the test message types from the
 //! protobuf 27.1 sources, read in place (see the `protobuf-sources` crate),
 //! with a borrowed view beside every message for the testee's view mode.
+//! The well-known types the test messages import (`Any`, `Duration`,
+//! `Struct`, `Timestamp`, the wrappers, ...) are not generated: the code
+//! names them in the `buffa-types` dependency, which has views too.
 
 fn main() {
     println!("cargo:rerun-if-env-changed=PROTOBUF_SRC_DIR");
@@ -26,6 +29,7 @@ fn main() {
         .includes(&includes)
         .include_file("protos.rs")
         .views()
+        .json()
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
 }

@@ -48,6 +48,7 @@ fn main() {
         .files(&proto_files(Path::new("proto/hostile")))
         .includes(&["proto/hostile"])
         .lazy_views()
+        .json()
         .out_dir(out_dir.join("hostile"))
         .include_file("include.rs")
         .layout_report("layout.txt")
@@ -59,6 +60,7 @@ fn main() {
         .files(&proto_files(Path::new("proto/editions")))
         .includes(&["proto/editions"])
         .views()
+        .json()
         .out_dir(out_dir.join("editions"))
         .include_file("include.rs")
         .layout_report("layout.txt")
@@ -311,6 +313,9 @@ fn unittest(out_dir: &Path, protoc: &Path) {
         // Lazy views on one message with singular, repeated and group
         // fields of the largest test type; the rest stays eager.
         .lazy_views_in(&[".protobuf_unittest.TestParsingMerge"])
+        // The well-known types the family imports are generated here, as
+        // test subjects themselves, rather than taken from buffa-types.
+        .compile_well_known_types()
         .out_dir(out_dir.join("unittest"))
         .include_file("include.rs")
         .layout_report("layout.txt")

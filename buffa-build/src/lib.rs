@@ -65,6 +65,15 @@
 //! [`Config::bytes`]) chooses `bytes::Bytes`, by the same path rules, the
 //! last added winning. Both are immutable handles on a shared buffer:
 //! decoding from `Bytes` slices the input instead of copying each value.
+//!
+//! ## Well-known types
+//!
+//! Imports of `google/protobuf/timestamp.proto` and the other well-known
+//! types need no include path (the vendored protoc brings them), and by
+//! default they are not generated: generated code names them in the
+//! `buffa-types` crate (`::buffa_types::google::protobuf::Timestamp`),
+//! which the crate then depends on. [`Config::compile_well_known_types`]
+//! generates them instead.
 
 #![warn(missing_docs)]
 
@@ -137,7 +146,9 @@ impl Config {
         Config::default()
     }
 
-    /// Adds .proto files to compile.
+    /// Adds .proto files to compile, named as found under the include
+    /// directories (or the well-known types' own, e.g.
+    /// `google/protobuf/timestamp.proto`) or by a path that exists.
     pub fn files(&mut self, files: &[impl AsRef<Path>]) -> &mut Self {
         self.files
             .extend(files.iter().map(|f| f.as_ref().to_owned()));
@@ -187,7 +198,10 @@ impl Config {
     }
 
     /// Maps a proto package or type prefix to an existing Rust path; types
-    /// under it are not generated but referenced there.
+    /// under it are not generated but referenced there. The longest prefix
+    /// covering a type wins. A rule covering a well-known type replaces its
+    /// default mapping to `buffa-types` (see
+    /// [`Config::compile_well_known_types`]).
     pub fn extern_path(
         &mut self,
         proto_path: impl AsRef<str>,
@@ -197,6 +211,29 @@ impl Config {
         self.options
             .extern_paths
             .push((proto_path, rust_path.into()));
+        self
+    }
+
+    /// Generates the well-known types (`google.protobuf.Timestamp`, `Any`,
+    /// `Struct`, the wrappers, ... from `google/protobuf/{any,api,duration,
+    /// empty,field_mask,source_context,struct,timestamp,type,wrappers}.proto`)
+    /// like any other imported type.
+    ///
+    /// Without it, generated code refers to them in the `buffa-types`
+    /// crate, `::buffa_types::google::protobuf::Timestamp` and so on, and
+    /// does not generate them: the crate must then depend on `buffa-types`.
+    /// That way every crate shares one `Timestamp`, with its conversions
+    /// to `std::time::SystemTime`, as prost-generated code shares
+    /// `prost-types`. An [`Config::extern_path`] covering a well-known type
+    /// (`.google.protobuf`, or `.google.protobuf.Timestamp` alone) takes
+    /// precedence over that default. The rest of the `google.protobuf`
+    /// package, such as `descriptor.proto`, is generated either way.
+    ///
+    /// buffa-types is views-ready: generated views of messages holding a
+    /// well-known type name its `TimestampView<'a>` and so on, so
+    /// [`Config::views`] works with the default.
+    pub fn compile_well_known_types(&mut self) -> &mut Self {
+        self.options.compile_well_known_types = true;
         self
     }
 
@@ -419,6 +456,27 @@ impl Config {
         self
     }
 
+    /// Generates proto3 JSON support: `serde::Serialize` and
+    /// `serde::Deserialize` for every message and enum, following the
+    /// protobuf JSON mapping, and a `register_types` function in every
+    /// package module (for `google.protobuf.Any`). The crate needs `buffa`
+    /// with its `json` feature; it needs no `serde` dependency of its own.
+    /// Read and write with options through `buffa::json`.
+    pub fn json(&mut self) -> &mut Self {
+        self.options.json = true;
+        self
+    }
+
+    /// Like [`Config::json`], with the JSON impls behind
+    /// `#[cfg(feature = "<feature>")]` of the crate that includes the code,
+    /// for crates whose JSON support is an optional feature (which must
+    /// enable `buffa/json`).
+    pub fn json_behind_feature(&mut self, feature: impl Into<String>) -> &mut Self {
+        self.options.json = true;
+        self.options.json_feature = Some(feature.into());
+        self
+    }
+
     /// Makes every message-typed view field lazy. Same as
     /// `lazy_views_in(&["."])`; implies [`Config::views`].
     pub fn lazy_views(&mut self) -> &mut Self {
@@ -555,11 +613,13 @@ impl Config {
                         "no .proto files given: call Config::files".into(),
                     ));
                 }
+                let well_known = protoc::well_known_includes();
                 for file in &self.files {
                     let found = file.is_file()
                         || self
                             .includes
                             .iter()
+                            .chain(&well_known)
                             .any(|include| include.join(file).is_file());
                     if !found {
                         return Err(Error::Config(format!(
@@ -663,15 +723,18 @@ impl Config {
 }
 
 /// Names of the files in the set that code is generated for: all of them
-/// but those whose package an `extern_path` covers.
+/// but those whose package an extern path in force
+/// (`Options::effective_extern_paths`) covers. Files whose types are all
+/// extern, such as the well-known type files under their default mapping,
+/// produce no code either.
 fn file_names(descriptor_set: &[u8], options: &Options) -> Result<Vec<String>, Error> {
     let files = buffa_codegen::file_packages(descriptor_set)?;
+    let extern_paths = options.effective_extern_paths();
     Ok(files
         .into_iter()
         .filter(|(_, package)| {
             let package = format!(".{package}");
-            !options
-                .extern_paths
+            !extern_paths
                 .iter()
                 .any(|(proto, _)| buffa_codegen::covers(proto, &package))
         })

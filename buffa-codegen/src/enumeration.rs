@@ -91,6 +91,7 @@ impl Context<'_> {
             }
         };
         let buffa = &self.buffa;
+        let json = self.generate_enum_json(full_name, &name);
         quote! {
             #doc
             #[derive(::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash, ::core::cmp::PartialOrd, ::core::cmp::Ord, ::core::default::Default)]
@@ -127,6 +128,8 @@ impl Context<'_> {
                     }
                 }
             }
+
+            #json
         }
     }
 }

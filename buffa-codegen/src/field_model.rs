@@ -246,7 +246,8 @@ impl<'a> Context<'a> {
     /// Whether decoding `full_name` may share its input: the message, or
     /// any message it contains at any depth, has a `bytes` field generated
     /// as `bytes::Bytes` or a `string` field (map keys included) generated
-    /// as `buffa::BytesStr`. Extern types are assumed to share.
+    /// as `buffa::BytesStr`. Extern types are assumed to share, except
+    /// those of buffa-types, which never do.
     pub fn shares_input(&self, full_name: &str) -> Result<bool, Error> {
         self.reaches_shared_bytes(full_name, &mut HashSet::new())
     }
@@ -261,7 +262,7 @@ impl<'a> Context<'a> {
         }
         let message = self.schema.message(full_name)?;
         if !message.rust.is_local() {
-            return Ok(true);
+            return Ok(!crate::well_known::in_buffa_types(&message.rust));
         }
         for field in self.fields(full_name, message, &[])? {
             let value = match &field.shape {

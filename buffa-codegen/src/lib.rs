@@ -27,6 +27,7 @@ mod features;
 mod field;
 mod field_model;
 mod ident;
+mod json;
 mod layout_report;
 mod message;
 mod message_graph;
@@ -39,6 +40,7 @@ mod schema;
 mod size_estimate;
 mod view;
 mod view_size;
+mod well_known;
 
 use std::collections::BTreeMap;
 
@@ -133,6 +135,10 @@ fn generate_files(context: &Context<'_>) -> Result<Vec<GeneratedFile>, Error> {
     // Per package: its items, and whether any of them is a message (and
     // so calls the support API through the alias).
     let mut packages: BTreeMap<String, (proc_macro2::TokenStream, bool)> = BTreeMap::new();
+    // Per Rust module: the packages mounted there, in order, each with the
+    // messages its `register_types` adds (with `json`).
+    type Registrations = Vec<(String, Vec<proc_macro2::TokenStream>)>;
+    let mut json_messages: BTreeMap<Vec<String>, Registrations> = BTreeMap::new();
     for file in context.schema.files.iter().filter(|f| f.generate) {
         let proto = file.proto;
         let package = proto.package();
@@ -167,6 +173,42 @@ fn generate_files(context: &Context<'_>) -> Result<Vec<GeneratedFile>, Error> {
         let entry = packages.entry(package.to_owned()).or_default();
         entry.0.extend(items);
         entry.1 |= has_messages;
+        if options.json && !proto.message_type.is_empty() {
+            let modules = schema::package_modules(package);
+            let mut names = Vec::new();
+            for message in &proto.message_type {
+                json_message_names(context, &prefix, message, &mut names);
+            }
+            let in_module = json_messages.entry(modules.clone()).or_default();
+            let messages = match in_module.iter_mut().find(|(p, _)| p == package) {
+                Some((_, messages)) => messages,
+                None => {
+                    in_module.push((package.to_owned(), Vec::new()));
+                    &mut in_module.last_mut().expect("just pushed").1
+                }
+            };
+            for name in names {
+                messages.push(context.type_path(&name, &modules)?);
+            }
+        }
+    }
+    // Packages whose names differ only in case share a Rust module, yet
+    // each file compiles alone: the first such package's function is
+    // `register_types`, the next ones' `register_types_2`, ...
+    for in_module in json_messages.into_values() {
+        let in_module = in_module
+            .into_iter()
+            .filter(|(_, messages)| !messages.is_empty());
+        for (index, (package, messages)) in in_module.enumerate() {
+            let name = match index {
+                0 => "register_types".to_owned(),
+                n => format!("register_types_{}", n + 1),
+            };
+            let register = context.generate_register_types(&name, &messages);
+            let entry = packages.entry(package).or_default();
+            entry.0.extend(register);
+            entry.1 = true;
+        }
     }
 
     // Every file that holds messages imports the alias itself, so that it
@@ -205,6 +247,33 @@ fn generate_files(context: &Context<'_>) -> Result<Vec<GeneratedFile>, Error> {
         });
     }
     Ok(out)
+}
+
+/// Appends the full names of `message` (named under `prefix`) and of the
+/// messages nested in it that have generated JSON impls, map entries left
+/// out.
+fn json_message_names(
+    context: &Context<'_>,
+    prefix: &str,
+    message: &prost_types::DescriptorProto,
+    out: &mut Vec<String>,
+) {
+    let full_name = format!("{prefix}.{}", message.name());
+    if message.options.as_ref().is_some_and(|o| o.map_entry()) {
+        return;
+    }
+    if context.generates_json(&full_name)
+        && context
+            .schema
+            .messages
+            .get(&full_name)
+            .is_some_and(|m| m.rust.is_local())
+    {
+        out.push(full_name.clone());
+    }
+    for nested in &message.nested_type {
+        json_message_names(context, &full_name, nested, out);
+    }
 }
 
 /// The (name, package) of every file in an encoded `FileDescriptorSet`.

@@ -130,6 +130,14 @@ impl Context<'_> {
             quote!()
         };
         let buffa = &self.buffa;
+        let json = self.generate_message_json(
+            full_name,
+            &name,
+            &fields,
+            &module_ident,
+            &oneof_names,
+            &oneof_enums,
+        )?;
         let view = if self.options.views {
             self.generate_view(full_name, source_path, comments)?
         } else {
@@ -183,6 +191,8 @@ impl Context<'_> {
                     *self = <#name as ::core::default::Default>::default();
                 }
             }
+
+            #json
 
             #view
 

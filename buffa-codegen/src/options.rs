@@ -1,6 +1,7 @@
 //! What the caller can configure about generated code.
 
-use crate::path::PathRules;
+use crate::path::{self, PathRules};
+use crate::well_known;
 
 /// How a singular message field stores its value: the `P` of
 /// `MessageField<T, P>`.
@@ -46,8 +47,15 @@ pub enum BytesRepr {
 #[non_exhaustive]
 pub struct Options {
     /// Proto package or type prefixes mapped to existing Rust paths; types
-    /// under them are referenced there and not generated.
+    /// under them are referenced there and not generated. The longest
+    /// prefix covering a type wins. See
+    /// [`Options::effective_extern_paths`] for the rules in force.
     pub extern_paths: Vec<(String, String)>,
+    /// Generate the well-known types (`google.protobuf.Timestamp`, `Any`,
+    /// ...) like any other type. When `false` (the default) they are
+    /// referenced in `::buffa_types::google::protobuf` instead, wherever no
+    /// entry of `extern_paths` covers them.
+    pub compile_well_known_types: bool,
     /// Map fields generated as `BTreeMap` instead of `HashMap`.
     pub btree_maps: PathRules<()>,
     /// Representation of `string` fields (map keys and values included);
@@ -75,6 +83,14 @@ pub struct Options {
     pub field_attributes: PathRules<String>,
     /// Generate a borrowed view `FooView<'a>` beside every message `Foo`.
     pub views: bool,
+    /// Generate proto3 JSON support: `serde::Serialize` and
+    /// `serde::Deserialize` for every message and enum, and a
+    /// `register_types` function per package. Generated code needs the
+    /// runtime's `json` feature.
+    pub json: bool,
+    /// Put the JSON impls behind `#[cfg(feature = "...")]` of the crate
+    /// that includes the code, for crates whose JSON support is optional.
+    pub json_feature: Option<String>,
     /// Message-typed view fields (singular or repeated) decoded only when
     /// read; the last rule covering a field decides. Only with `views`.
     pub lazy_views: PathRules<bool>,
@@ -83,4 +99,33 @@ pub struct Options {
     /// The path generated code uses to reach the runtime crate, e.g.
     /// `::buffa_rt` when the dependency is renamed; `None` means `::buffa`.
     pub buffa_path: Option<String>,
+}
+
+impl Options {
+    /// The extern paths in force: [`Options::extern_paths`] and, unless
+    /// [`Options::compile_well_known_types`] is set, an implicit rule per
+    /// well-known type mapping it into `::buffa_types::google::protobuf`
+    /// (`.google.protobuf.Timestamp` to
+    /// `::buffa_types::google::protobuf::Timestamp`, ...).
+    ///
+    /// An implicit rule is left out when an entry of `extern_paths` covers
+    /// it (`.google.protobuf`, `.google`, `.google.protobuf.Timestamp`), so
+    /// the user's rule applies there; a user's rule for a longer prefix
+    /// (`.google.protobuf.Field.Kind`) wins over it as usual. The
+    /// implicit rules name types, not the package, so the rest of
+    /// `google.protobuf` (`descriptor.proto`), which buffa-types does not
+    /// hold, is still generated.
+    pub fn effective_extern_paths(&self) -> Vec<(String, String)> {
+        let mut paths: Vec<(String, String)> = Vec::new();
+        if !self.compile_well_known_types {
+            paths.extend(well_known::extern_paths().filter(|(proto, _)| {
+                !self
+                    .extern_paths
+                    .iter()
+                    .any(|(rule, _)| path::covers(rule, proto))
+            }));
+        }
+        paths.extend(self.extern_paths.iter().cloned());
+        paths
+    }
 }

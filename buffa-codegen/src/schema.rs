@@ -96,6 +96,7 @@ impl<'a> Schema<'a> {
             .iter()
             .map(|file| package_modules(file.package()))
             .collect();
+        let extern_paths = options.effective_extern_paths();
         for (proto, overlay) in files.iter().zip(overlays) {
             let edition = features::file_edition(proto.syntax(), overlay.edition);
             let file_features =
@@ -107,18 +108,14 @@ impl<'a> Schema<'a> {
                 prefix: &prefix,
                 modules: &modules,
                 packages: &packages,
+                extern_paths: &extern_paths,
                 features: file_features,
             };
             for (message, overlay) in proto.message_type.iter().zip(&overlay.message_type) {
-                schema.add_message(message, overlay, &scope, options);
+                schema.add_message(message, overlay, &scope);
             }
             for (enumeration, overlay) in proto.enum_type.iter().zip(&overlay.enum_type) {
-                schema.add_enum(
-                    enumeration,
-                    features::declared(&overlay.options),
-                    &scope,
-                    options,
-                );
+                schema.add_enum(enumeration, features::declared(&overlay.options), &scope);
             }
             schema.files.push(File {
                 proto,
@@ -140,7 +137,6 @@ impl<'a> Schema<'a> {
         proto: &'a DescriptorProto,
         overlay: &'a MessageOverlay,
         scope: &Scope<'_>,
-        options: &Options,
     ) {
         let full_name = format!("{}.{}", scope.prefix, proto.name());
         let features = scope.features.merge(features::declared(&overlay.options));
@@ -169,20 +165,16 @@ impl<'a> Schema<'a> {
             prefix: &full_name,
             modules: &module,
             packages: scope.packages,
+            extern_paths: scope.extern_paths,
             features,
         };
         for (message, overlay) in proto.nested_type.iter().zip(&overlay.nested_type) {
-            self.add_message(message, overlay, &nested, options);
+            self.add_message(message, overlay, &nested);
         }
         for (enumeration, overlay) in proto.enum_type.iter().zip(&overlay.enum_type) {
-            self.add_enum(
-                enumeration,
-                features::declared(&overlay.options),
-                &nested,
-                options,
-            );
+            self.add_enum(enumeration, features::declared(&overlay.options), &nested);
         }
-        let rust = rust_path(&full_name, scope.modules, name, options);
+        let rust = rust_path(&full_name, scope.modules, name, scope.extern_paths);
         self.messages.insert(
             full_name,
             MessageType {
@@ -200,12 +192,11 @@ impl<'a> Schema<'a> {
         proto: &'a EnumDescriptorProto,
         declared: Option<&features::FeatureSet>,
         scope: &Scope<'_>,
-        options: &Options,
     ) {
         let full_name = format!("{}.{}", scope.prefix, proto.name());
         let closed = scope.features.merge(declared).closed_enums;
         let name = self.claim(scope.modules, ident::type_name(proto.name()));
-        let rust = rust_path(&full_name, scope.modules, name, options);
+        let rust = rust_path(&full_name, scope.modules, name, scope.extern_paths);
         self.enums.insert(
             full_name,
             EnumType {
@@ -252,6 +243,8 @@ struct Scope<'s> {
     modules: &'s [String],
     /// The module path of every package in the descriptor set.
     packages: &'s [Vec<String>],
+    /// The extern paths in force (`Options::effective_extern_paths`).
+    extern_paths: &'s [(String, String)],
     features: Features,
 }
 
@@ -266,9 +259,13 @@ pub fn package_modules(package: &str) -> Vec<String> {
 
 /// The Rust path of the type `full_name`, honouring `extern_paths` (the
 /// longest matching prefix wins).
-fn rust_path(full_name: &str, modules: &[String], name: String, options: &Options) -> RustPath {
-    let matched = options
-        .extern_paths
+fn rust_path(
+    full_name: &str,
+    modules: &[String],
+    name: String,
+    extern_paths: &[(String, String)],
+) -> RustPath {
+    let matched = extern_paths
         .iter()
         .filter(|(proto, _)| crate::path::covers(proto, full_name))
         .max_by_key(|(proto, _)| proto.len());
@@ -359,12 +356,17 @@ mod tests {
                 ".google.protobuf.Timestamp",
                 &[],
                 "Timestamp".into(),
-                &options
+                &options.effective_extern_paths()
             ),
             RustPath::Extern("::wkt::Timestamp".into())
         );
         assert_eq!(
-            rust_path(".google.protobuf.Any", &[], "Any".into(), &options),
+            rust_path(
+                ".google.protobuf.Any",
+                &[],
+                "Any".into(),
+                &options.effective_extern_paths()
+            ),
             RustPath::Extern("::my::Any".into())
         );
         assert_eq!(
@@ -372,9 +374,126 @@ mod tests {
                 ".google.protobuf.Struct.Inner",
                 &[],
                 "Inner".into(),
-                &options
+                &options.effective_extern_paths()
             ),
             RustPath::Extern("::wkt::r#struct::Inner".into())
+        );
+    }
+
+    /// The Rust path of `full_name` (a top-level type of `.google.protobuf`
+    /// or a nested one) under `options`.
+    fn wkt_path(full_name: &str, options: &Options) -> RustPath {
+        let name = full_name.rsplit('.').next().unwrap().to_owned();
+        rust_path(
+            full_name,
+            &["google".into(), "protobuf".into()],
+            name,
+            &options.effective_extern_paths(),
+        )
+    }
+
+    fn wkt_extern(path: &str) -> RustPath {
+        RustPath::Extern(format!("::buffa_types::google::protobuf::{path}"))
+    }
+
+    #[test]
+    fn well_known_types_map_to_buffa_types_by_default() {
+        let options = Options::default();
+        assert_eq!(
+            wkt_path(".google.protobuf.Timestamp", &options),
+            wkt_extern("Timestamp")
+        );
+        assert_eq!(
+            wkt_path(".google.protobuf.NullValue", &options),
+            wkt_extern("NullValue")
+        );
+        // Nested types live in their message's module.
+        assert_eq!(
+            wkt_path(".google.protobuf.Field.Kind", &options),
+            wkt_extern("field::Kind")
+        );
+        // buffa-types does not hold descriptor.proto or plugin.proto.
+        assert_eq!(
+            wkt_path(".google.protobuf.FileDescriptorProto", &options),
+            local(&["google", "protobuf"], "FileDescriptorProto")
+        );
+        assert!(wkt_path(".google.protobuf.compiler.CodeGeneratorRequest", &options).is_local());
+    }
+
+    #[test]
+    fn compile_well_known_types_generates_them() {
+        let options = Options {
+            compile_well_known_types: true,
+            ..Default::default()
+        };
+        assert!(options.effective_extern_paths().is_empty());
+        assert_eq!(
+            wkt_path(".google.protobuf.Timestamp", &options),
+            local(&["google", "protobuf"], "Timestamp")
+        );
+    }
+
+    #[test]
+    fn user_extern_paths_override_the_well_known_mapping() {
+        // A rule for one type replaces the implicit rule of that type only.
+        let options = Options {
+            extern_paths: vec![(".google.protobuf.Timestamp".into(), "::my::Ts".into())],
+            ..Default::default()
+        };
+        assert_eq!(
+            wkt_path(".google.protobuf.Timestamp", &options),
+            RustPath::Extern("::my::Ts".into())
+        );
+        assert_eq!(
+            wkt_path(".google.protobuf.Duration", &options),
+            wkt_extern("Duration")
+        );
+        // A rule covering the package, even a shorter one, replaces them
+        // all, nested types included.
+        for (rule, rust, timestamp, kind) in [
+            (
+                ".google.protobuf",
+                "::wkt",
+                "::wkt::Timestamp",
+                "::wkt::field::Kind",
+            ),
+            (
+                ".google",
+                "::g",
+                "::g::protobuf::Timestamp",
+                "::g::protobuf::field::Kind",
+            ),
+        ] {
+            let options = Options {
+                extern_paths: vec![(rule.into(), rust.into())],
+                ..Default::default()
+            };
+            assert_eq!(
+                options.effective_extern_paths().len(),
+                1,
+                "{rule} replaces every implicit rule"
+            );
+            assert_eq!(
+                wkt_path(".google.protobuf.Timestamp", &options),
+                RustPath::Extern(timestamp.into())
+            );
+            assert_eq!(
+                wkt_path(".google.protobuf.Field.Kind", &options),
+                RustPath::Extern(kind.into())
+            );
+        }
+        // A longer prefix than an implicit rule wins over it.
+        let options = Options {
+            extern_paths: vec![(".google.protobuf.Field.Kind".into(), "::my::Kind".into())],
+            ..Default::default()
+        };
+        assert_eq!(
+            wkt_path(".google.protobuf.Field.Kind", &options),
+            RustPath::Extern("::my::Kind".into())
+        );
+        assert_eq!(
+            wkt_path(".google.protobuf.Field", &options),
+            wkt_extern("Field")
         );
     }
 }

@@ -14,6 +14,8 @@ pub use crate::decoder::Decoder;
 pub use crate::encoder::Encoder;
 pub use crate::encoding::types::*;
 pub use crate::encoding::{closed_enum, lazy, map, message, repeated, scalar};
+#[cfg(feature = "json")]
+pub use crate::json::__private as json;
 pub use crate::message::{Encodable, Mergeable};
 pub use crate::message_field::DefaultRef;
 pub use crate::unknown_fields::UnknownSink;

@@ -81,6 +81,8 @@ mod encoder;
 mod encoding;
 mod enumeration;
 mod error;
+#[cfg(feature = "json")]
+pub mod json;
 mod message;
 mod message_field;
 mod options;

@@ -3,13 +3,19 @@
 //! The conformance runner (`conformance_test_runner`, built by
 //! `conformance/build-runner.sh`) starts the `buffa-conformance` binary and
 //! sends it one `conformance.ConformanceRequest` per test; [`handle`] turns
-//! each into a `conformance.ConformanceResponse`. Only the binary wire format
-//! is supported: requests with JSON or text format input or output are
-//! answered with `skipped`.
+//! each into a `conformance.ConformanceResponse`. The binary wire format and
+//! proto3 JSON are supported; requests with text format input or output are
+//! answered with `skipped` (the text format suite).
 //!
 //! A binary request is a round trip through buffa, in one of two [`Mode`]s:
 //! through the owned message (`decode_from_slice`, `encode_to_vec`), or
 //! through its borrowed view (`decode_view`, the view's `encode_to_vec`).
+//! JSON goes through the owned message in both modes (views have no JSON
+//! form): JSON input is parsed with `buffa::json`, and JSON output is
+//! printed from the owned message (in view mode, the view copied into it).
+//! `Any` fields resolve the test message types through a
+//! [`TypeRegistry`](buffa::json::TypeRegistry) filled by the generated
+//! `register_types` functions.
 //! The `buffa-conformance` binary picks the mode from the environment
 //! variable `BUFFA_CONFORMANCE_MODE` (see [`Mode::from_env`]).
 //!
@@ -28,11 +34,16 @@ mod protos {
 
 pub use protos::*;
 
+use std::sync::{Arc, OnceLock};
+
+use buffa::json::{DeserializeOptions, JsonMessage, SerializeOptions, TypeRegistry};
 use buffa::{EnumValue, HasView, Message, MessageView};
 
 use self::conformance::conformance_request::Payload;
 use self::conformance::conformance_response::Result as Outcome;
-use self::conformance::{ConformanceRequest, ConformanceResponse, FailureSet, WireFormat};
+use self::conformance::{
+    ConformanceRequest, ConformanceResponse, FailureSet, TestCategory, WireFormat,
+};
 
 /// How the testee round-trips a binary payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,30 +120,96 @@ fn serve(request: &ConformanceRequest, mode: Mode) -> Outcome {
     }
 }
 
-/// Decodes the payload as `M` (or `M`'s view, in [`Mode::View`]) and
-/// encodes it in the requested format.
-fn round_trip<M: HasView>(request: &ConformanceRequest, mode: Mode) -> Outcome {
-    let payload = match &request.payload {
-        Some(Payload::ProtobufPayload(payload)) => payload,
-        Some(Payload::JsonPayload(_)) => return skipped("JSON format not supported yet"),
+/// The test message types, for `Any` fields.
+fn type_registry() -> Arc<TypeRegistry> {
+    static REGISTRY: OnceLock<Arc<TypeRegistry>> = OnceLock::new();
+    REGISTRY
+        .get_or_init(|| {
+            use self::protobuf_test_messages as tm;
+            let mut registry = TypeRegistry::new();
+            tm::proto3::register_types(&mut registry);
+            tm::proto2::register_types(&mut registry);
+            tm::editions::proto3::register_types(&mut registry);
+            tm::editions::proto2::register_types(&mut registry);
+            tm::editions::register_types(&mut registry);
+            Arc::new(registry)
+        })
+        .clone()
+}
+
+/// Reads the payload as `M` (binary through `M`'s view in
+/// [`Mode::View`]) and writes it in the requested format.
+fn round_trip<M: HasView + JsonMessage>(request: &ConformanceRequest, mode: Mode) -> Outcome {
+    let message = match &request.payload {
+        Some(Payload::ProtobufPayload(payload)) => match read_binary::<M>(payload, mode) {
+            Ok(message) => message,
+            Err(e) => return Outcome::ParseError(e.to_string()),
+        },
+        Some(Payload::JsonPayload(json)) => {
+            let ignore_unknown = request.test_category
+                == EnumValue::Known(TestCategory::JsonIgnoreUnknownParsingTest);
+            let options = DeserializeOptions::new()
+                .with_ignore_unknown_fields(ignore_unknown)
+                .with_type_registry(type_registry());
+            match buffa::json::from_str_with::<M>(json, &options) {
+                Ok(message) => Binary::Owned(message),
+                Err(e) => return Outcome::ParseError(e.to_string()),
+            }
+        }
         Some(Payload::TextPayload(_)) => return skipped("text format not supported yet"),
         Some(Payload::JspbPayload(_)) => return skipped("JSPB format not supported"),
         None => return Outcome::RuntimeError("request has no payload".to_owned()),
     };
-    let encoded = match mode {
-        Mode::Owned => M::decode_from_slice(payload).map(|message| message.encode_to_vec()),
-        Mode::View => buffa::view_of::<M>(payload).map(|view| view.encode_to_vec()),
-    };
-    let encoded = match encoded {
-        Ok(encoded) => encoded,
-        Err(e) => return Outcome::ParseError(e.to_string()),
-    };
     match request.requested_output_format {
-        EnumValue::Known(WireFormat::Protobuf) => Outcome::ProtobufPayload(encoded),
-        EnumValue::Known(WireFormat::Json) => skipped("JSON format not supported yet"),
+        EnumValue::Known(WireFormat::Protobuf) => Outcome::ProtobufPayload(message.encode()),
+        EnumValue::Known(WireFormat::Json) => {
+            let owned = match message.into_owned() {
+                Ok(owned) => owned,
+                Err(e) => return Outcome::ParseError(e.to_string()),
+            };
+            let options = SerializeOptions::new().with_type_registry(type_registry());
+            match buffa::json::to_string_with(&owned, &options) {
+                Ok(json) => Outcome::JsonPayload(json),
+                Err(e) => Outcome::SerializeError(e.to_string()),
+            }
+        }
         EnumValue::Known(WireFormat::TextFormat) => skipped("text format not supported yet"),
         EnumValue::Known(WireFormat::Jspb) => skipped("JSPB format not supported"),
         other => Outcome::RuntimeError(format!("unsupported output format {other:?}")),
+    }
+}
+
+/// A message read from the request: owned, or (binary input in
+/// [`Mode::View`]) the encoding of its view, which binary output returns
+/// as is and JSON output decodes into the owned message.
+enum Binary<M> {
+    Owned(M),
+    ViewEncoded(Vec<u8>),
+}
+
+impl<M: Message> Binary<M> {
+    fn encode(&self) -> Vec<u8> {
+        match self {
+            Binary::Owned(message) => message.encode_to_vec(),
+            Binary::ViewEncoded(encoded) => encoded.clone(),
+        }
+    }
+
+    fn into_owned(self) -> Result<M, buffa::DecodeError> {
+        match self {
+            Binary::Owned(message) => Ok(message),
+            Binary::ViewEncoded(encoded) => M::decode_from_slice(&encoded),
+        }
+    }
+}
+
+/// Decodes a binary payload as `M`, or as `M`'s view in [`Mode::View`].
+fn read_binary<M: HasView>(payload: &[u8], mode: Mode) -> Result<Binary<M>, buffa::DecodeError> {
+    match mode {
+        Mode::Owned => M::decode_from_slice(payload).map(Binary::Owned),
+        Mode::View => {
+            buffa::view_of::<M>(payload).map(|view| Binary::ViewEncoded(view.encode_to_vec()))
+        }
     }
 }
 

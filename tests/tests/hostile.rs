@@ -809,6 +809,24 @@ fn a_case_clashing_package_file_compiles_on_its_own() {
     check("case_solo_lower.proto", &alone, "x: 1 inner { y: 2 }");
     assert_eq!(alone.encode_to_vec(), shared.encode_to_vec());
     assert_eq!(solo_alone::Down::NAME, "hostile.solo.Down");
+
+    // Each package file has its own JSON registration function; in the
+    // shared module, the second package's is `register_types_2`.
+    let mut alone_types = buffa::json::TypeRegistry::new();
+    solo_alone::register_types(&mut alone_types);
+    assert!(alone_types.contains("hostile.solo.Down"));
+    assert!(alone_types.contains("hostile.solo.Down.Inner"));
+    assert!(!alone_types.contains("hostile.Solo.Up"));
+    let mut shared_types = buffa::json::TypeRegistry::new();
+    h::solo::register_types(&mut shared_types);
+    h::solo::register_types_2(&mut shared_types);
+    for name in [
+        "hostile.Solo.Up",
+        "hostile.solo.Down",
+        "hostile.solo.Down.Inner",
+    ] {
+        assert!(shared_types.contains(name), "{name}");
+    }
 }
 
 #[test]

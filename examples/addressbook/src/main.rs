@@ -4,8 +4,10 @@ mod protos {
     include!(concat!(env!("OUT_DIR"), "/protos.rs"));
 }
 
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
 use buffa::Message;
-use protos::google::protobuf::Timestamp;
+use buffa_types::Timestamp;
 use protos::tutorial::person::{PhoneNumber, PhoneType};
 use protos::tutorial::{AddressBook, Person};
 
@@ -21,12 +23,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     r#type: PhoneType::Mobile.into(),
                     ..Default::default()
                 }],
-                last_updated: Timestamp {
-                    seconds: 1_700_000_000,
-                    nanos: 0,
-                    ..Default::default()
-                }
-                .into(),
+                last_updated: Timestamp::try_from(UNIX_EPOCH + Duration::from_secs(1_700_000_000))?
+                    .into(),
                 ..Default::default()
             },
             Person {
@@ -73,9 +71,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             println!("  {:?}: {}", phone.r#type, phone.number);
         }
         if person.last_updated.is_set() {
+            let updated = SystemTime::try_from(&*person.last_updated)?;
             println!(
                 "  last updated: {} s after the epoch",
-                person.last_updated.seconds
+                updated.duration_since(UNIX_EPOCH)?.as_secs()
             );
         }
     }

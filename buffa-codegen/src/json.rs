@@ -1,0 +1,341 @@
+//! Proto3 JSON: `serde` impls for messages and enums (with `json`), one
+//! runtime reader or writer call per field, and each package's
+//! `register_types` function for `google.protobuf.Any`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::context::Context;
+use crate::error::Error;
+use crate::field::{Field, Shape, ValueType};
+use crate::ident;
+
+/// The well-known types whose JSON form the mapping defines specially;
+/// `buffa-types` writes their impls by hand, so codegen leaves them out when
+/// it compiles the well-known types.
+const SPECIAL_FORMS: &[&str] = &[
+    ".google.protobuf.Any",
+    ".google.protobuf.Timestamp",
+    ".google.protobuf.Duration",
+    ".google.protobuf.FieldMask",
+    ".google.protobuf.Struct",
+    ".google.protobuf.Value",
+    ".google.protobuf.ListValue",
+    ".google.protobuf.NullValue",
+    ".google.protobuf.DoubleValue",
+    ".google.protobuf.FloatValue",
+    ".google.protobuf.Int64Value",
+    ".google.protobuf.UInt64Value",
+    ".google.protobuf.Int32Value",
+    ".google.protobuf.UInt32Value",
+    ".google.protobuf.BoolValue",
+    ".google.protobuf.StringValue",
+    ".google.protobuf.BytesValue",
+];
+
+/// `google.protobuf.NullValue`, written and read as JSON `null`.
+const NULL_VALUE: &str = ".google.protobuf.NullValue";
+
+impl Context<'_> {
+    /// Whether JSON impls are generated for the message or enum
+    /// `full_name`.
+    pub(crate) fn generates_json(&self, full_name: &str) -> bool {
+        self.options.json && !SPECIAL_FORMS.contains(&full_name)
+    }
+
+    /// The `#[cfg(...)]` the JSON impls carry, if any.
+    fn json_cfg(&self) -> TokenStream {
+        match &self.options.json_feature {
+            Some(feature) => quote!(#[cfg(feature = #feature)]),
+            None => quote!(),
+        }
+    }
+
+    /// `JsonMessage`, `JsonFields`, `Serialize` and `Deserialize` for the
+    /// message `name`, over its owned `fields`.
+    pub(crate) fn generate_message_json(
+        &self,
+        full_name: &str,
+        name: &syn::Ident,
+        fields: &[Field<'_>],
+        module: &syn::Ident,
+        oneof_names: &[String],
+        oneof_enums: &[String],
+    ) -> Result<TokenStream, Error> {
+        if !self.generates_json(full_name) {
+            return Ok(quote!());
+        }
+        let buffa = &self.buffa;
+        let cfg = self.json_cfg();
+        let some = quote!(::core::option::Option::Some);
+        let mut writes = Vec::new();
+        let mut arms = Vec::new();
+        let mut oneofs_written = Vec::new();
+        for (index, field) in fields.iter().enumerate() {
+            let index = index as u32;
+            let json_name = json_name(field);
+            let proto_name = field.proto.name();
+            let keys = if json_name == proto_name {
+                quote!(#json_name)
+            } else {
+                quote!(#json_name | #proto_name)
+            };
+            let member = ident::ident(&field.rust_name);
+            if let Shape::Oneof(oneof) = field.shape {
+                let oneof_field = ident::ident(&oneof_names[oneof]);
+                let enum_name = ident::ident(&oneof_enums[oneof]);
+                let constructor = quote!(#module::#enum_name::#member);
+                let kind = self.json_kind(field, &field.value);
+                let boxed = self.oneof_boxed(full_name, field)?;
+                let wrap = if boxed {
+                    quote!(::std::boxed::Box::new(value))
+                } else {
+                    quote!(value)
+                };
+                if !oneofs_written.contains(&oneof) {
+                    oneofs_written.push(oneof);
+                    let members = fields
+                        .iter()
+                        .filter(|f| matches!(f.shape, Shape::Oneof(o) if o == oneof))
+                        .map(|f| -> Result<TokenStream, Error> {
+                            let variant = ident::ident(&f.rust_name);
+                            let kind = self.json_kind(f, &f.value);
+                            let member_json_name = self::json_name(f);
+                            let proto_name = f.proto.name();
+                            let value = if self.oneof_boxed(full_name, f)? {
+                                quote!(&**value)
+                            } else {
+                                quote!(value)
+                            };
+                            Ok(quote! {
+                                #some(#module::#enum_name::#variant(value)) => out.member::<#kind>(#member_json_name, #proto_name, #value)?,
+                            })
+                        })
+                        .collect::<Result<Vec<_>, Error>>()?;
+                    writes.push(quote! {
+                        match &self.#oneof_field {
+                            #(#members)*
+                            ::core::option::Option::None => {}
+                        }
+                    });
+                }
+                let oneof_label = oneof_names[oneof].as_str();
+                arms.push(quote! {
+                    #keys => {
+                        if let #some(value) = input.member::<#kind>(#index, key, #oneof_label, self.#oneof_field.is_some())? {
+                            self.#oneof_field = #some(#constructor(#wrap));
+                        }
+                        ::core::result::Result::Ok(())
+                    }
+                });
+                continue;
+            }
+            let (write, read) = match (&field.shape, &field.value) {
+                (Shape::Map { key, value, .. }, _) => {
+                    let key_kind = key.marker();
+                    let value_kind = self.json_kind(field, value);
+                    (
+                        quote!(out.map::<#key_kind, #value_kind, _>(#json_name, #proto_name, &self.#member)?;),
+                        quote!(input.map::<#key_kind, #value_kind, _>(#index, key, &mut self.#member)),
+                    )
+                }
+                (Shape::Repeated { .. }, value) => {
+                    let kind = self.json_kind(field, value);
+                    (
+                        quote!(out.repeated::<#kind>(#json_name, #proto_name, &self.#member)?;),
+                        quote!(input.repeated::<#kind>(#index, key, &mut self.#member)),
+                    )
+                }
+                (Shape::Explicit, ValueType::Message { .. }) => (
+                    quote!(out.message(#json_name, #proto_name, &self.#member)?;),
+                    quote!(input.message(#index, key, &mut self.#member)),
+                ),
+                (Shape::Explicit, value) => {
+                    let kind = self.json_kind(field, value);
+                    (
+                        quote!(out.optional::<#kind>(#json_name, #proto_name, &self.#member)?;),
+                        quote!(input.optional::<#kind>(#index, key, &mut self.#member)),
+                    )
+                }
+                (Shape::Implicit, value) => {
+                    let kind = self.json_kind(field, value);
+                    (
+                        quote!(out.implicit::<#kind>(#json_name, #proto_name, &self.#member)?;),
+                        quote!(input.implicit::<#kind>(#index, key, &mut self.#member)),
+                    )
+                }
+                (Shape::Oneof(_), _) => unreachable!("handled above"),
+            };
+            writes.push(write);
+            arms.push(quote!(#keys => #read,));
+        }
+        let out_binding = if writes.is_empty() {
+            quote!(out)
+        } else {
+            quote!(mut out)
+        };
+        let read_body = if arms.is_empty() {
+            quote!(input.unknown(key))
+        } else {
+            quote! {
+                // A field's json_name may equal another field's name.
+                #[allow(unreachable_patterns)]
+                match key {
+                    #(#arms)*
+                    _ => input.unknown(key),
+                }
+            }
+        };
+        Ok(quote! {
+            #cfg
+            impl #buffa::json::JsonMessage for #name {
+                fn serialize_json<S: __buffa::json::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                    options: &#buffa::json::SerializeOptions,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let #out_binding = __buffa::json::MessageWriter::new(serializer, options)?;
+                    #(#writes)*
+                    out.end()
+                }
+
+                fn deserialize_json<'de, D: __buffa::json::serde::Deserializer<'de>>(
+                    deserializer: D,
+                    cx: __buffa::json::DeserializeCx<'_>,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    __buffa::json::deserialize_fields(deserializer, cx)
+                }
+            }
+
+            #cfg
+            impl __buffa::json::JsonFields for #name {
+                fn merge_json_field<'de, A: __buffa::json::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    key: &str,
+                    input: &mut __buffa::json::FieldReader<'_, 'de, A>,
+                ) -> ::core::result::Result<(), A::Error> {
+                    #read_body
+                }
+            }
+
+            #cfg
+            impl __buffa::json::serde::Serialize for #name {
+                fn serialize<S: __buffa::json::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    __buffa::json::serialize(self, serializer)
+                }
+            }
+
+            #cfg
+            impl<'de> __buffa::json::serde::Deserialize<'de> for #name {
+                fn deserialize<D: __buffa::json::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    __buffa::json::deserialize(deserializer)
+                }
+            }
+        })
+    }
+
+    /// `Serialize` and `Deserialize` for the enum `name`: by name, or by
+    /// number when reading.
+    pub(crate) fn generate_enum_json(&self, full_name: &str, name: &syn::Ident) -> TokenStream {
+        if !self.generates_json(full_name) {
+            return quote!();
+        }
+        let buffa = &self.buffa;
+        let cfg = self.json_cfg();
+        quote! {
+            #cfg
+            impl #buffa::__private::json::serde::Serialize for #name {
+                fn serialize<S: #buffa::__private::json::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    #buffa::__private::json::serialize_enum(*self, serializer)
+                }
+            }
+
+            #cfg
+            impl<'de> #buffa::__private::json::serde::Deserialize<'de> for #name {
+                fn deserialize<D: #buffa::__private::json::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    #buffa::__private::json::deserialize_enum(deserializer)
+                }
+            }
+        }
+    }
+
+    /// `register_types` (named `name`) of a package: adds every message
+    /// that has a JSON form to a type registry. `messages` are Rust paths
+    /// relative to the package module.
+    pub(crate) fn generate_register_types(
+        &self,
+        name: &str,
+        messages: &[TokenStream],
+    ) -> TokenStream {
+        if !self.options.json {
+            return quote!();
+        }
+        let name = ident::ident(name);
+        let buffa = &self.buffa;
+        let cfg = self.json_cfg();
+        quote! {
+            /// Adds the messages of this package to `registry`, so that
+            /// `google.protobuf.Any` fields holding them have a JSON form.
+            #cfg
+            pub fn #name(registry: &mut #buffa::json::TypeRegistry) {
+                #(registry.register::<#messages>();)*
+            }
+        }
+    }
+
+    /// The JSON kind marker of one value of `field`.
+    fn json_kind(&self, field: &Field<'_>, value: &ValueType) -> TokenStream {
+        match value {
+            ValueType::Scalar(scalar) => scalar.marker(),
+            ValueType::Enum { path, .. }
+                if field.proto.type_name() == NULL_VALUE
+                    && !matches!(field.shape, Shape::Map { .. }) =>
+            {
+                quote!(__buffa::json::NullValueKind<#path>)
+            }
+            ValueType::Enum { .. } => value.marker(),
+            ValueType::Message { path, .. } => quote!(__buffa::json::MessageKind<#path>),
+        }
+    }
+}
+
+/// The field's JSON name: `json_name` from the descriptor (protoc always
+/// fills it in), else the lowerCamelCase form of its name.
+fn json_name(field: &Field<'_>) -> String {
+    match &field.proto.json_name {
+        Some(name) => name.clone(),
+        None => lower_camel(field.proto.name()),
+    }
+}
+
+/// protoc's `ToJsonName`: underscores dropped, the letter after each one
+/// upper-cased.
+fn lower_camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lower_camel;
+
+    #[test]
+    fn lower_camel_follows_protoc() {
+        assert_eq!(lower_camel("optional_int32"), "optionalInt32");
+        assert_eq!(lower_camel("field__name"), "fieldName");
+        assert_eq!(lower_camel("_leading"), "Leading");
+        assert_eq!(lower_camel("field_0name"), "field0name");
+        assert_eq!(lower_camel("FIELD_NAME"), "FIELDNAME");
+    }
+}

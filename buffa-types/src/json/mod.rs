@@ -1,0 +1,62 @@
+//! The special proto3 JSON forms of the well-known types (the `json`
+//! feature): `Timestamp` and `Duration` as strings, `FieldMask` as a
+//! comma-joined string, `Struct`/`Value`/`ListValue` as any JSON,
+//! `NullValue` as `null`, the wrappers as bare scalars, and `Any` as its
+//! packed message with an `"@type"`. `Empty` and the types of `type.proto`
+//! and `api.proto` have the generated (ordinary) form.
+
+mod any;
+mod field_mask;
+mod structs;
+mod time;
+mod wrappers;
+
+use buffa::json::TypeRegistry;
+
+use crate::google::protobuf as wkt;
+
+/// Adds every well-known type to `registry`: those `Any` can always hold.
+pub fn register_types(registry: &mut TypeRegistry) {
+    wkt::register_types(registry);
+    registry
+        .register::<wkt::Any>()
+        .register::<wkt::Timestamp>()
+        .register::<wkt::Duration>()
+        .register::<wkt::FieldMask>()
+        .register::<wkt::Struct>()
+        .register::<wkt::Value>()
+        .register::<wkt::ListValue>()
+        .register::<wkt::DoubleValue>()
+        .register::<wkt::FloatValue>()
+        .register::<wkt::Int64Value>()
+        .register::<wkt::UInt64Value>()
+        .register::<wkt::Int32Value>()
+        .register::<wkt::UInt32Value>()
+        .register::<wkt::BoolValue>()
+        .register::<wkt::StringValue>()
+        .register::<wkt::BytesValue>();
+}
+
+/// Implements `Serialize` and `Deserialize` of a well-known type through
+/// its `JsonMessage` impl, as generated code does.
+macro_rules! serde_through_json_message {
+    ($($ty:ty),* $(,)?) => {$(
+        impl buffa::__private::json::serde::Serialize for $ty {
+            fn serialize<S: buffa::__private::json::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                buffa::__private::json::serialize(self, serializer)
+            }
+        }
+
+        impl<'de> buffa::__private::json::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: buffa::__private::json::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                buffa::__private::json::deserialize(deserializer)
+            }
+        }
+    )*};
+}
+use serde_through_json_message;

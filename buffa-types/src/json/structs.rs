@@ -1,0 +1,241 @@
+//! `Struct` as a JSON object, `ListValue` as an array, `Value` as any JSON
+//! value, and `NullValue` as `null`. Each nested `Struct`, `ListValue` or
+//! `Value` counts against the recursion limit.
+
+use core::fmt;
+
+use buffa::__private::json::DeserializeCx;
+use buffa::__private::json::serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use buffa::__private::json::serde::ser::{Error as _, SerializeMap, SerializeSeq};
+use buffa::__private::json::serde::{Deserialize, Deserializer, Serialize, Serializer};
+use buffa::EnumValue;
+use buffa::json::{JsonMessage, SerializeOptions, WithOptions};
+
+use super::serde_through_json_message;
+use crate::google::protobuf as wkt;
+use crate::google::protobuf::value::Kind;
+
+/// Reads one `Value`, one level deeper.
+struct ValueSeed<'c>(DeserializeCx<'c>);
+
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
+    type Value = wkt::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<wkt::Value, D::Error> {
+        self.0.message(deserializer)
+    }
+}
+
+fn value(kind: Kind) -> wkt::Value {
+    wkt::Value {
+        kind: Some(kind),
+        ..Default::default()
+    }
+}
+
+/// Reads any JSON value as a `Value`; `cx` has counted this level.
+struct ValueVisitor<'c>(DeserializeCx<'c>);
+
+impl<'de> Visitor<'de> for ValueVisitor<'_> {
+    type Value = wkt::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<wkt::Value, E> {
+        Ok(value(Kind::NullValue(EnumValue::Known(
+            wkt::NullValue::NullValue,
+        ))))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<wkt::Value, E> {
+        self.visit_unit()
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<wkt::Value, E> {
+        Ok(value(Kind::BoolValue(v)))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<wkt::Value, E> {
+        Ok(value(Kind::NumberValue(v as f64)))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<wkt::Value, E> {
+        Ok(value(Kind::NumberValue(v as f64)))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<wkt::Value, E> {
+        Ok(value(Kind::NumberValue(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<wkt::Value, E> {
+        Ok(value(Kind::StringValue(v.to_owned())))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<wkt::Value, E> {
+        Ok(value(Kind::StringValue(v)))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<wkt::Value, A::Error> {
+        let list = ListVisitor(self.0.enter()?).visit_seq(seq)?;
+        Ok(value(Kind::ListValue(Box::new(list))))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<wkt::Value, A::Error> {
+        let fields = StructVisitor(self.0.enter()?).visit_map(map)?;
+        Ok(value(Kind::StructValue(Box::new(fields))))
+    }
+}
+
+/// Reads a JSON array as a `ListValue`; `cx` has counted this level.
+struct ListVisitor<'c>(DeserializeCx<'c>);
+
+impl<'de> Visitor<'de> for ListVisitor<'_> {
+    type Value = wkt::ListValue;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON array for a ListValue")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<wkt::ListValue, A::Error> {
+        let mut list = wkt::ListValue::default();
+        while let Some(item) = seq.next_element_seed(ValueSeed(self.0))? {
+            list.values.push(item);
+        }
+        Ok(list)
+    }
+}
+
+/// Reads a JSON object as a `Struct`; `cx` has counted this level.
+struct StructVisitor<'c>(DeserializeCx<'c>);
+
+impl<'de> Visitor<'de> for StructVisitor<'_> {
+    type Value = wkt::Struct;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object for a Struct")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<wkt::Struct, A::Error> {
+        let mut fields = wkt::Struct::default();
+        while let Some(key) = map.next_key::<String>()? {
+            let item = map.next_value_seed(ValueSeed(self.0))?;
+            fields.fields.insert(key, item);
+        }
+        Ok(fields)
+    }
+}
+
+impl JsonMessage for wkt::Value {
+    fn serialize_json<S: Serializer>(
+        &self,
+        serializer: S,
+        options: &SerializeOptions,
+    ) -> Result<S::Ok, S::Error> {
+        match &self.kind {
+            None => Err(S::Error::custom(
+                "a google.protobuf.Value with no kind set has no JSON form",
+            )),
+            Some(Kind::NullValue(_)) => serializer.serialize_unit(),
+            Some(Kind::NumberValue(v)) if !v.is_finite() => Err(S::Error::custom(format_args!(
+                "google.protobuf.Value number {v} has no JSON form (NaN and infinities do not)"
+            ))),
+            Some(Kind::NumberValue(v)) => serializer.serialize_f64(*v),
+            Some(Kind::StringValue(v)) => serializer.serialize_str(v),
+            Some(Kind::BoolValue(v)) => serializer.serialize_bool(*v),
+            Some(Kind::StructValue(v)) => v.serialize_json(serializer, options),
+            Some(Kind::ListValue(v)) => v.serialize_json(serializer, options),
+        }
+    }
+
+    fn deserialize_json<'de, D: Deserializer<'de>>(
+        deserializer: D,
+        cx: DeserializeCx<'_>,
+    ) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ValueVisitor(cx))
+    }
+
+    fn json_null() -> Option<Self> {
+        Some(value(Kind::NullValue(EnumValue::Known(
+            wkt::NullValue::NullValue,
+        ))))
+    }
+}
+
+impl JsonMessage for wkt::Struct {
+    fn serialize_json<S: Serializer>(
+        &self,
+        serializer: S,
+        options: &SerializeOptions,
+    ) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.fields.len()))?;
+        for (key, item) in &self.fields {
+            map.serialize_entry(key, &WithOptions::new(item, options))?;
+        }
+        map.end()
+    }
+
+    fn deserialize_json<'de, D: Deserializer<'de>>(
+        deserializer: D,
+        cx: DeserializeCx<'_>,
+    ) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(StructVisitor(cx))
+    }
+}
+
+impl JsonMessage for wkt::ListValue {
+    fn serialize_json<S: Serializer>(
+        &self,
+        serializer: S,
+        options: &SerializeOptions,
+    ) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.values.len()))?;
+        for item in &self.values {
+            seq.serialize_element(&WithOptions::new(item, options))?;
+        }
+        seq.end()
+    }
+
+    fn deserialize_json<'de, D: Deserializer<'de>>(
+        deserializer: D,
+        cx: DeserializeCx<'_>,
+    ) -> Result<Self, D::Error> {
+        deserializer.deserialize_seq(ListVisitor(cx))
+    }
+}
+
+serde_through_json_message!(wkt::Value, wkt::Struct, wkt::ListValue);
+
+impl Serialize for wkt::NullValue {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_unit()
+    }
+}
+
+impl<'de> Deserialize<'de> for wkt::NullValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct NullVisitor;
+
+        impl<'de> Visitor<'de> for NullVisitor {
+            type Value = wkt::NullValue;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("null")
+            }
+
+            fn visit_unit<E: de::Error>(self) -> Result<wkt::NullValue, E> {
+                Ok(wkt::NullValue::NullValue)
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<wkt::NullValue, E> {
+                match v {
+                    "NULL_VALUE" => Ok(wkt::NullValue::NullValue),
+                    _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+                }
+            }
+        }
+
+        deserializer.deserialize_any(NullVisitor)
+    }
+}

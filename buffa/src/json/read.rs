@@ -1,0 +1,501 @@
+//! Reading messages from JSON: the recursion limit, the field loop and one
+//! reader per field shape, which generated `merge_json_field` calls.
+
+use core::fmt;
+use core::marker::PhantomData;
+use std::borrow::Cow;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use super::kind::{JsonKind, JsonMapKey};
+use super::{DeserializeOptions, JsonMessage};
+use crate::encoding::map::MapContainer;
+use crate::message_field::MessageField;
+use crate::pointer::ProtoBox;
+
+/// The state of one JSON read: its options and how many more levels of
+/// message nesting the recursion limit allows.
+#[derive(Clone, Copy, Debug)]
+pub struct DeserializeCx<'a> {
+    options: &'a DeserializeOptions,
+    depth_left: u32,
+}
+
+impl<'a> DeserializeCx<'a> {
+    /// The state at the start of a read.
+    pub fn new(options: &'a DeserializeOptions) -> DeserializeCx<'a> {
+        DeserializeCx {
+            options,
+            depth_left: options.recursion_limit(),
+        }
+    }
+
+    /// The options of the read.
+    pub fn options(&self) -> &'a DeserializeOptions {
+        self.options
+    }
+
+    /// Reads a message one level deeper, failing beyond the recursion limit.
+    pub fn message<'de, M: JsonMessage, D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<M, D::Error> {
+        let inner = self.enter::<D::Error>()?;
+        M::deserialize_json(deserializer, inner)
+    }
+
+    /// The state one level of nesting deeper, or an error past the limit.
+    /// Hand-written JSON forms that nest (`Struct`, `Value`, `ListValue`)
+    /// call it for each level.
+    pub fn enter<E: de::Error>(self) -> Result<DeserializeCx<'a>, E> {
+        match self.depth_left.checked_sub(1) {
+            Some(depth_left) => Ok(DeserializeCx { depth_left, ..self }),
+            None => Err(E::custom(format_args!(
+                "messages nested more than {} levels deep (the recursion limit)",
+                self.options.recursion_limit()
+            ))),
+        }
+    }
+}
+
+/// A JSON object key, borrowed from the input when it has no escapes.
+#[derive(Debug)]
+pub struct Key<'de>(Cow<'de, str>);
+
+impl core::ops::Deref for Key<'_> {
+    type Target = str;
+
+    #[inline]
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de> de::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Key<'de>, D::Error> {
+        struct KeyVisitor;
+
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a field name")
+            }
+
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+/// Generated messages: read one JSON field into the message.
+pub trait JsonFields: JsonMessage {
+    /// Reads the value of the field named `key` (its `json_name` or its
+    /// .proto name) from `input` into `self`; unknown names go to
+    /// [`FieldReader::unknown`].
+    fn merge_json_field<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        input: &mut FieldReader<'_, 'de, A>,
+    ) -> Result<(), A::Error>;
+}
+
+/// `JsonMessage::deserialize_json` of a generated message: a JSON object
+/// whose fields are read by [`JsonFields::merge_json_field`].
+pub fn deserialize_fields<'de, M: JsonFields, D: Deserializer<'de>>(
+    deserializer: D,
+    cx: DeserializeCx<'_>,
+) -> Result<M, D::Error> {
+    deserializer.deserialize_map(FieldsVisitor::<M> {
+        cx,
+        message: PhantomData,
+    })
+}
+
+struct FieldsVisitor<'c, M> {
+    cx: DeserializeCx<'c>,
+    message: PhantomData<M>,
+}
+
+impl<'de, M: JsonFields> Visitor<'de> for FieldsVisitor<'_, M> {
+    type Value = M;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a JSON object for message {}", M::NAME)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<M, A::Error> {
+        let mut message = M::default();
+        let mut input = FieldReader {
+            map,
+            cx: self.cx,
+            message: M::NAME,
+            seen: Seen::default(),
+            de: PhantomData,
+        };
+        while let Some(key) = input.map.next_key::<Key<'de>>()? {
+            message.merge_json_field(&key, &mut input)?;
+        }
+        Ok(message)
+    }
+}
+
+/// Which fields of a message have been read, to reject duplicates.
+#[derive(Default)]
+struct Seen {
+    first: u128,
+    more: Vec<u64>,
+}
+
+impl Seen {
+    /// Marks field `index`; `false` if it was already marked.
+    fn mark(&mut self, index: u32) -> bool {
+        let (word, bit) = match index.checked_sub(128) {
+            None => (&mut self.first, 1u128 << index),
+            Some(rest) => {
+                let i = (rest / 64) as usize;
+                if self.more.len() <= i {
+                    self.more.resize(i + 1, 0);
+                }
+                let before = self.more[i];
+                self.more[i] |= 1 << (rest % 64);
+                return before != self.more[i];
+            }
+        };
+        let before = *word;
+        *word |= bit;
+        before != *word
+    }
+}
+
+/// The object of one message being read: hands each field's value to the
+/// reader for its shape. Every reader takes the field's index in its
+/// message (to reject a field given twice, also under its other name) and
+/// the key it was given under (for errors).
+pub struct FieldReader<'c, 'de, A> {
+    map: A,
+    cx: DeserializeCx<'c>,
+    message: &'static str,
+    seen: Seen,
+    de: PhantomData<&'de ()>,
+}
+
+/// A value read where `null` is allowed.
+enum Read<T> {
+    Null,
+    /// To be skipped: an undeclared enum name under `ignore_unknown_fields`.
+    Skip,
+    Value(T),
+}
+
+struct Nullable<'c, K>(DeserializeCx<'c>, PhantomData<K>);
+
+impl<'de, K: JsonKind> DeserializeSeed<'de> for Nullable<'_, K> {
+    type Value = Read<K::Value>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_option(self)
+    }
+}
+
+impl<'de, K: JsonKind> Visitor<'de> for Nullable<'_, K> {
+    type Value = Read<K::Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a value or null")
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Read::Null)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Read::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        Ok(match K::deserialize(deserializer, self.0)? {
+            Some(value) => Read::Value(value),
+            None => Read::Skip,
+        })
+    }
+}
+
+/// Reads a list or map element, where `null` is a value only for types
+/// that have a null value.
+fn element<K: JsonKind, E: de::Error>(
+    read: Read<K::Value>,
+    container: &str,
+) -> Result<Option<K::Value>, E> {
+    match read {
+        Read::Value(value) => Ok(Some(value)),
+        Read::Skip => Ok(None),
+        Read::Null => K::null()
+            .map(Some)
+            .ok_or_else(|| E::custom(format_args!("null is not allowed in a {container}"))),
+    }
+}
+
+impl<'de, A: MapAccess<'de>> FieldReader<'_, 'de, A> {
+    fn first(&mut self, index: u32, key: &str) -> Result<(), A::Error> {
+        if self.seen.mark(index) {
+            Ok(())
+        } else {
+            Err(de::Error::custom(format_args!(
+                "field {key:?} of {} is given more than once",
+                self.message
+            )))
+        }
+    }
+
+    fn value<K: JsonKind>(&mut self) -> Result<Read<K::Value>, A::Error> {
+        self.map
+            .next_value_seed(Nullable::<K>(self.cx, PhantomData))
+    }
+
+    /// A field without presence: `null` leaves the default.
+    pub fn implicit<K: JsonKind>(
+        &mut self,
+        index: u32,
+        key: &str,
+        field: &mut K::Value,
+    ) -> Result<(), A::Error> {
+        self.first(index, key)?;
+        match self.value::<K>()? {
+            Read::Value(value) => *field = value,
+            Read::Null => {
+                if let Some(null) = K::null() {
+                    *field = null;
+                }
+            }
+            Read::Skip => {}
+        }
+        Ok(())
+    }
+
+    /// A scalar or enum with explicit presence: `null` leaves it unset.
+    pub fn optional<K: JsonKind>(
+        &mut self,
+        index: u32,
+        key: &str,
+        field: &mut Option<K::Value>,
+    ) -> Result<(), A::Error> {
+        self.first(index, key)?;
+        *field = match self.value::<K>()? {
+            Read::Value(value) => Some(value),
+            Read::Null => K::null(),
+            Read::Skip => None,
+        };
+        Ok(())
+    }
+
+    /// A singular message field: `null` leaves it unset (except for
+    /// `google.protobuf.Value`, where `null` is a value).
+    pub fn message<T: JsonMessage, P: ProtoBox<T>>(
+        &mut self,
+        index: u32,
+        key: &str,
+        field: &mut MessageField<T, P>,
+    ) -> Result<(), A::Error> {
+        self.first(index, key)?;
+        match self.value::<super::kind::MessageKind<T>>()? {
+            Read::Value(value) => field.set(value),
+            Read::Null => {
+                if let Some(null) = T::json_null() {
+                    field.set(null);
+                }
+            }
+            Read::Skip => {}
+        }
+        Ok(())
+    }
+
+    /// A oneof member: `Some` when it holds a value, which the caller
+    /// stores. `set` says whether another member was already read, which
+    /// makes a second value an error; `null` sets nothing.
+    pub fn member<K: JsonKind>(
+        &mut self,
+        index: u32,
+        key: &str,
+        oneof: &str,
+        set: bool,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.first(index, key)?;
+        let value = match self.value::<K>()? {
+            Read::Value(value) => value,
+            Read::Null => match K::null() {
+                Some(null) => null,
+                None => return Ok(None),
+            },
+            Read::Skip => return Ok(None),
+        };
+        if set {
+            return Err(de::Error::custom(format_args!(
+                "field {key:?} of {} sets oneof {oneof:?}, which another field already set",
+                self.message
+            )));
+        }
+        Ok(Some(value))
+    }
+
+    /// A repeated field: a JSON array, or `null` for none.
+    pub fn repeated<K: JsonKind>(
+        &mut self,
+        index: u32,
+        key: &str,
+        field: &mut Vec<K::Value>,
+    ) -> Result<(), A::Error> {
+        self.first(index, key)?;
+        self.map.next_value_seed(ListSeed::<K> {
+            cx: self.cx,
+            list: field,
+        })
+    }
+
+    /// A map field: a JSON object with stringified keys, or `null` for
+    /// none.
+    pub fn map<KK: JsonMapKey, VK: JsonKind, C: MapContainer<KK::Value, VK::Value>>(
+        &mut self,
+        index: u32,
+        key: &str,
+        field: &mut C,
+    ) -> Result<(), A::Error> {
+        self.first(index, key)?;
+        self.map.next_value_seed(MapSeed::<KK, VK, C> {
+            cx: self.cx,
+            map: field,
+            types: PhantomData,
+        })
+    }
+
+    /// A field the message does not have: skipped under
+    /// `ignore_unknown_fields`, an error otherwise.
+    pub fn unknown(&mut self, key: &str) -> Result<(), A::Error> {
+        if self.cx.options().ignore_unknown_fields() {
+            self.map.next_value::<IgnoredAny>()?;
+            Ok(())
+        } else {
+            Err(de::Error::custom(format_args!(
+                "unknown field {key:?} in message {}",
+                self.message
+            )))
+        }
+    }
+}
+
+struct ListSeed<'c, 'f, K: JsonKind> {
+    cx: DeserializeCx<'c>,
+    list: &'f mut Vec<K::Value>,
+}
+
+impl<'de, K: JsonKind> DeserializeSeed<'de> for ListSeed<'_, '_, K> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_option(self)
+    }
+}
+
+impl<'de, K: JsonKind> Visitor<'de> for ListSeed<'_, '_, K> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON array for a repeated field")
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+
+    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<(), S::Error> {
+        while let Some(read) = seq.next_element_seed(Nullable::<K>(self.cx, PhantomData))? {
+            if let Some(value) = element::<K, S::Error>(read, "repeated field")? {
+                self.list.push(value);
+            }
+        }
+        Ok(())
+    }
+}
+
+struct MapSeed<'c, 'f, KK, VK, C> {
+    cx: DeserializeCx<'c>,
+    map: &'f mut C,
+    types: PhantomData<(KK, VK)>,
+}
+
+impl<'de, KK: JsonMapKey, VK: JsonKind, C: MapContainer<KK::Value, VK::Value>> DeserializeSeed<'de>
+    for MapSeed<'_, '_, KK, VK, C>
+{
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_option(self)
+    }
+}
+
+impl<'de, KK: JsonMapKey, VK: JsonKind, C: MapContainer<KK::Value, VK::Value>> Visitor<'de>
+    for MapSeed<'_, '_, KK, VK, C>
+{
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object for a map field")
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            let key = KK::parse_key(&key).map_err(de::Error::custom)?;
+            let read = map.next_value_seed(Nullable::<VK>(self.cx, PhantomData))?;
+            if let Some(value) = element::<VK, M::Error>(read, "map value")? {
+                self.map.insert_entry(key, value);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seen_marks_each_index_once() {
+        let mut seen = Seen::default();
+        for index in [0, 5, 127, 128, 200, 1000] {
+            assert!(seen.mark(index), "{index}");
+            assert!(!seen.mark(index), "{index}");
+        }
+        assert!(seen.mark(1));
+    }
+}
