@@ -90,3 +90,8 @@ fn views_eager_and_lazy() {
         ])
     });
 }
+
+#[test]
+fn json_impls() {
+    check_with("json.proto", |config| config.json());
+}

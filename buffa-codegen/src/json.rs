@@ -7,8 +7,12 @@ use quote::quote;
 
 use crate::context::Context;
 use crate::error::Error;
-use crate::field::{Field, Shape, ValueType};
+use prost_types::field_descriptor_proto::{Label, Type};
+use prost_types::{DescriptorProto, FieldDescriptorProto};
+
+use crate::field::{Field, Scalar, Shape, ValueType};
 use crate::ident;
+use crate::options::{BytesRepr, StringRepr};
 
 /// The well-known types whose JSON form the mapping defines specially;
 /// `buffa-types` writes their impls by hand, so codegen leaves them out when
@@ -61,6 +65,7 @@ impl Context<'_> {
         module: &syn::Ident,
         oneof_names: &[String],
         oneof_enums: &[String],
+        from: &[String],
     ) -> Result<TokenStream, Error> {
         if !self.generates_json(full_name) {
             return Ok(quote!());
@@ -72,7 +77,7 @@ impl Context<'_> {
         let mut arms = Vec::new();
         let mut oneofs_written = Vec::new();
         for (index, field) in fields.iter().enumerate() {
-            let index = index as u32;
+            let index = proc_macro2::Literal::usize_unsuffixed(index);
             let json_name = json_name(field);
             let proto_name = field.proto.name();
             let keys = if json_name == proto_name {
@@ -168,6 +173,18 @@ impl Context<'_> {
             };
             writes.push(write);
             arms.push(quote!(#keys => #read,));
+        }
+        for (offset, (key, extension)) in self.extensions_of(full_name).into_iter().enumerate() {
+            let Some(kind) = self.extension_kind(extension, from)? else {
+                continue;
+            };
+            let index = proc_macro2::Literal::usize_unsuffixed(fields.len() + offset);
+            let number = proc_macro2::Literal::i32_unsuffixed(extension.number());
+            let repeated = extension.label() == Label::Repeated;
+            writes.push(
+                quote!(out.extension::<#kind>(#key, #number, #repeated, &self.unknown_fields)?;),
+            );
+            arms.push(quote!(#key => input.extension::<#kind>(#index, key, #number, #repeated, &mut self.unknown_fields),));
         }
         let out_binding = if writes.is_empty() {
             quote!(out)
@@ -281,6 +298,66 @@ impl Context<'_> {
                 #(registry.register::<#messages>();)*
             }
         }
+    }
+
+    /// The extensions of message `full_name` declared anywhere in the
+    /// schema, with their JSON keys (`[pkg.name]`), in declaration order.
+    fn extensions_of(&self, full_name: &str) -> Vec<(String, &FieldDescriptorProto)> {
+        fn scope<'p>(
+            prefix: &str,
+            extensions: &'p [FieldDescriptorProto],
+            messages: &'p [DescriptorProto],
+            extendee: &str,
+            out: &mut Vec<(String, &'p FieldDescriptorProto)>,
+        ) {
+            for extension in extensions.iter().filter(|e| e.extendee() == extendee) {
+                let name = format!("{prefix}.{}", extension.name());
+                out.push((format!("[{}]", name.trim_start_matches('.')), extension));
+            }
+            for message in messages {
+                let prefix = format!("{prefix}.{}", message.name());
+                scope(
+                    &prefix,
+                    &message.extension,
+                    &message.nested_type,
+                    extendee,
+                    out,
+                );
+            }
+        }
+        let mut out = Vec::new();
+        for file in &self.schema.files {
+            let prefix = crate::path::package_prefix(file.proto.package());
+            scope(
+                &prefix,
+                &file.proto.extension,
+                &file.proto.message_type,
+                full_name,
+                &mut out,
+            );
+        }
+        out
+    }
+
+    /// The JSON kind of a scalar or enum extension; `None` for message and
+    /// group extensions, which JSON leaves among the unknown fields.
+    fn extension_kind(
+        &self,
+        extension: &FieldDescriptorProto,
+        from: &[String],
+    ) -> Result<Option<TokenStream>, Error> {
+        Ok(match extension.r#type() {
+            Type::Message | Type::Group => None,
+            Type::Enum => {
+                let path = self.type_path(extension.type_name(), from)?;
+                Some(if self.schema.enumeration(extension.type_name())?.closed {
+                    quote!(__buffa::ClosedEnum<#path>)
+                } else {
+                    quote!(__buffa::OpenEnum<#path>)
+                })
+            }
+            ty => Scalar::from_type(ty, StringRepr::String, BytesRepr::Vec).map(Scalar::marker),
+        })
     }
 
     /// The JSON kind marker of one value of `field`.

@@ -137,6 +137,7 @@ impl Context<'_> {
             &module_ident,
             &oneof_names,
             &oneof_enums,
+            parent,
         )?;
         let view = if self.options.views {
             self.generate_view(full_name, source_path, comments)?

@@ -26,7 +26,8 @@
 #![warn(missing_docs)]
 
 /// The generated code: one module per protobuf package (`conformance`,
-/// `google::protobuf`, `protobuf_test_messages::{proto2, proto3, editions}`).
+/// `protobuf_test_messages::{proto2, proto3, editions}`); the well-known
+/// types are `buffa-types`'.
 #[allow(missing_docs, clippy::all)]
 mod protos {
     include!(concat!(env!("OUT_DIR"), "/protos.rs"));
@@ -276,23 +277,67 @@ mod tests {
     }
 
     #[test]
-    fn skips_json() {
+    fn answers_json_in_both_directions() {
+        let proto2 = "protobuf_test_messages.proto2.TestAllTypesProto2";
+        for mode in MODES {
+            // JSON in, binary out: optional_int32 = 150, extension_int32
+            // (120) = 7 kept among the unknown fields.
+            let response = handle(
+                &request(
+                    proto2,
+                    Payload::JsonPayload(
+                        r#"{"optionalInt32": "150", "[protobuf_test_messages.proto2.extension_int32]": 7}"#
+                            .to_owned(),
+                    ),
+                    WireFormat::Protobuf,
+                ),
+                mode,
+            );
+            assert_eq!(
+                response.result,
+                Some(Outcome::ProtobufPayload(vec![
+                    0x08, 0x96, 0x01, 0xc0, 0x07, 0x07
+                ])),
+                "{mode:?}"
+            );
+            // Binary in, JSON out, the extension under its bracketed name.
+            let response = handle(
+                &request(
+                    proto2,
+                    Payload::ProtobufPayload(vec![0x08, 0x96, 0x01, 0xc0, 0x07, 0x07]),
+                    WireFormat::Json,
+                ),
+                mode,
+            );
+            assert_eq!(
+                response.result,
+                Some(Outcome::JsonPayload(
+                    r#"{"optionalInt32":150,"[protobuf_test_messages.proto2.extension_int32]":7}"#
+                        .to_owned()
+                )),
+                "{mode:?}"
+            );
+        }
         let response = handle(
             &request(
-                "protobuf_test_messages.proto3.TestAllTypesProto3",
-                Payload::JsonPayload("{}".to_owned()),
+                proto2,
+                Payload::JsonPayload(r#"{"optionalInt32": 1.5}"#.to_owned()),
                 WireFormat::Protobuf,
             ),
             Mode::Owned,
         );
-        assert!(matches!(response.result, Some(Outcome::Skipped(_))));
+        assert!(matches!(response.result, Some(Outcome::ParseError(_))));
+    }
+
+    #[test]
+    fn skips_text_format() {
         let response = handle(
             &request(
                 "protobuf_test_messages.proto3.TestAllTypesProto3",
-                Payload::ProtobufPayload(Vec::new()),
-                WireFormat::Json,
+                Payload::TextPayload("optional_int32: 1".to_owned()),
+                WireFormat::Protobuf,
             ),
-            Mode::View,
+            Mode::Owned,
         );
         assert!(matches!(response.result, Some(Outcome::Skipped(_))));
     }

@@ -347,7 +347,7 @@ impl __buffa::json::JsonFields for SourceContext {
         #[allow(unreachable_patterns)]
         match key {
             "fileName" | "file_name" => {
-                input.implicit::<__buffa::ProtoString>(0u32, key, &mut self.file_name)
+                input.implicit::<__buffa::ProtoString>(0, key, &mut self.file_name)
             }
             _ => input.unknown(key),
         }
@@ -608,30 +608,28 @@ impl __buffa::json::JsonFields for Type {
     ) -> ::core::result::Result<(), A::Error> {
         #[allow(unreachable_patterns)]
         match key {
-            "name" => input.implicit::<__buffa::ProtoString>(0u32, key, &mut self.name),
+            "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
             "fields" => {
                 input
                     .repeated::<
                         __buffa::json::MessageKind<Field>,
-                    >(1u32, key, &mut self.fields)
+                    >(1, key, &mut self.fields)
             }
-            "oneofs" => {
-                input.repeated::<__buffa::ProtoString>(2u32, key, &mut self.oneofs)
-            }
+            "oneofs" => input.repeated::<__buffa::ProtoString>(2, key, &mut self.oneofs),
             "options" => {
                 input
                     .repeated::<
                         __buffa::json::MessageKind<Option>,
-                    >(3u32, key, &mut self.options)
+                    >(3, key, &mut self.options)
             }
             "sourceContext" | "source_context" => {
-                input.message(4u32, key, &mut self.source_context)
+                input.message(4, key, &mut self.source_context)
             }
             "syntax" => {
-                input.implicit::<__buffa::OpenEnum<Syntax>>(5u32, key, &mut self.syntax)
+                input.implicit::<__buffa::OpenEnum<Syntax>>(5, key, &mut self.syntax)
             }
             "edition" => {
-                input.implicit::<__buffa::ProtoString>(6u32, key, &mut self.edition)
+                input.implicit::<__buffa::ProtoString>(6, key, &mut self.edition)
             }
             _ => input.unknown(key),
         }
@@ -997,38 +995,34 @@ impl __buffa::json::JsonFields for Field {
         #[allow(unreachable_patterns)]
         match key {
             "kind" => {
-                input
-                    .implicit::<
-                        __buffa::OpenEnum<field::Kind>,
-                    >(0u32, key, &mut self.kind)
+                input.implicit::<__buffa::OpenEnum<field::Kind>>(0, key, &mut self.kind)
             }
             "cardinality" => {
                 input
                     .implicit::<
                         __buffa::OpenEnum<field::Cardinality>,
-                    >(1u32, key, &mut self.cardinality)
+                    >(1, key, &mut self.cardinality)
             }
-            "number" => input.implicit::<__buffa::Int32>(2u32, key, &mut self.number),
-            "name" => input.implicit::<__buffa::ProtoString>(3u32, key, &mut self.name),
+            "number" => input.implicit::<__buffa::Int32>(2, key, &mut self.number),
+            "name" => input.implicit::<__buffa::ProtoString>(3, key, &mut self.name),
             "typeUrl" | "type_url" => {
-                input.implicit::<__buffa::ProtoString>(4u32, key, &mut self.type_url)
+                input.implicit::<__buffa::ProtoString>(4, key, &mut self.type_url)
             }
             "oneofIndex" | "oneof_index" => {
-                input.implicit::<__buffa::Int32>(5u32, key, &mut self.oneof_index)
+                input.implicit::<__buffa::Int32>(5, key, &mut self.oneof_index)
             }
-            "packed" => input.implicit::<__buffa::Bool>(6u32, key, &mut self.packed),
+            "packed" => input.implicit::<__buffa::Bool>(6, key, &mut self.packed),
             "options" => {
                 input
                     .repeated::<
                         __buffa::json::MessageKind<Option>,
-                    >(7u32, key, &mut self.options)
+                    >(7, key, &mut self.options)
             }
             "jsonName" | "json_name" => {
-                input.implicit::<__buffa::ProtoString>(8u32, key, &mut self.json_name)
+                input.implicit::<__buffa::ProtoString>(8, key, &mut self.json_name)
             }
             "defaultValue" | "default_value" => {
-                input
-                    .implicit::<__buffa::ProtoString>(9u32, key, &mut self.default_value)
+                input.implicit::<__buffa::ProtoString>(9, key, &mut self.default_value)
             }
             _ => input.unknown(key),
         }
@@ -1603,27 +1597,27 @@ impl __buffa::json::JsonFields for Enum {
     ) -> ::core::result::Result<(), A::Error> {
         #[allow(unreachable_patterns)]
         match key {
-            "name" => input.implicit::<__buffa::ProtoString>(0u32, key, &mut self.name),
+            "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
             "enumvalue" => {
                 input
                     .repeated::<
                         __buffa::json::MessageKind<EnumValue>,
-                    >(1u32, key, &mut self.enumvalue)
+                    >(1, key, &mut self.enumvalue)
             }
             "options" => {
                 input
                     .repeated::<
                         __buffa::json::MessageKind<Option>,
-                    >(2u32, key, &mut self.options)
+                    >(2, key, &mut self.options)
             }
             "sourceContext" | "source_context" => {
-                input.message(3u32, key, &mut self.source_context)
+                input.message(3, key, &mut self.source_context)
             }
             "syntax" => {
-                input.implicit::<__buffa::OpenEnum<Syntax>>(4u32, key, &mut self.syntax)
+                input.implicit::<__buffa::OpenEnum<Syntax>>(4, key, &mut self.syntax)
             }
             "edition" => {
-                input.implicit::<__buffa::ProtoString>(5u32, key, &mut self.edition)
+                input.implicit::<__buffa::ProtoString>(5, key, &mut self.edition)
             }
             _ => input.unknown(key),
         }
@@ -1878,13 +1872,13 @@ impl __buffa::json::JsonFields for EnumValue {
     ) -> ::core::result::Result<(), A::Error> {
         #[allow(unreachable_patterns)]
         match key {
-            "name" => input.implicit::<__buffa::ProtoString>(0u32, key, &mut self.name),
-            "number" => input.implicit::<__buffa::Int32>(1u32, key, &mut self.number),
+            "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
+            "number" => input.implicit::<__buffa::Int32>(1, key, &mut self.number),
             "options" => {
                 input
                     .repeated::<
                         __buffa::json::MessageKind<Option>,
-                    >(2u32, key, &mut self.options)
+                    >(2, key, &mut self.options)
             }
             _ => input.unknown(key),
         }
@@ -2099,8 +2093,8 @@ impl __buffa::json::JsonFields for Option {
     ) -> ::core::result::Result<(), A::Error> {
         #[allow(unreachable_patterns)]
         match key {
-            "name" => input.implicit::<__buffa::ProtoString>(0u32, key, &mut self.name),
-            "value" => input.message(1u32, key, &mut self.value),
+            "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
+            "value" => input.message(1, key, &mut self.value),
             _ => input.unknown(key),
         }
     }
@@ -2465,36 +2459,36 @@ impl __buffa::json::JsonFields for Api {
     ) -> ::core::result::Result<(), A::Error> {
         #[allow(unreachable_patterns)]
         match key {
-            "name" => input.implicit::<__buffa::ProtoString>(0u32, key, &mut self.name),
+            "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
             "methods" => {
                 input
                     .repeated::<
                         __buffa::json::MessageKind<Method>,
-                    >(1u32, key, &mut self.methods)
+                    >(1, key, &mut self.methods)
             }
             "options" => {
                 input
                     .repeated::<
                         __buffa::json::MessageKind<Option>,
-                    >(2u32, key, &mut self.options)
+                    >(2, key, &mut self.options)
             }
             "version" => {
-                input.implicit::<__buffa::ProtoString>(3u32, key, &mut self.version)
+                input.implicit::<__buffa::ProtoString>(3, key, &mut self.version)
             }
             "sourceContext" | "source_context" => {
-                input.message(4u32, key, &mut self.source_context)
+                input.message(4, key, &mut self.source_context)
             }
             "mixins" => {
                 input
                     .repeated::<
                         __buffa::json::MessageKind<Mixin>,
-                    >(5u32, key, &mut self.mixins)
+                    >(5, key, &mut self.mixins)
             }
             "syntax" => {
-                input.implicit::<__buffa::OpenEnum<Syntax>>(6u32, key, &mut self.syntax)
+                input.implicit::<__buffa::OpenEnum<Syntax>>(6, key, &mut self.syntax)
             }
             "edition" => {
-                input.implicit::<__buffa::ProtoString>(7u32, key, &mut self.edition)
+                input.implicit::<__buffa::ProtoString>(7, key, &mut self.edition)
             }
             _ => input.unknown(key),
         }
@@ -2885,36 +2879,34 @@ impl __buffa::json::JsonFields for Method {
     ) -> ::core::result::Result<(), A::Error> {
         #[allow(unreachable_patterns)]
         match key {
-            "name" => input.implicit::<__buffa::ProtoString>(0u32, key, &mut self.name),
+            "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
             "requestTypeUrl" | "request_type_url" => {
                 input
-                    .implicit::<
-                        __buffa::ProtoString,
-                    >(1u32, key, &mut self.request_type_url)
+                    .implicit::<__buffa::ProtoString>(1, key, &mut self.request_type_url)
             }
             "requestStreaming" | "request_streaming" => {
-                input.implicit::<__buffa::Bool>(2u32, key, &mut self.request_streaming)
+                input.implicit::<__buffa::Bool>(2, key, &mut self.request_streaming)
             }
             "responseTypeUrl" | "response_type_url" => {
                 input
                     .implicit::<
                         __buffa::ProtoString,
-                    >(3u32, key, &mut self.response_type_url)
+                    >(3, key, &mut self.response_type_url)
             }
             "responseStreaming" | "response_streaming" => {
-                input.implicit::<__buffa::Bool>(4u32, key, &mut self.response_streaming)
+                input.implicit::<__buffa::Bool>(4, key, &mut self.response_streaming)
             }
             "options" => {
                 input
                     .repeated::<
                         __buffa::json::MessageKind<Option>,
-                    >(5u32, key, &mut self.options)
+                    >(5, key, &mut self.options)
             }
             "syntax" => {
-                input.implicit::<__buffa::OpenEnum<Syntax>>(6u32, key, &mut self.syntax)
+                input.implicit::<__buffa::OpenEnum<Syntax>>(6, key, &mut self.syntax)
             }
             "edition" => {
-                input.implicit::<__buffa::ProtoString>(7u32, key, &mut self.edition)
+                input.implicit::<__buffa::ProtoString>(7, key, &mut self.edition)
             }
             _ => input.unknown(key),
         }
@@ -3290,8 +3282,8 @@ impl __buffa::json::JsonFields for Mixin {
     ) -> ::core::result::Result<(), A::Error> {
         #[allow(unreachable_patterns)]
         match key {
-            "name" => input.implicit::<__buffa::ProtoString>(0u32, key, &mut self.name),
-            "root" => input.implicit::<__buffa::ProtoString>(1u32, key, &mut self.root),
+            "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
+            "root" => input.implicit::<__buffa::ProtoString>(1, key, &mut self.root),
             _ => input.unknown(key),
         }
     }

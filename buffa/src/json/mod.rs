@@ -27,6 +27,7 @@
 
 mod base64;
 mod error;
+mod extension;
 mod kind;
 mod options;
 mod read;
@@ -50,6 +51,7 @@ pub use registry::TypeRegistry;
 #[doc(hidden)]
 pub mod __private {
     pub use super::base64::{decode as base64_decode, encode as base64_encode};
+    pub use super::extension::ExtensionKind;
     pub use super::kind::{
         JsonKind, JsonMapKey, MessageKind, NullValueKind, deserialize_enum, parse_f64,
         serialize_enum,
