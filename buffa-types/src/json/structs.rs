@@ -70,20 +70,24 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<wkt::Value, E> {
+        self.0.charge(v.len())?;
         Ok(value(Kind::StringValue(v.to_owned())))
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<wkt::Value, E> {
+        self.0.charge(v.len())?;
         Ok(value(Kind::StringValue(v)))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<wkt::Value, A::Error> {
         let list = ListVisitor(self.0.enter()?).visit_seq(seq)?;
+        self.0.charge(size_of::<wkt::ListValue>())?;
         Ok(value(Kind::ListValue(Box::new(list))))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<wkt::Value, A::Error> {
         let fields = StructVisitor(self.0.enter()?).visit_map(map)?;
+        self.0.charge(size_of::<wkt::Struct>())?;
         Ok(value(Kind::StructValue(Box::new(fields))))
     }
 }
@@ -101,6 +105,7 @@ impl<'de> Visitor<'de> for ListVisitor<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<wkt::ListValue, A::Error> {
         let mut list = wkt::ListValue::default();
         while let Some(item) = seq.next_element_seed(ValueSeed(self.0))? {
+            self.0.charge(size_of::<wkt::Value>())?;
             list.values.push(item);
         }
         Ok(list)
@@ -121,6 +126,8 @@ impl<'de> Visitor<'de> for StructVisitor<'_> {
         let mut fields = wkt::Struct::default();
         while let Some(key) = map.next_key::<String>()? {
             let item = map.next_value_seed(ValueSeed(self.0))?;
+            self.0
+                .charge(key.len() + size_of::<(String, wkt::Value)>())?;
             fields.fields.insert(key, item);
         }
         Ok(fields)
@@ -237,5 +244,37 @@ impl<'de> Deserialize<'de> for wkt::NullValue {
         }
 
         deserializer.deserialize_any(NullVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use buffa::json::{DeserializeOptions, from_str_with};
+
+    use super::*;
+
+    #[test]
+    fn lists_are_charged_to_the_allocation_budget() {
+        let json = format!("[{}0]", "0,".repeat(99));
+        let per_value = size_of::<wkt::Value>();
+        let enough = DeserializeOptions::new().with_allocation_limit(Some(100 * per_value));
+        let list: wkt::ListValue = from_str_with(&json, &enough).unwrap();
+        assert_eq!(list.values.len(), 100);
+        let short = DeserializeOptions::new().with_allocation_limit(Some(99 * per_value));
+        let err = from_str_with::<wkt::ListValue>(&json, &short).unwrap_err();
+        assert!(err.to_string().contains("allocation limit"), "{err}");
+    }
+
+    #[test]
+    fn nested_values_count_against_the_recursion_limit() {
+        // A ListValue at depth 1 holding Values, each list one level more.
+        let nested = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+        let options = DeserializeOptions::new().with_recursion_limit(9);
+        // Levels: the outer ListValue, then a Value and its ListValue per
+        // nested array.
+        assert!(from_str_with::<wkt::ListValue>(&nested(5), &options).is_ok());
+        let err = from_str_with::<wkt::ListValue>(&nested(6), &options).unwrap_err();
+        assert!(err.to_string().contains("recursion limit"), "{err}");
+        assert!(err.column() > 0);
     }
 }

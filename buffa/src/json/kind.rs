@@ -21,6 +21,10 @@ pub trait JsonKind {
     /// The Rust type holding a value.
     type Value;
 
+    /// Whether values are messages (charged to the allocation budget as
+    /// oneof members, which may be boxed).
+    const IS_MESSAGE: bool = false;
+
     /// Whether `value` is the default, which fields without presence omit.
     fn is_default(value: &Self::Value) -> bool;
 
@@ -462,11 +466,12 @@ macro_rules! string_kind {
             #[inline]
             fn deserialize<'de, D: Deserializer<'de>>(
                 deserializer: D,
-                _: DeserializeCx<'_>,
+                cx: DeserializeCx<'_>,
             ) -> Result<Option<$t>, D::Error> {
-                deserializer
-                    .deserialize_str(StrVisitor("a string", |s: &str| <$t>::from(s)))
-                    .map(Some)
+                let value = deserializer
+                    .deserialize_str(StrVisitor("a string", |s: &str| <$t>::from(s)))?;
+                cx.charge(value.len())?;
+                Ok(Some(value))
             }
         }
 
@@ -520,11 +525,11 @@ macro_rules! bytes_kind {
             #[inline]
             fn deserialize<'de, D: Deserializer<'de>>(
                 deserializer: D,
-                _: DeserializeCx<'_>,
+                cx: DeserializeCx<'_>,
             ) -> Result<Option<$t>, D::Error> {
-                deserializer
-                    .deserialize_str(Base64Visitor)
-                    .map(|v| Some(<$t>::from(v)))
+                let value = deserializer.deserialize_str(Base64Visitor)?;
+                cx.charge(value.len())?;
+                Ok(Some(<$t>::from(value)))
             }
         }
     };
@@ -751,6 +756,8 @@ pub enum MessageKind<M> {
 
 impl<M: JsonMessage> JsonKind for MessageKind<M> {
     type Value = M;
+
+    const IS_MESSAGE: bool = true;
 
     #[inline]
     fn is_default(_: &M) -> bool {

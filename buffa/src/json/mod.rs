@@ -79,7 +79,8 @@ pub mod __private {
     pub fn deserialize<'de, M: JsonMessage, D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<M, D::Error> {
-        DeserializeCx::new(&super::DeserializeOptions::DEFAULT).message(deserializer)
+        let budget = DeserializeCx::budget(&super::DeserializeOptions::DEFAULT);
+        DeserializeCx::new(&super::DeserializeOptions::DEFAULT, &budget).message(deserializer)
     }
 }
 
@@ -157,7 +158,8 @@ impl<'de, M: JsonMessage> DeserializeSeed<'de> for MessageSeed<'_, M> {
     type Value = M;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<M, D::Error> {
-        DeserializeCx::new(self.options).message(deserializer)
+        let budget = DeserializeCx::budget(self.options);
+        DeserializeCx::new(self.options, &budget).message(deserializer)
     }
 }
 

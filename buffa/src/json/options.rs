@@ -92,6 +92,7 @@ pub struct DeserializeOptions {
     ignore_unknown_fields: bool,
     recursion_limit: u32,
     max_len: usize,
+    allocation_limit: Option<usize>,
     type_registry: Option<Arc<TypeRegistry>>,
 }
 
@@ -107,6 +108,7 @@ impl DeserializeOptions {
             ignore_unknown_fields: false,
             recursion_limit: DEFAULT_RECURSION_LIMIT,
             max_len: DEFAULT_MAX_JSON_LEN,
+            allocation_limit: None,
             type_registry: None,
         }
     }
@@ -133,6 +135,21 @@ impl DeserializeOptions {
         self
     }
 
+    /// Sets a budget, in bytes, for the memory the parsed message may take,
+    /// or `None` (the default) for no budget, as
+    /// [`DecodeOptions::with_allocation_limit`](crate::DecodeOptions::with_allocation_limit)
+    /// does for binary input. Charged: the bytes of each string and bytes
+    /// value, the size of each repeated element and map entry, and the
+    /// size of each singular sub-message behind an allocating pointer and
+    /// of each message-typed oneof member. Without a budget, what a parse
+    /// allocates is still proportional to its input (each element or entry
+    /// takes at least two bytes of JSON), by a factor of up to the size of
+    /// the largest element type.
+    pub fn with_allocation_limit(mut self, limit: Option<usize>) -> DeserializeOptions {
+        self.allocation_limit = limit;
+        self
+    }
+
     /// The message types `google.protobuf.Any` fields may hold, beyond the
     /// well-known types.
     pub fn with_type_registry(mut self, registry: Arc<TypeRegistry>) -> DeserializeOptions {
@@ -153,6 +170,11 @@ impl DeserializeOptions {
     /// See [`DeserializeOptions::with_max_len`].
     pub fn max_len(&self) -> usize {
         self.max_len
+    }
+
+    /// See [`DeserializeOptions::with_allocation_limit`].
+    pub fn allocation_limit(&self) -> Option<usize> {
+        self.allocation_limit
     }
 
     /// See [`DeserializeOptions::with_type_registry`].

@@ -1,6 +1,7 @@
 //! Reading messages from JSON: the recursion limit, the field loop and one
 //! reader per field shape, which generated `merge_json_field` calls.
 
+use core::cell::Cell;
 use core::fmt;
 use core::marker::PhantomData;
 use std::borrow::Cow;
@@ -13,21 +14,30 @@ use crate::encoding::map::MapContainer;
 use crate::message_field::MessageField;
 use crate::pointer::ProtoBox;
 
-/// The state of one JSON read: its options and how many more levels of
-/// message nesting the recursion limit allows.
+/// The state of one JSON read: its options, how many more levels of
+/// message nesting the recursion limit allows, and what is left of the
+/// allocation budget.
 #[derive(Clone, Copy, Debug)]
 pub struct DeserializeCx<'a> {
     options: &'a DeserializeOptions,
     depth_left: u32,
+    budget: &'a Cell<usize>,
 }
 
 impl<'a> DeserializeCx<'a> {
-    /// The state at the start of a read.
-    pub fn new(options: &'a DeserializeOptions) -> DeserializeCx<'a> {
+    /// The state at the start of a read whose allocation budget is kept in
+    /// `budget` (see [`DeserializeCx::budget`]).
+    pub fn new(options: &'a DeserializeOptions, budget: &'a Cell<usize>) -> DeserializeCx<'a> {
         DeserializeCx {
             options,
             depth_left: options.recursion_limit(),
+            budget,
         }
+    }
+
+    /// The allocation budget a read under `options` starts with.
+    pub fn budget(options: &DeserializeOptions) -> Cell<usize> {
+        Cell::new(options.allocation_limit().unwrap_or(usize::MAX))
     }
 
     /// The options of the read.
@@ -53,6 +63,22 @@ impl<'a> DeserializeCx<'a> {
             None => Err(E::custom(format_args!(
                 "messages nested more than {} levels deep (the recursion limit)",
                 self.options.recursion_limit()
+            ))),
+        }
+    }
+
+    /// Charges `bytes` of allocation to the budget, failing once it is
+    /// spent.
+    #[inline]
+    pub fn charge<E: de::Error>(self, bytes: usize) -> Result<(), E> {
+        match self.budget.get().checked_sub(bytes) {
+            Some(left) => {
+                self.budget.set(left);
+                Ok(())
+            }
+            None => Err(E::custom(format_args!(
+                "the decoded message would allocate more than the allocation limit of {} bytes",
+                self.options.allocation_limit().unwrap_or(usize::MAX)
             ))),
         }
     }
@@ -309,15 +335,18 @@ impl<'de, A: MapAccess<'de>> FieldReader<'_, 'de, A> {
         field: &mut MessageField<T, P>,
     ) -> Result<(), A::Error> {
         self.first(index, key)?;
-        match self.value::<super::kind::MessageKind<T>>()? {
-            Read::Value(value) => field.set(value),
-            Read::Null => {
-                if let Some(null) = T::json_null() {
-                    field.set(null);
-                }
-            }
-            Read::Skip => {}
+        let value = match self.value::<super::kind::MessageKind<T>>()? {
+            Read::Value(value) => value,
+            Read::Null => match T::json_null() {
+                Some(null) => null,
+                None => return Ok(()),
+            },
+            Read::Skip => return Ok(()),
+        };
+        if P::ALLOCATES {
+            self.cx.charge(size_of::<T>())?;
         }
+        field.set(value);
         Ok(())
     }
 
@@ -345,6 +374,10 @@ impl<'de, A: MapAccess<'de>> FieldReader<'_, 'de, A> {
                 "field {key:?} of {} sets oneof {oneof:?}, which another field already set",
                 self.message
             )));
+        }
+        // A message member may be boxed, which the runtime cannot tell.
+        if K::IS_MESSAGE {
+            self.cx.charge(size_of::<K::Value>())?;
         }
         Ok(Some(value))
     }
@@ -429,6 +462,7 @@ impl<'de, K: JsonKind> Visitor<'de> for ListSeed<'_, '_, K> {
     fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<(), S::Error> {
         while let Some(read) = seq.next_element_seed(Nullable::<K>(self.cx, PhantomData))? {
             if let Some(value) = element::<K, S::Error>(read, "repeated field")? {
+                self.cx.charge(size_of::<K::Value>())?;
                 self.list.push(value);
             }
         }
@@ -478,6 +512,7 @@ impl<'de, KK: JsonMapKey, VK: JsonKind, C: MapContainer<KK::Value, VK::Value>> V
             let key = KK::parse_key(&key).map_err(de::Error::custom)?;
             let read = map.next_value_seed(Nullable::<VK>(self.cx, PhantomData))?;
             if let Some(value) = element::<VK, M::Error>(read, "map value")? {
+                self.cx.charge(size_of::<(KK::Value, VK::Value)>())?;
                 self.map.insert_entry(key, value);
             }
         }
