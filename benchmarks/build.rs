@@ -1,11 +1,12 @@
 //! Generates the message types for the four rust_serialization_benchmark
-//! datasets: prost's into `OUT_DIR`, and buffa's twice, with the default
-//! (boxed) sub-message layout into `OUT_DIR/buffa_box/`, with
-//! `unbox_message_fields` into `OUT_DIR/buffa_inline/`, and with
-//! `unbox_message_fields` plus `BytesStr` strings and `Bytes` bytes into
-//! `OUT_DIR/buffa_shared/`. Each directory holds
-//! one file per package (`prost.<dataset>.rs`). The inline layout also gets
-//! borrowed views (`Config::views`).
+//! datasets: prost's into `OUT_DIR`, with pbjson-build's proto3 JSON serde
+//! impls for them beside (`prost.<dataset>.serde.rs`), and buffa's three
+//! times, with the default (boxed) sub-message layout into
+//! `OUT_DIR/buffa_box/`, with `unbox_message_fields` into
+//! `OUT_DIR/buffa_inline/`, and with `unbox_message_fields` plus `BytesStr`
+//! strings and `Bytes` bytes into `OUT_DIR/buffa_shared/`. Each directory
+//! holds one file per package (`prost.<dataset>.rs`). The inline layout also
+//! gets borrowed views (`Config::views`).
 //!
 //! The lazy-view case, `proto/lazy.proto` (package `bench.lazy`), is
 //! generated twice with views and inline sub-messages: with
@@ -57,14 +58,30 @@ fn main() {
     let protoc = protoc_bin_vendored::protoc_bin_path()
         .expect("protoc-bin-vendored has no protoc binary for this platform");
 
+    let out_dir = PathBuf::from(env::var_os("OUT_DIR").unwrap());
+
+    // prost's types, and pbjson-build's serde impls for them, set up as
+    // pbjson-build's documentation says: prost-build writes the file
+    // descriptor set, well-known types come from pbjson-types (the dataset
+    // schemas use none; this keeps the setup the one prost users have).
+    let descriptor_path = out_dir.join("prost_descriptor_set.bin");
     let mut config = prost_build::Config::new();
-    config.protoc_executable(&protoc);
-    config.protoc_arg("--experimental_allow_proto3_optional");
+    config
+        .protoc_executable(&protoc)
+        .protoc_arg("--experimental_allow_proto3_optional")
+        .file_descriptor_set_path(&descriptor_path)
+        .compile_well_known_types()
+        .extern_path(".google.protobuf", "::pbjson_types");
     config
         .compile_protos(&files, &[&proto_dir])
         .expect("prost-build failed to compile the benchmark schemas");
+    let descriptor_set = std::fs::read(&descriptor_path).expect("reading the descriptor set");
+    pbjson_build::Builder::new()
+        .register_descriptors(&descriptor_set)
+        .expect("pbjson-build: invalid descriptor set")
+        .build(&[".prost"])
+        .expect("pbjson-build failed to generate the serde impls");
 
-    let out_dir = PathBuf::from(env::var_os("OUT_DIR").unwrap());
     for subdir in ["buffa_box", "buffa_inline", "buffa_shared"] {
         let mut config = buffa_build::Config::new();
         config
@@ -77,7 +94,8 @@ fn main() {
             // Views are generated for one layout only, to keep build times
             // down: the inline one, whose owned decode they are compared with.
             "buffa_inline" => {
-                config.unbox_message_fields().views();
+                // With JSON, for the JSON rows of `compare`.
+                config.unbox_message_fields().views().json();
             }
             "buffa_shared" => {
                 config

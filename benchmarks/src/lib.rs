@@ -13,12 +13,16 @@
 //!   ([`BuffaInline`] does): [`harness::PreparedView`] runs the `view` and
 //!   `view+read` operations, the latter reading every field once through
 //!   [`view_read::ReadAll`].
+//! - A configuration that prints and parses proto3 JSON also implements
+//!   [`JsonCodec<D>`] ([`Prost`] does, through pbjson): [`json`] runs the
+//!   `json_encode` and `json_decode` operations.
 //! - [`lazy`] is the lazy-view case: reading the small fields of a message
 //!   whose large payload is a lazy field, at several payload sizes.
 
 pub mod buffa_codec;
 pub mod datasets;
 pub mod harness;
+pub mod json;
 pub mod lazy;
 pub mod pb_buffa;
 pub mod pb_prost;
@@ -34,6 +38,7 @@ pub use datasets::log::Logs;
 pub use datasets::mesh::Mesh;
 pub use datasets::minecraft_savedata::Players;
 pub use datasets::mk48::Updates;
+pub use json::JsonCodec;
 pub use prost_codec::Prost;
 pub use view_read::{ReadAll, Sum};
 

@@ -24,6 +24,14 @@
 //! the ratio is view / prost decode. They stay out of the
 //! `inline_vs_prost` geomean and have a summary line of their own.
 //!
+//! Each dataset also has the rows `json_encode` and `json_decode`
+//! ([`benchmarks::json`]): printing the populated message as proto3 JSON
+//! into a new `Vec<u8>`, and parsing a message from JSON. Their prost
+//! column is prost with pbjson's serde impls (through serde_json), their
+//! buffa_inline column buffa's own JSON support; both parse the same input,
+//! the JSON pbjson prints, and the ratio is buffa / pbjson. They stay out of
+//! the `inline_vs_prost` geomean and have summary lines of their own.
+//!
 //! The lazy case ([`benchmarks::lazy`], named `lazy` on the command line)
 //! reads the small header fields of an envelope with a 1 KiB, 64 KiB and
 //! 1 MiB payload through the lazy view, the eager view and the owned
@@ -48,10 +56,11 @@ use std::time::{Duration, Instant};
 use std::hint::black_box;
 
 use benchmarks::harness::{self, Op, Runner, ViewOp, runner, view_runner};
+use benchmarks::json::{JsonOp, JsonRunner, json_differences, json_runner};
 use benchmarks::lazy::{LazyOp, PAYLOAD_SIZES, envelope_bytes};
 use benchmarks::{
-    BuffaBox, BuffaInline, BuffaShared, Codec, Dataset, Logs, Mesh, Players, Prost, Updates,
-    ViewCodec,
+    BuffaBox, BuffaInline, BuffaShared, Codec, Dataset, JsonCodec, Logs, Mesh, Players, Prost,
+    Updates, ViewCodec,
 };
 
 /// Counts allocator calls (alloc, alloc_zeroed, realloc) while
@@ -131,6 +140,21 @@ where
     ]
 }
 
+/// The JSON configurations for dataset `D`, one per entry of [`COLUMNS`]:
+/// prost with pbjson, and buffa_inline; `None` prints `-`. prost's is made
+/// first: its JSON is the input every configuration parses.
+fn json_configurations<D: Dataset>(native: &D) -> Vec<Option<Box<dyn JsonRunner>>>
+where
+    BuffaInline: JsonCodec<D>,
+    Prost: JsonCodec<D>,
+{
+    let prost = json_runner::<D, Prost>(native, None);
+    let mut configs: Vec<Option<Box<dyn JsonRunner>>> = (0..WIDTH).map(|_| None).collect();
+    configs[INLINE] = Some(json_runner::<D, BuffaInline>(native, Some(prost.json())));
+    configs[PROST] = Some(prost);
+    configs
+}
+
 /// Command-line options.
 struct Options {
     samples: usize,
@@ -195,6 +219,13 @@ struct DatasetReport {
     view_allocations: [u64; 2],
     /// Encoded size per column.
     sizes: [Option<usize>; WIDTH],
+    /// Median ns per iteration of the JSON ops (in `JsonOp::ALL` order),
+    /// per column.
+    json_times: Vec<[Option<f64>; WIDTH]>,
+    /// Allocator calls per JSON op (in `JsonOp::ALL` order), per column.
+    json_allocations: Vec<[Option<u64>; WIDTH]>,
+    /// Size of each column's own JSON.
+    json_sizes: [Option<usize>; WIDTH],
 }
 
 /// A measured operation: runs it the given number of times and returns the
@@ -259,19 +290,20 @@ fn measure_in_suite_order(
     rows
 }
 
-/// Median time per iteration of `op` for each configuration, interleaved.
-fn measure(
-    configs: &mut [Option<Box<dyn Runner>>],
-    op: Op,
+/// Median time per iteration for each configuration, interleaved;
+/// `time(runner, iters)` runs the measured operation `iters` times.
+fn measure<'t, R: ?Sized + 't>(
+    configs: &'t mut [Option<Box<R>>],
+    time: impl Fn(&mut R, u64) -> Duration + Copy + 't,
     options: &Options,
 ) -> [Option<f64>; WIDTH] {
     let present: Vec<usize> = (0..configs.len())
         .filter(|&i| configs[i].is_some())
         .collect();
-    let mut timers: Vec<Timer<'_>> = configs
+    let mut timers: Vec<Timer<'t>> = configs
         .iter_mut()
         .flatten()
-        .map(|runner| Box::new(move |iters| runner.time(op, iters)) as Timer<'_>)
+        .map(|runner| Box::new(move |iters| time(runner, iters)) as Timer<'t>)
         .collect();
     let medians = interleaved_medians(&mut timers, options);
     let mut row = [None; WIDTH];
@@ -294,9 +326,9 @@ fn count_allocations(mut run: impl FnMut()) -> u64 {
 fn run_dataset<D: Dataset>(options: &Options) -> Option<DatasetReport>
 where
     BuffaBox: Codec<D>,
-    BuffaInline: ViewCodec<D>,
+    BuffaInline: ViewCodec<D> + JsonCodec<D>,
     BuffaShared: Codec<D>,
-    Prost: Codec<D>,
+    Prost: JsonCodec<D>,
 {
     if !options.selects(D::NAME) {
         return None;
@@ -330,7 +362,7 @@ where
     } else {
         Op::ALL
             .into_iter()
-            .map(|op| measure(&mut configs, op, options))
+            .map(|op| measure(&mut configs, |r, n| r.time(op, n), options))
             .collect()
     };
     for (op, row) in Op::ALL.into_iter().zip(&times) {
@@ -375,6 +407,39 @@ where
         })
     });
 
+    // The JSON ops, every configuration interleaved, after a check that all
+    // print the same data as prost + pbjson. They come last, with the
+    // runners above dropped and the data generated anew, so that they leave
+    // the heap of the measurements above as it was before they existed.
+    drop(configs);
+    drop(views);
+    let native = D::generate();
+    let mut json_configs = json_configurations(&native);
+    drop(native);
+    let mut json_sizes = [None; WIDTH];
+    for (size, config) in json_sizes.iter_mut().zip(&json_configs) {
+        *size = config.as_ref().map(|runner| runner.json().len());
+    }
+    check_json::<D>(&json_configs);
+    let json_times: Vec<[Option<f64>; WIDTH]> = JsonOp::ALL
+        .into_iter()
+        .map(|op| {
+            let row = measure(&mut json_configs, |r, n| r.time(op, n), options);
+            print_time_row(D::NAME, op.name(), &row);
+            row
+        })
+        .collect();
+    let mut json_allocations = vec![[None; WIDTH]; JsonOp::ALL.len()];
+    for (row, op) in json_allocations.iter_mut().zip(JsonOp::ALL) {
+        for (count, config) in row.iter_mut().zip(&json_configs) {
+            *count = config.as_ref().map(|runner| {
+                count_allocations(|| {
+                    runner.time(op, 1);
+                })
+            });
+        }
+    }
+
     Some(DatasetReport {
         name: D::NAME,
         times,
@@ -382,7 +447,41 @@ where
         allocations,
         view_allocations,
         sizes,
+        json_times,
+        json_allocations,
+        json_sizes,
     })
+}
+
+/// Warns about every JSON configuration whose JSON differs from prost's as
+/// proto3 JSON values ([`json_differences`]).
+fn check_json<D: Dataset>(configs: &[Option<Box<dyn JsonRunner>>]) {
+    let parse = |runner: &dyn JsonRunner| -> serde_json::Value {
+        serde_json::from_slice(runner.json()).unwrap_or_else(|e| {
+            panic!(
+                "{}/{}: the JSON does not parse: {e}",
+                D::NAME,
+                runner.library()
+            )
+        })
+    };
+    let reference = parse(
+        configs[PROST]
+            .as_deref()
+            .expect("the prost JSON configuration"),
+    );
+    for runner in configs.iter().flatten() {
+        let differences = json_differences(&parse(runner.as_ref()), &reference);
+        if !differences.is_empty() {
+            eprintln!(
+                "warning: {}: the {} JSON differs from pbjson's in {} places, first {}",
+                D::NAME,
+                runner.library(),
+                differences.len(),
+                differences[0]
+            );
+        }
+    }
 }
 
 fn cell<T: ToString>(value: Option<T>) -> String {
@@ -510,6 +609,10 @@ fn main() -> ExitCode {
         "# view rows: {} = the view op, {} = prost decode measured beside it, ratio = view / prost decode",
         COLUMNS[INLINE], COLUMNS[PROST]
     );
+    println!(
+        "# json rows: {} = buffa's JSON, {} = prost + pbjson (serde_json), both parsing pbjson's JSON, ratio = buffa / pbjson",
+        COLUMNS[INLINE], COLUMNS[PROST]
+    );
     let reports: Vec<DatasetReport> = [
         run_dataset::<Logs>(&options),
         run_dataset::<Mesh>(&options),
@@ -531,12 +634,16 @@ fn main() -> ExitCode {
             row[INLINE] = Some(count);
             println!("{} {} {}", report.name, op.name(), cells(&row));
         }
+        for (op, row) in JsonOp::ALL.iter().zip(&report.json_allocations) {
+            println!("{} {} {}", report.name, op.name(), cells(row));
+        }
     }
 
     println!("# encoded size in bytes");
     println!("# dataset size {}", COLUMNS.join(" "));
     for report in &reports {
         println!("{} size {}", report.name, cells(&report.sizes));
+        println!("{} json_size {}", report.name, cells(&report.json_sizes));
     }
 
     let lazy = if options.selects("lazy") {
@@ -600,6 +707,26 @@ fn main() -> ExitCode {
             "summary {}_vs_prost_decode_geomean {} max {}",
             op.name(),
             cell(geomean(&ratios).map(|g| format!("{g:.3}"))),
+            cell(
+                ratios
+                    .iter()
+                    .copied()
+                    .reduce(f64::max)
+                    .map(|m| format!("{m:.3}"))
+            ),
+        );
+    }
+    for (i, op) in JsonOp::ALL.iter().enumerate() {
+        let ratios: Vec<f64> = reports
+            .iter()
+            .filter_map(|r| ratio(&r.json_times[i]))
+            .collect();
+        println!(
+            "summary {}_vs_pbjson_geomean {} faster {} of {} max {}",
+            op.name(),
+            cell(geomean(&ratios).map(|g| format!("{g:.3}"))),
+            ratios.iter().filter(|&&r| r < 1.0).count(),
+            ratios.len(),
             cell(
                 ratios
                     .iter()

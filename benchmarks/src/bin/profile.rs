@@ -7,7 +7,8 @@
 //! command's operations (`encode`, `populate+encode`, `decode`,
 //! `decode+convert`), `populate` alone, or, for `buffa_inline` only (the configuration generated with
 //! views), `view` (decode a borrowed view) and `view+read` (decode a view,
-//! then read every field once).
+//! then read every field once); for `prost` (with pbjson) and
+//! `buffa_inline`, `json_encode` and `json_decode` (of pbjson's JSON).
 //!
 //! Per-iteration instruction counts: run twice under
 //! `valgrind --tool=callgrind --callgrind-out-file=/dev/null` with
@@ -18,8 +19,8 @@ use std::hint::black_box;
 
 use benchmarks::harness::{PreparedView, ViewOp};
 use benchmarks::{
-    BuffaBox, BuffaInline, BuffaShared, Codec, Dataset, Logs, Mesh, Players, Prost, Updates,
-    ViewCodec,
+    BuffaBox, BuffaInline, BuffaShared, Codec, Dataset, JsonCodec, Logs, Mesh, Players, Prost,
+    Updates, ViewCodec,
 };
 
 fn run<D: Dataset, C: Codec<D>>(op: &str, iterations: usize) {
@@ -58,6 +59,27 @@ fn run<D: Dataset, C: Codec<D>>(op: &str, iterations: usize) {
     }
 }
 
+/// Runs a JSON op (`json_encode`, `json_decode`) of `C` on dataset `D`;
+/// every configuration decodes pbjson's JSON.
+fn run_json<D: Dataset, C: JsonCodec<D>>(op: &str, iterations: usize)
+where
+    Prost: JsonCodec<D>,
+{
+    let native = D::generate();
+    let message = C::populate(&native);
+    let json = <Prost as JsonCodec<D>>::to_json(&<Prost as Codec<D>>::populate(&native));
+    for _ in 0..iterations {
+        match op {
+            "json_encode" => {
+                black_box(C::to_json(black_box(&message)));
+            }
+            _ => {
+                black_box(C::from_json(black_box(&json)));
+            }
+        }
+    }
+}
+
 /// Runs a view op (`view`, `view+read`) of `C` on dataset `D`.
 fn run_view<D: Dataset, C: ViewCodec<D>>(op: ViewOp, iterations: usize) {
     let prepared = PreparedView::<D, C>::new(&D::generate());
@@ -70,9 +92,18 @@ fn dispatch<D: Dataset>(config: &str, op: &str, iterations: usize)
 where
     Prost: Codec<D>,
     BuffaBox: Codec<D>,
-    BuffaInline: ViewCodec<D>,
+    BuffaInline: ViewCodec<D> + JsonCodec<D>,
     BuffaShared: Codec<D>,
+    Prost: JsonCodec<D>,
 {
+    if op == "json_encode" || op == "json_decode" {
+        match config {
+            "prost" => run_json::<D, Prost>(op, iterations),
+            "buffa_inline" => run_json::<D, BuffaInline>(op, iterations),
+            _ => panic!("{op}: only prost and buffa_inline have JSON"),
+        }
+        return;
+    }
     if let Some(view_op) = ViewOp::ALL.into_iter().find(|v| v.name() == op) {
         match config {
             "buffa_inline" => run_view::<D, BuffaInline>(view_op, iterations),

@@ -14,6 +14,7 @@
 
 mod boxed;
 mod inline;
+mod json;
 mod shared;
 
 use buffa::{DecodeOptions, Message, MessageView};

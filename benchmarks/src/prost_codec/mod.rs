@@ -2,7 +2,8 @@
 //!
 //! The submodules hold the conversions between native data and prost
 //! messages (`From` impls, as in the original benchmark); this module holds
-//! the [`Codec`] impls.
+//! the [`Codec`] impls, and the [`JsonCodec`] impls: proto3 JSON through
+//! serde_json and the serde impls pbjson-build generates for the types.
 
 mod log;
 mod mesh;
@@ -13,7 +14,7 @@ use bytes::Bytes;
 use prost::Message;
 
 use crate::pb_prost;
-use crate::{Codec, Library, Logs, Mesh, Players, Updates};
+use crate::{Codec, JsonCodec, Library, Logs, Mesh, Players, Updates};
 
 /// Marker type of the prost configuration.
 #[derive(Clone, Copy, Debug, Default)]
@@ -23,7 +24,8 @@ impl Library for Prost {
     const NAME: &'static str = "prost";
 }
 
-/// Implements [`Codec`] for [`Prost`], given the native and prost types.
+/// Implements [`Codec`] and [`JsonCodec`] for [`Prost`], given the native
+/// and prost types.
 macro_rules! prost_codec {
     ($native:ty, $msg:ty) => {
         impl Codec<$native> for Prost {
@@ -43,6 +45,16 @@ macro_rules! prost_codec {
 
             fn convert(msg: $msg) -> $native {
                 msg.into()
+            }
+        }
+
+        impl JsonCodec<$native> for Prost {
+            fn to_json(msg: &$msg) -> Vec<u8> {
+                serde_json::to_vec(msg).unwrap()
+            }
+
+            fn from_json(json: &[u8]) -> $msg {
+                serde_json::from_slice(json).unwrap()
             }
         }
     };

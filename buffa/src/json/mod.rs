@@ -173,7 +173,9 @@ pub fn to_string_with<M: JsonMessage>(
     message: &M,
     options: &SerializeOptions,
 ) -> Result<String, JsonError> {
-    Ok(serde_json::to_string(&WithOptions::new(message, options))?)
+    let json = to_vec_with(message, options)?;
+    // serde_json writes UTF-8 only.
+    Ok(String::from_utf8(json).expect("serde_json wrote invalid UTF-8"))
 }
 
 /// The JSON form of `message` as UTF-8 bytes, under the default options.
