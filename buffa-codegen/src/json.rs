@@ -206,45 +206,45 @@ impl Context<'_> {
         Ok(quote! {
             #cfg
             impl #buffa::json::JsonMessage for #name {
-                fn serialize_json<S: __buffa::json::serde::Serializer>(
+                fn serialize_json<__S: __buffa::json::serde::Serializer>(
                     &self,
-                    serializer: S,
+                    serializer: __S,
                     options: &#buffa::json::SerializeOptions,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
+                ) -> ::core::result::Result<__S::Ok, __S::Error> {
                     let #out_binding = __buffa::json::MessageWriter::new(serializer, options)?;
                     #(#writes)*
                     out.end()
                 }
 
-                fn deserialize_json<'de, D: __buffa::json::serde::Deserializer<'de>>(
-                    deserializer: D,
+                fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+                    deserializer: __D,
                     cx: __buffa::json::DeserializeCx<'_>,
-                ) -> ::core::result::Result<Self, D::Error> {
+                ) -> ::core::result::Result<Self, __D::Error> {
                     __buffa::json::deserialize_fields(deserializer, cx)
                 }
             }
 
             #cfg
             impl __buffa::json::JsonFields for #name {
-                fn merge_json_field<'de, A: __buffa::json::serde::de::MapAccess<'de>>(
+                fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
                     &mut self,
                     key: &str,
-                    input: &mut __buffa::json::FieldReader<'_, 'de, A>,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+                ) -> ::core::result::Result<(), __A::Error> {
                     #read_body
                 }
             }
 
             #cfg
             impl __buffa::json::serde::Serialize for #name {
-                fn serialize<S: __buffa::json::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                fn serialize<__S: __buffa::json::serde::Serializer>(&self, serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
                     __buffa::json::serialize(self, serializer)
                 }
             }
 
             #cfg
             impl<'de> __buffa::json::serde::Deserialize<'de> for #name {
-                fn deserialize<D: __buffa::json::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(deserializer: __D) -> ::core::result::Result<Self, __D::Error> {
                     __buffa::json::deserialize(deserializer)
                 }
             }
@@ -262,14 +262,14 @@ impl Context<'_> {
         quote! {
             #cfg
             impl #buffa::__private::json::serde::Serialize for #name {
-                fn serialize<S: #buffa::__private::json::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                fn serialize<__S: #buffa::__private::json::serde::Serializer>(&self, serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
                     #buffa::__private::json::serialize_enum(*self, serializer)
                 }
             }
 
             #cfg
             impl<'de> #buffa::__private::json::serde::Deserialize<'de> for #name {
-                fn deserialize<D: #buffa::__private::json::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                fn deserialize<__D: #buffa::__private::json::serde::Deserializer<'de>>(deserializer: __D) -> ::core::result::Result<Self, __D::Error> {
                     #buffa::__private::json::deserialize_enum(deserializer)
                 }
             }

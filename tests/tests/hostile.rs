@@ -984,3 +984,36 @@ fn fields_named_like_trait_methods() {
     assert!(message.eq(&copy));
     assert!(format!("{message:?}").contains("hash: Some(1)"));
 }
+
+#[test]
+fn messages_named_like_generic_parameters_have_json() {
+    use h::generic_names::{A, D, Holder, S, holder};
+    let holder = Holder {
+        s: S {
+            s: 1,
+            ..Default::default()
+        }
+        .into(),
+        d: D {
+            d: "d".into(),
+            ..Default::default()
+        }
+        .into(),
+        list: vec![A {
+            a: true,
+            ..Default::default()
+        }],
+        by_name: [("k".to_owned(), D::default())].into(),
+        choice: Some(holder::Choice::Other(Box::new(S {
+            s: 2,
+            ..Default::default()
+        }))),
+        ..Default::default()
+    };
+    let json = buffa::json::to_string(&holder).unwrap();
+    assert_eq!(
+        json,
+        r#"{"s":{"s":1},"d":{"d":"d"},"list":[{"a":true}],"byName":{"k":{}},"other":{"s":2}}"#
+    );
+    assert_eq!(buffa::json::from_str::<Holder>(&json).unwrap(), holder);
+}

@@ -321,29 +321,29 @@ impl ::buffa::Message for SourceContext {
 }
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for SourceContext {
-    fn serialize_json<S: __buffa::json::serde::Serializer>(
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
+        serializer: __S,
         options: &::buffa::json::SerializeOptions,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
         out.implicit::<__buffa::ProtoString>("fileName", "file_name", &self.file_name)?;
         out.end()
     }
-    fn deserialize_json<'de, D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
         cx: __buffa::json::DeserializeCx<'_>,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize_fields(deserializer, cx)
     }
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for SourceContext {
-    fn merge_json_field<'de, A: __buffa::json::serde::de::MapAccess<'de>>(
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
         key: &str,
-        input: &mut __buffa::json::FieldReader<'_, 'de, A>,
-    ) -> ::core::result::Result<(), A::Error> {
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
         #[allow(unreachable_patterns)]
         match key {
             "fileName" | "file_name" => {
@@ -355,18 +355,18 @@ impl __buffa::json::JsonFields for SourceContext {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::serde::Serialize for SourceContext {
-    fn serialize<S: __buffa::json::serde::Serializer>(
+    fn serialize<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         __buffa::json::serialize(self, serializer)
     }
 }
 #[cfg(feature = "json")]
 impl<'de> __buffa::json::serde::Deserialize<'de> for SourceContext {
-    fn deserialize<D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize(deserializer)
     }
 }
@@ -573,11 +573,11 @@ impl ::buffa::Message for Type {
 }
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for Type {
-    fn serialize_json<S: __buffa::json::serde::Serializer>(
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
+        serializer: __S,
         options: &::buffa::json::SerializeOptions,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
         out.implicit::<__buffa::ProtoString>("name", "name", &self.name)?;
         out.repeated::<
@@ -592,20 +592,20 @@ impl ::buffa::json::JsonMessage for Type {
         out.implicit::<__buffa::ProtoString>("edition", "edition", &self.edition)?;
         out.end()
     }
-    fn deserialize_json<'de, D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
         cx: __buffa::json::DeserializeCx<'_>,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize_fields(deserializer, cx)
     }
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Type {
-    fn merge_json_field<'de, A: __buffa::json::serde::de::MapAccess<'de>>(
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
         key: &str,
-        input: &mut __buffa::json::FieldReader<'_, 'de, A>,
-    ) -> ::core::result::Result<(), A::Error> {
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
         #[allow(unreachable_patterns)]
         match key {
             "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
@@ -637,18 +637,18 @@ impl __buffa::json::JsonFields for Type {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::serde::Serialize for Type {
-    fn serialize<S: __buffa::json::serde::Serializer>(
+    fn serialize<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         __buffa::json::serialize(self, serializer)
     }
 }
 #[cfg(feature = "json")]
 impl<'de> __buffa::json::serde::Deserialize<'de> for Type {
-    fn deserialize<D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize(deserializer)
     }
 }
@@ -954,11 +954,11 @@ impl ::buffa::Message for Field {
 }
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for Field {
-    fn serialize_json<S: __buffa::json::serde::Serializer>(
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
+        serializer: __S,
         options: &::buffa::json::SerializeOptions,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
         out.implicit::<__buffa::OpenEnum<field::Kind>>("kind", "kind", &self.kind)?;
         out.implicit::<
@@ -978,20 +978,20 @@ impl ::buffa::json::JsonMessage for Field {
             >("defaultValue", "default_value", &self.default_value)?;
         out.end()
     }
-    fn deserialize_json<'de, D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
         cx: __buffa::json::DeserializeCx<'_>,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize_fields(deserializer, cx)
     }
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Field {
-    fn merge_json_field<'de, A: __buffa::json::serde::de::MapAccess<'de>>(
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
         key: &str,
-        input: &mut __buffa::json::FieldReader<'_, 'de, A>,
-    ) -> ::core::result::Result<(), A::Error> {
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
         #[allow(unreachable_patterns)]
         match key {
             "kind" => {
@@ -1030,18 +1030,18 @@ impl __buffa::json::JsonFields for Field {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::serde::Serialize for Field {
-    fn serialize<S: __buffa::json::serde::Serializer>(
+    fn serialize<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         __buffa::json::serialize(self, serializer)
     }
 }
 #[cfg(feature = "json")]
 impl<'de> __buffa::json::serde::Deserialize<'de> for Field {
-    fn deserialize<D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize(deserializer)
     }
 }
@@ -1362,18 +1362,18 @@ pub mod field {
     }
     #[cfg(feature = "json")]
     impl ::buffa::__private::json::serde::Serialize for Kind {
-        fn serialize<S: ::buffa::__private::json::serde::Serializer>(
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
             ::buffa::__private::json::serialize_enum(*self, serializer)
         }
     }
     #[cfg(feature = "json")]
     impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for Kind {
-        fn deserialize<D: ::buffa::__private::json::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::core::result::Result<Self, D::Error> {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
             ::buffa::__private::json::deserialize_enum(deserializer)
         }
     }
@@ -1442,18 +1442,18 @@ pub mod field {
     }
     #[cfg(feature = "json")]
     impl ::buffa::__private::json::serde::Serialize for Cardinality {
-        fn serialize<S: ::buffa::__private::json::serde::Serializer>(
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
             ::buffa::__private::json::serialize_enum(*self, serializer)
         }
     }
     #[cfg(feature = "json")]
     impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for Cardinality {
-        fn deserialize<D: ::buffa::__private::json::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::core::result::Result<Self, D::Error> {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
             ::buffa::__private::json::deserialize_enum(deserializer)
         }
     }
@@ -1563,11 +1563,11 @@ impl ::buffa::Message for Enum {
 }
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for Enum {
-    fn serialize_json<S: __buffa::json::serde::Serializer>(
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
+        serializer: __S,
         options: &::buffa::json::SerializeOptions,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
         out.implicit::<__buffa::ProtoString>("name", "name", &self.name)?;
         out.repeated::<
@@ -1581,20 +1581,20 @@ impl ::buffa::json::JsonMessage for Enum {
         out.implicit::<__buffa::ProtoString>("edition", "edition", &self.edition)?;
         out.end()
     }
-    fn deserialize_json<'de, D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
         cx: __buffa::json::DeserializeCx<'_>,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize_fields(deserializer, cx)
     }
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Enum {
-    fn merge_json_field<'de, A: __buffa::json::serde::de::MapAccess<'de>>(
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
         key: &str,
-        input: &mut __buffa::json::FieldReader<'_, 'de, A>,
-    ) -> ::core::result::Result<(), A::Error> {
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
         #[allow(unreachable_patterns)]
         match key {
             "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
@@ -1625,18 +1625,18 @@ impl __buffa::json::JsonFields for Enum {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::serde::Serialize for Enum {
-    fn serialize<S: __buffa::json::serde::Serializer>(
+    fn serialize<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         __buffa::json::serialize(self, serializer)
     }
 }
 #[cfg(feature = "json")]
 impl<'de> __buffa::json::serde::Deserialize<'de> for Enum {
-    fn deserialize<D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize(deserializer)
     }
 }
@@ -1843,11 +1843,11 @@ impl ::buffa::Message for EnumValue {
 }
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for EnumValue {
-    fn serialize_json<S: __buffa::json::serde::Serializer>(
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
+        serializer: __S,
         options: &::buffa::json::SerializeOptions,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
         out.implicit::<__buffa::ProtoString>("name", "name", &self.name)?;
         out.implicit::<__buffa::Int32>("number", "number", &self.number)?;
@@ -1856,20 +1856,20 @@ impl ::buffa::json::JsonMessage for EnumValue {
             >("options", "options", &self.options)?;
         out.end()
     }
-    fn deserialize_json<'de, D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
         cx: __buffa::json::DeserializeCx<'_>,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize_fields(deserializer, cx)
     }
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for EnumValue {
-    fn merge_json_field<'de, A: __buffa::json::serde::de::MapAccess<'de>>(
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
         key: &str,
-        input: &mut __buffa::json::FieldReader<'_, 'de, A>,
-    ) -> ::core::result::Result<(), A::Error> {
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
         #[allow(unreachable_patterns)]
         match key {
             "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
@@ -1886,18 +1886,18 @@ impl __buffa::json::JsonFields for EnumValue {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::serde::Serialize for EnumValue {
-    fn serialize<S: __buffa::json::serde::Serializer>(
+    fn serialize<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         __buffa::json::serialize(self, serializer)
     }
 }
 #[cfg(feature = "json")]
 impl<'de> __buffa::json::serde::Deserialize<'de> for EnumValue {
-    fn deserialize<D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize(deserializer)
     }
 }
@@ -2067,30 +2067,30 @@ impl ::buffa::Message for Option {
 }
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for Option {
-    fn serialize_json<S: __buffa::json::serde::Serializer>(
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
+        serializer: __S,
         options: &::buffa::json::SerializeOptions,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
         out.implicit::<__buffa::ProtoString>("name", "name", &self.name)?;
         out.message("value", "value", &self.value)?;
         out.end()
     }
-    fn deserialize_json<'de, D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
         cx: __buffa::json::DeserializeCx<'_>,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize_fields(deserializer, cx)
     }
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Option {
-    fn merge_json_field<'de, A: __buffa::json::serde::de::MapAccess<'de>>(
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
         key: &str,
-        input: &mut __buffa::json::FieldReader<'_, 'de, A>,
-    ) -> ::core::result::Result<(), A::Error> {
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
         #[allow(unreachable_patterns)]
         match key {
             "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
@@ -2101,18 +2101,18 @@ impl __buffa::json::JsonFields for Option {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::serde::Serialize for Option {
-    fn serialize<S: __buffa::json::serde::Serializer>(
+    fn serialize<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         __buffa::json::serialize(self, serializer)
     }
 }
 #[cfg(feature = "json")]
 impl<'de> __buffa::json::serde::Deserialize<'de> for Option {
-    fn deserialize<D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize(deserializer)
     }
 }
@@ -2257,18 +2257,18 @@ impl ::buffa::Enumeration for Syntax {
 }
 #[cfg(feature = "json")]
 impl ::buffa::__private::json::serde::Serialize for Syntax {
-    fn serialize<S: ::buffa::__private::json::serde::Serializer>(
+    fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
         &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         ::buffa::__private::json::serialize_enum(*self, serializer)
     }
 }
 #[cfg(feature = "json")]
 impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for Syntax {
-    fn deserialize<D: ::buffa::__private::json::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         ::buffa::__private::json::deserialize_enum(deserializer)
     }
 }
@@ -2421,11 +2421,11 @@ impl ::buffa::Message for Api {
 }
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for Api {
-    fn serialize_json<S: __buffa::json::serde::Serializer>(
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
+        serializer: __S,
         options: &::buffa::json::SerializeOptions,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
         out.implicit::<__buffa::ProtoString>("name", "name", &self.name)?;
         out.repeated::<
@@ -2443,20 +2443,20 @@ impl ::buffa::json::JsonMessage for Api {
         out.implicit::<__buffa::ProtoString>("edition", "edition", &self.edition)?;
         out.end()
     }
-    fn deserialize_json<'de, D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
         cx: __buffa::json::DeserializeCx<'_>,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize_fields(deserializer, cx)
     }
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Api {
-    fn merge_json_field<'de, A: __buffa::json::serde::de::MapAccess<'de>>(
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
         key: &str,
-        input: &mut __buffa::json::FieldReader<'_, 'de, A>,
-    ) -> ::core::result::Result<(), A::Error> {
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
         #[allow(unreachable_patterns)]
         match key {
             "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
@@ -2496,18 +2496,18 @@ impl __buffa::json::JsonFields for Api {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::serde::Serialize for Api {
-    fn serialize<S: __buffa::json::serde::Serializer>(
+    fn serialize<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         __buffa::json::serialize(self, serializer)
     }
 }
 #[cfg(feature = "json")]
 impl<'de> __buffa::json::serde::Deserialize<'de> for Api {
-    fn deserialize<D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize(deserializer)
     }
 }
@@ -2837,11 +2837,11 @@ impl ::buffa::Message for Method {
 }
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for Method {
-    fn serialize_json<S: __buffa::json::serde::Serializer>(
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
+        serializer: __S,
         options: &::buffa::json::SerializeOptions,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
         out.implicit::<__buffa::ProtoString>("name", "name", &self.name)?;
         out.implicit::<
@@ -2863,20 +2863,20 @@ impl ::buffa::json::JsonMessage for Method {
         out.implicit::<__buffa::ProtoString>("edition", "edition", &self.edition)?;
         out.end()
     }
-    fn deserialize_json<'de, D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
         cx: __buffa::json::DeserializeCx<'_>,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize_fields(deserializer, cx)
     }
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Method {
-    fn merge_json_field<'de, A: __buffa::json::serde::de::MapAccess<'de>>(
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
         key: &str,
-        input: &mut __buffa::json::FieldReader<'_, 'de, A>,
-    ) -> ::core::result::Result<(), A::Error> {
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
         #[allow(unreachable_patterns)]
         match key {
             "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
@@ -2914,18 +2914,18 @@ impl __buffa::json::JsonFields for Method {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::serde::Serialize for Method {
-    fn serialize<S: __buffa::json::serde::Serializer>(
+    fn serialize<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         __buffa::json::serialize(self, serializer)
     }
 }
 #[cfg(feature = "json")]
 impl<'de> __buffa::json::serde::Deserialize<'de> for Method {
-    fn deserialize<D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize(deserializer)
     }
 }
@@ -3256,30 +3256,30 @@ impl ::buffa::Message for Mixin {
 }
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for Mixin {
-    fn serialize_json<S: __buffa::json::serde::Serializer>(
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
+        serializer: __S,
         options: &::buffa::json::SerializeOptions,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
         out.implicit::<__buffa::ProtoString>("name", "name", &self.name)?;
         out.implicit::<__buffa::ProtoString>("root", "root", &self.root)?;
         out.end()
     }
-    fn deserialize_json<'de, D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
         cx: __buffa::json::DeserializeCx<'_>,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize_fields(deserializer, cx)
     }
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Mixin {
-    fn merge_json_field<'de, A: __buffa::json::serde::de::MapAccess<'de>>(
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
         key: &str,
-        input: &mut __buffa::json::FieldReader<'_, 'de, A>,
-    ) -> ::core::result::Result<(), A::Error> {
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
         #[allow(unreachable_patterns)]
         match key {
             "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
@@ -3290,18 +3290,18 @@ impl __buffa::json::JsonFields for Mixin {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::serde::Serialize for Mixin {
-    fn serialize<S: __buffa::json::serde::Serializer>(
+    fn serialize<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         __buffa::json::serialize(self, serializer)
     }
 }
 #[cfg(feature = "json")]
 impl<'de> __buffa::json::serde::Deserialize<'de> for Mixin {
-    fn deserialize<D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize(deserializer)
     }
 }
@@ -3666,45 +3666,45 @@ impl ::buffa::Message for Empty {
 }
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for Empty {
-    fn serialize_json<S: __buffa::json::serde::Serializer>(
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
+        serializer: __S,
         options: &::buffa::json::SerializeOptions,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         let out = __buffa::json::MessageWriter::new(serializer, options)?;
         out.end()
     }
-    fn deserialize_json<'de, D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
         cx: __buffa::json::DeserializeCx<'_>,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize_fields(deserializer, cx)
     }
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Empty {
-    fn merge_json_field<'de, A: __buffa::json::serde::de::MapAccess<'de>>(
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
         key: &str,
-        input: &mut __buffa::json::FieldReader<'_, 'de, A>,
-    ) -> ::core::result::Result<(), A::Error> {
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
         input.unknown(key)
     }
 }
 #[cfg(feature = "json")]
 impl __buffa::json::serde::Serialize for Empty {
-    fn serialize<S: __buffa::json::serde::Serializer>(
+    fn serialize<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         __buffa::json::serialize(self, serializer)
     }
 }
 #[cfg(feature = "json")]
 impl<'de> __buffa::json::serde::Deserialize<'de> for Empty {
-    fn deserialize<D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize(deserializer)
     }
 }

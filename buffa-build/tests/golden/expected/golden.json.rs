@@ -148,11 +148,11 @@ impl ::buffa::Message for Shapes {
     }
 }
 impl ::buffa::json::JsonMessage for Shapes {
-    fn serialize_json<S: __buffa::json::serde::Serializer>(
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
+        serializer: __S,
         options: &::buffa::json::SerializeOptions,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
         out.optional::<__buffa::Int64>("Big", "big", &self.big)?;
         out.optional::<__buffa::ProtoString>("name", "name", &self.name)?;
@@ -182,19 +182,19 @@ impl ::buffa::json::JsonMessage for Shapes {
             >("[golden.json.extra_colors]", 101, true, &self.unknown_fields)?;
         out.end()
     }
-    fn deserialize_json<'de, D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
         cx: __buffa::json::DeserializeCx<'_>,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize_fields(deserializer, cx)
     }
 }
 impl __buffa::json::JsonFields for Shapes {
-    fn merge_json_field<'de, A: __buffa::json::serde::de::MapAccess<'de>>(
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
         key: &str,
-        input: &mut __buffa::json::FieldReader<'_, 'de, A>,
-    ) -> ::core::result::Result<(), A::Error> {
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
         #[allow(unreachable_patterns)]
         match key {
             "Big" | "big" => input.optional::<__buffa::Int64>(0, key, &mut self.big),
@@ -250,17 +250,17 @@ impl __buffa::json::JsonFields for Shapes {
     }
 }
 impl __buffa::json::serde::Serialize for Shapes {
-    fn serialize<S: __buffa::json::serde::Serializer>(
+    fn serialize<__S: __buffa::json::serde::Serializer>(
         &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         __buffa::json::serialize(self, serializer)
     }
 }
 impl<'de> __buffa::json::serde::Deserialize<'de> for Shapes {
-    fn deserialize<D: __buffa::json::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         __buffa::json::deserialize(deserializer)
     }
 }
@@ -333,28 +333,28 @@ pub mod shapes {
         }
     }
     impl ::buffa::json::JsonMessage for Inner {
-        fn serialize_json<S: __buffa::json::serde::Serializer>(
+        fn serialize_json<__S: __buffa::json::serde::Serializer>(
             &self,
-            serializer: S,
+            serializer: __S,
             options: &::buffa::json::SerializeOptions,
-        ) -> ::core::result::Result<S::Ok, S::Error> {
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
             let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
             out.repeated::<__buffa::ProtoBytes>("blobs", "blobs", &self.blobs)?;
             out.end()
         }
-        fn deserialize_json<'de, D: __buffa::json::serde::Deserializer<'de>>(
-            deserializer: D,
+        fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
             cx: __buffa::json::DeserializeCx<'_>,
-        ) -> ::core::result::Result<Self, D::Error> {
+        ) -> ::core::result::Result<Self, __D::Error> {
             __buffa::json::deserialize_fields(deserializer, cx)
         }
     }
     impl __buffa::json::JsonFields for Inner {
-        fn merge_json_field<'de, A: __buffa::json::serde::de::MapAccess<'de>>(
+        fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
             &mut self,
             key: &str,
-            input: &mut __buffa::json::FieldReader<'_, 'de, A>,
-        ) -> ::core::result::Result<(), A::Error> {
+            input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+        ) -> ::core::result::Result<(), __A::Error> {
             #[allow(unreachable_patterns)]
             match key {
                 "blobs" => input.repeated::<__buffa::ProtoBytes>(0, key, &mut self.blobs),
@@ -363,17 +363,17 @@ pub mod shapes {
         }
     }
     impl __buffa::json::serde::Serialize for Inner {
-        fn serialize<S: __buffa::json::serde::Serializer>(
+        fn serialize<__S: __buffa::json::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
             __buffa::json::serialize(self, serializer)
         }
     }
     impl<'de> __buffa::json::serde::Deserialize<'de> for Inner {
-        fn deserialize<D: __buffa::json::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::core::result::Result<Self, D::Error> {
+        fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
             __buffa::json::deserialize(deserializer)
         }
     }
@@ -428,17 +428,17 @@ impl ::buffa::Enumeration for Color {
     }
 }
 impl ::buffa::__private::json::serde::Serialize for Color {
-    fn serialize<S: ::buffa::__private::json::serde::Serializer>(
+    fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
         &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         ::buffa::__private::json::serialize_enum(*self, serializer)
     }
 }
 impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for Color {
-    fn deserialize<D: ::buffa::__private::json::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         ::buffa::__private::json::deserialize_enum(deserializer)
     }
 }
