@@ -293,7 +293,10 @@ impl Context<'_> {
         quote! {
             /// Adds the messages of this package to `registry`, so that
             /// `google.protobuf.Any` fields holding them have a JSON form.
+            // Inline: the JSON code of every message is compiled where the
+            // function is called, not in a crate that never calls it.
             #cfg
+            #[inline]
             pub fn #name(registry: &mut #buffa::json::TypeRegistry) {
                 #(registry.register::<#messages>();)*
             }

@@ -6326,6 +6326,7 @@ impl<'a> __buffa::Mergeable<'a> for BytesValueView<'a> {
 /// Adds the messages of this package to `registry`, so that
 /// `google.protobuf.Any` fields holding them have a JSON form.
 #[cfg(feature = "json")]
+#[inline]
 pub fn register_types(registry: &mut ::buffa::json::TypeRegistry) {
     registry.register::<SourceContext>();
     registry.register::<Type>();

@@ -444,6 +444,7 @@ impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for Color {
 }
 /// Adds the messages of this package to `registry`, so that
 /// `google.protobuf.Any` fields holding them have a JSON form.
+#[inline]
 pub fn register_types(registry: &mut ::buffa::json::TypeRegistry) {
     registry.register::<Shapes>();
     registry.register::<shapes::Inner>();
