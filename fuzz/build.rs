@@ -1,4 +1,4 @@
-//! Generates the fuzzers' message types from `proto/` three times, each into
+//! Generates the fuzzers' message types from `proto/` four times, each into
 //! its own directory under `OUT_DIR` with an `include.rs` that mounts the
 //! packages as modules:
 //!
@@ -10,7 +10,10 @@
 //!   slices both), so that two encodings of equal messages are equal
 //!   bytes; with lazy views (every
 //!   message-typed view field a `LazyField` or `LazyRepeated`);
-//! - `prost/`: prost, with maps as `BTreeMap` for the same reason.
+//! - `prost/`: prost, with maps as `BTreeMap` for the same reason;
+//! - `json/`: buffa with `json()`, maps as `BTreeMap`, for the `json`
+//!   target: `proto/json.proto` with the two files above; its well-known
+//!   types come from `buffa-types`.
 //!
 //! protoc is the one `protoc-bin-vendored` ships; nothing is read from the
 //! environment.
@@ -37,6 +40,19 @@ fn main() {
             .bytes(&["."])
             .string_type(buffa_build::StringRepr::BytesStr);
     });
+
+    let mut json = FILES.to_vec();
+    json.push("proto/json.proto");
+    buffa_build::Config::new()
+        .protoc_executable(&protoc)
+        .files(&json)
+        .includes(&["proto"])
+        .btree_map(&["."])
+        .json()
+        .out_dir(out_dir.join("json"))
+        .include_file("include.rs")
+        .compile()
+        .unwrap_or_else(|e| panic!("buffa-build (json): {e}"));
 
     let prost_out = out_dir.join("prost");
     fs::create_dir_all(&prost_out).expect("create OUT_DIR/prost");

@@ -9,14 +9,15 @@
 //!    allocation-budget protos under `proto/limits`, the string and bytes
 //!    protos under `proto/strings` in three representations, and the
 //!    `Eq`/`Hash` protos under `proto/eq_hash` (with a custom pointer),
-//!    with buffa-build;
+//!    and the JSON protos under `proto/json` (with `json()`; their
+//!    well-known types come from `buffa-types`), with buffa-build;
 //! 3. the cross-check protos under `proto/crosscheck`, twice with
 //!    buffa-build (boxed sub-messages and eager views; inline sub-messages
 //!    and lazy views) and once with prost-build.
 //!
 //! Every run writes to its own directory under `OUT_DIR` (`unittest`,
 //! `hostile`, `editions`, `shared`, `strings_owned`, `strings_shared`,
-//! `strings_mixed`, `limits`, `eq_hash`, `crosscheck`,
+//! `strings_mixed`, `limits`, `eq_hash`, `json`, `crosscheck`,
 //! `crosscheck_lazy`, `prost`), with an include file `include.rs` that
 //! mounts its packages as modules. The runs in `LAYOUT_REPORTS` also write
 //! a layout report (`layout.txt`), and `layout_sizes.rs` tabulates each
@@ -99,6 +100,17 @@ fn main() {
         .out_dir(out_dir.join("eq_hash"))
         .include_file("include.rs")
         .layout_report("layout.txt")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+
+    // Mounted by tests/tests/json.rs itself (not by src/lib.rs).
+    buffa_build::Config::new()
+        .protoc_executable(&protoc)
+        .files(&proto_files(Path::new("proto/json")))
+        .includes(&["proto/json"])
+        .json()
+        .out_dir(out_dir.join("json"))
+        .include_file("include.rs")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
 
