@@ -34,21 +34,21 @@ prost_build="std::env::set_var(\"PROTOC\", protoc_bin_vendored::protoc_bin_path(
     let set = std::path::PathBuf::from(std::env::var(\"OUT_DIR\").unwrap()).join(\"set.bin\");
     prost_build::Config::new().protoc_arg(\"--experimental_allow_proto3_optional\")
         .file_descriptor_set_path(&set).compile_protos(${files}, &[\"${protos}\"]).unwrap();"
-crate prost 'prost = "0.14"' $'prost-build = "0.14"\nprotoc-bin-vendored = "3"' "${prost_build}" ""
-crate pbjson $'prost = "0.14"\npbjson = "0.9"\nserde = "1"' $'prost-build = "0.14"\npbjson-build = "0.9"\nprotoc-bin-vendored = "3"' \
+crate gen_prost 'prost = "0.14"' $'prost-build = "0.14"\nprotoc-bin-vendored = "3"' "${prost_build}" ""
+crate gen_pbjson $'prost = "0.14"\npbjson = "0.9"\nserde = "1"' $'prost-build = "0.14"\npbjson-build = "0.9"\nprotoc-bin-vendored = "3"' \
     "${prost_build}
     pbjson_build::Builder::new().register_descriptors(&std::fs::read(set).unwrap()).unwrap().build(&[\".prost\"]).unwrap();" ".serde"
 buffa_build="buffa_build::Config::new().protoc_arg(\"--experimental_allow_proto3_optional\")
     .files(${files}).includes(&[\"${protos}\"])"
-crate buffa "buffa = { path = \"${repo}/buffa\" }" "buffa-build = { path = \"${repo}/buffa-build\" }" \
+crate gen_buffa "buffa = { path = \"${repo}/buffa\" }" "buffa-build = { path = \"${repo}/buffa-build\" }" \
     "${buffa_build}.compile().unwrap();" ""
-crate buffa_json "buffa = { path = \"${repo}/buffa\", features = [\"json\"] }" "buffa-build = { path = \"${repo}/buffa-build\" }" \
+crate gen_buffa_json "buffa = { path = \"${repo}/buffa\", features = [\"json\"] }" "buffa-build = { path = \"${repo}/buffa-build\" }" \
     "${buffa_build}.json().compile().unwrap();" ""
 
 for profile in dev release; do
     flag=()
     [[ "${profile}" == release ]] && flag=(--release)
-    for name in prost pbjson buffa buffa_json; do
+    for name in gen_prost gen_pbjson gen_buffa gen_buffa_json; do
         (cd "${work}/${name}" && cargo build -q ${flag[@]+"${flag[@]}"})
         times=()
         for _ in 1 2 3; do

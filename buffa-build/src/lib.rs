@@ -462,6 +462,11 @@ impl Config {
     /// package module (for `google.protobuf.Any`). The crate needs `buffa`
     /// with its `json` feature; it needs no `serde` dependency of its own.
     /// Read and write with options through `buffa::json`.
+    ///
+    /// Packages whose names differ only in case (`a.B`, `a.b`) share one
+    /// Rust module; there, in the order of their names, the first
+    /// package's function is `register_types` and the next ones'
+    /// `register_types_2`, `register_types_3`, ...
     pub fn json(&mut self) -> &mut Self {
         self.options.json = true;
         self

@@ -13,6 +13,7 @@ use prost_types::{DescriptorProto, FieldDescriptorProto};
 use crate::field::{Field, Scalar, Shape, ValueType};
 use crate::ident;
 use crate::options::{BytesRepr, StringRepr};
+use crate::schema::RustPath;
 
 /// The well-known types whose JSON form the mapping defines specially;
 /// `buffa-types` writes their impls by hand, so codegen leaves them out when
@@ -56,35 +57,41 @@ impl Context<'_> {
     }
 
     /// `JsonMessage`, `JsonFields`, `Serialize` and `Deserialize` for the
-    /// message `name`, over its owned `fields`.
+    /// local message `full_name`, over its owned `fields`.
     pub(crate) fn generate_message_json(
         &self,
         full_name: &str,
-        name: &syn::Ident,
         fields: &[Field<'_>],
-        module: &syn::Ident,
-        oneof_names: &[String],
-        oneof_enums: &[String],
-        from: &[String],
     ) -> Result<TokenStream, Error> {
         if !self.generates_json(full_name) {
             return Ok(quote!());
         }
+        let message = self.schema.message(full_name)?;
+        let RustPath::Local {
+            modules: from,
+            name,
+        } = &message.rust
+        else {
+            return Ok(quote!());
+        };
+        let name = ident::ident(name);
+        let module = &message.module_ident();
+        let (_, oneof_names) = self.member_names(message);
+        let oneof_enums = self.oneof_enum_names(full_name)?;
         let buffa = &self.buffa;
         let cfg = self.json_cfg();
         let some = quote!(::core::option::Option::Some);
         let mut writes = Vec::new();
+        // `json_field_index`: key patterns to an index; `merge_json_field`:
+        // an index to its reader.
+        let names = written_names(fields);
+        let mut keys_arms = json_keys(fields, &names);
         let mut arms = Vec::new();
         let mut oneofs_written = Vec::new();
         for (index, field) in fields.iter().enumerate() {
+            let json_name = &names[index];
             let index = proc_macro2::Literal::usize_unsuffixed(index);
-            let json_name = json_name(field);
             let proto_name = field.proto.name();
-            let keys = if json_name == proto_name {
-                quote!(#json_name)
-            } else {
-                quote!(#json_name | #proto_name)
-            };
             let member = ident::ident(&field.rust_name);
             if let Shape::Oneof(oneof) = field.shape {
                 let oneof_field = ident::ident(&oneof_names[oneof]);
@@ -101,11 +108,11 @@ impl Context<'_> {
                     oneofs_written.push(oneof);
                     let members = fields
                         .iter()
-                        .filter(|f| matches!(f.shape, Shape::Oneof(o) if o == oneof))
-                        .map(|f| -> Result<TokenStream, Error> {
+                        .zip(&names)
+                        .filter(|(f, _)| matches!(f.shape, Shape::Oneof(o) if o == oneof))
+                        .map(|(f, member_json_name)| -> Result<TokenStream, Error> {
                             let variant = ident::ident(&f.rust_name);
                             let kind = self.json_kind(f, &f.value);
-                            let member_json_name = self::json_name(f);
                             let proto_name = f.proto.name();
                             let value = if self.oneof_boxed(full_name, f)? {
                                 quote!(&**value)
@@ -126,8 +133,8 @@ impl Context<'_> {
                 }
                 let oneof_label = oneof_names[oneof].as_str();
                 arms.push(quote! {
-                    #keys => {
-                        if let #some(value) = input.member::<#kind>(#index, key, #oneof_label, self.#oneof_field.is_some())? {
+                    #index => {
+                        if let #some(value) = input.member::<#kind>(key, #oneof_label, self.#oneof_field.is_some())? {
                             self.#oneof_field = #some(#constructor(#wrap));
                         }
                         ::core::result::Result::Ok(())
@@ -141,38 +148,38 @@ impl Context<'_> {
                     let value_kind = self.json_kind(field, value);
                     (
                         quote!(out.map::<#key_kind, #value_kind, _>(#json_name, #proto_name, &self.#member)?;),
-                        quote!(input.map::<#key_kind, #value_kind, _>(#index, key, &mut self.#member)),
+                        quote!(input.map::<#key_kind, #value_kind, _>(&mut self.#member)),
                     )
                 }
                 (Shape::Repeated { .. }, value) => {
                     let kind = self.json_kind(field, value);
                     (
                         quote!(out.repeated::<#kind>(#json_name, #proto_name, &self.#member)?;),
-                        quote!(input.repeated::<#kind>(#index, key, &mut self.#member)),
+                        quote!(input.repeated::<#kind>(&mut self.#member)),
                     )
                 }
                 (Shape::Explicit, ValueType::Message { .. }) => (
                     quote!(out.message(#json_name, #proto_name, &self.#member)?;),
-                    quote!(input.message(#index, key, &mut self.#member)),
+                    quote!(input.message(&mut self.#member)),
                 ),
                 (Shape::Explicit, value) => {
                     let kind = self.json_kind(field, value);
                     (
                         quote!(out.optional::<#kind>(#json_name, #proto_name, &self.#member)?;),
-                        quote!(input.optional::<#kind>(#index, key, &mut self.#member)),
+                        quote!(input.optional::<#kind>(&mut self.#member)),
                     )
                 }
                 (Shape::Implicit, value) => {
                     let kind = self.json_kind(field, value);
                     (
                         quote!(out.implicit::<#kind>(#json_name, #proto_name, &self.#member)?;),
-                        quote!(input.implicit::<#kind>(#index, key, &mut self.#member)),
+                        quote!(input.implicit::<#kind>(&mut self.#member)),
                     )
                 }
                 (Shape::Oneof(_), _) => unreachable!("handled above"),
             };
             writes.push(write);
-            arms.push(quote!(#keys => #read,));
+            arms.push(quote!(#index => #read,));
         }
         for (offset, (key, extension)) in self.extensions_of(full_name).into_iter().enumerate() {
             let Some(kind) = self.extension_kind(extension, from)? else {
@@ -184,24 +191,49 @@ impl Context<'_> {
             writes.push(
                 quote!(out.extension::<#kind>(#key, #number, #repeated, &self.unknown_fields)?;),
             );
-            arms.push(quote!(#key => input.extension::<#kind>(#index, key, #number, #repeated, &mut self.unknown_fields),));
+            keys_arms.push(quote!(#key => ::core::option::Option::Some(#index),));
+            arms.push(quote!(#index => input.extension::<#kind>(#number, #repeated, &mut self.unknown_fields),));
         }
         let out_binding = if writes.is_empty() {
             quote!(out)
         } else {
             quote!(mut out)
         };
-        let read_body = if arms.is_empty() {
-            quote!(input.unknown(key))
+        // Parameters an empty message, or one without oneofs, does not read.
+        let used = |used: bool, name: &str| {
+            let name = if used {
+                name.to_owned()
+            } else {
+                format!("_{name}")
+            };
+            syn::Ident::new(&name, proc_macro2::Span::call_site())
+        };
+        let index_param = used(!arms.is_empty(), "index");
+        let input_param = used(!arms.is_empty(), "input");
+        let key_param = used(!oneofs_written.is_empty(), "key");
+        let (index_body, read_body) = if arms.is_empty() {
+            (
+                quote!({
+                    let _ = key;
+                    ::core::option::Option::None
+                }),
+                quote!(::core::result::Result::Ok(())),
+            )
         } else {
-            quote! {
-                // A field's json_name may equal another field's name.
-                #[allow(unreachable_patterns)]
-                match key {
-                    #(#arms)*
-                    _ => input.unknown(key),
-                }
-            }
+            (
+                quote! {
+                    match key {
+                        #(#keys_arms)*
+                        _ => ::core::option::Option::None,
+                    }
+                },
+                quote! {
+                    match index {
+                        #(#arms)*
+                        _ => ::core::result::Result::Ok(()),
+                    }
+                },
+            )
         };
         Ok(quote! {
             #cfg
@@ -226,10 +258,15 @@ impl Context<'_> {
 
             #cfg
             impl __buffa::json::JsonFields for #name {
+                fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+                    #index_body
+                }
+
                 fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
                     &mut self,
-                    key: &str,
-                    input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+                    #index_param: u32,
+                    #key_param: &str,
+                    #input_param: &mut __buffa::json::FieldReader<'_, 'de, __A>,
                 ) -> ::core::result::Result<(), __A::Error> {
                     #read_body
                 }
@@ -363,20 +400,76 @@ impl Context<'_> {
         })
     }
 
-    /// The JSON kind marker of one value of `field`.
+    /// The JSON kind marker of one value of `field` (its map value, for a
+    /// map).
     fn json_kind(&self, field: &Field<'_>, value: &ValueType) -> TokenStream {
         match value {
             ValueType::Scalar(scalar) => scalar.marker(),
-            ValueType::Enum { path, .. }
-                if field.proto.type_name() == NULL_VALUE
-                    && !matches!(field.shape, Shape::Map { .. }) =>
-            {
+            ValueType::Enum { path, .. } if self.value_type_name(field) == Some(NULL_VALUE) => {
                 quote!(__buffa::json::NullValueKind<#path>)
             }
             ValueType::Enum { .. } => value.marker(),
             ValueType::Message { path, .. } => quote!(__buffa::json::MessageKind<#path>),
         }
     }
+
+    /// The type name of `field`'s values: its own, or its map entry's
+    /// value field's.
+    fn value_type_name<'f>(&'f self, field: &'f Field<'_>) -> Option<&'f str> {
+        if !matches!(field.shape, Shape::Map { .. }) {
+            return Some(field.proto.type_name());
+        }
+        let entry = self.schema.messages.get(field.proto.type_name())?;
+        entry
+            .proto
+            .field
+            .iter()
+            .find(|f| f.number() == 2)
+            .map(|f| f.type_name())
+    }
+}
+
+/// The name each of `fields` is written under: its `json_name`, unless
+/// another field has that name as its `json_name` or its .proto name (a
+/// proto2 message may have `foo_bar` and `fooBar`, which protoc only warns
+/// about); then its .proto name, which is unique, so that what buffa
+/// writes reads back, with either naming option.
+fn written_names(fields: &[Field<'_>]) -> Vec<String> {
+    let json_names: Vec<String> = fields.iter().map(json_name).collect();
+    fields
+        .iter()
+        .enumerate()
+        .map(|(index, field)| {
+            let name = &json_names[index];
+            let shared = fields.iter().enumerate().any(|(other, f)| {
+                other != index && (json_names[other] == *name || f.proto.name() == name)
+            });
+            if shared {
+                field.proto.name().to_owned()
+            } else {
+                name.clone()
+            }
+        })
+        .collect()
+}
+
+/// The `json_field_index` arms of `fields`, written under `names`: every
+/// written name, then every .proto name not already taken.
+fn json_keys(fields: &[Field<'_>], names: &[String]) -> Vec<TokenStream> {
+    let mut taken: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut arms = Vec::new();
+    let candidates = names
+        .iter()
+        .map(String::as_str)
+        .enumerate()
+        .chain(fields.iter().map(|f| f.proto.name()).enumerate());
+    for (index, name) in candidates {
+        if taken.insert(name) {
+            let index = proc_macro2::Literal::usize_unsuffixed(index);
+            arms.push(quote!(#name => ::core::option::Option::Some(#index),));
+        }
+    }
+    arms
 }
 
 /// The field's JSON name: `json_name` from the descriptor (protoc always

@@ -193,13 +193,16 @@ fn generate_files(context: &Context<'_>) -> Result<Vec<GeneratedFile>, Error> {
         }
     }
     // Packages whose names differ only in case share a Rust module, yet
-    // each file compiles alone: the first such package's function is
-    // `register_types`, the next ones' `register_types_2`, ...
+    // each file compiles alone: in the order of their names, the first
+    // such package's function is `register_types`, the next ones'
+    // `register_types_2`, ...
     for in_module in json_messages.into_values() {
-        let in_module = in_module
+        let mut in_module: Vec<_> = in_module
             .into_iter()
-            .filter(|(_, messages)| !messages.is_empty());
-        for (index, (package, messages)) in in_module.enumerate() {
+            .filter(|(_, messages)| !messages.is_empty())
+            .collect();
+        in_module.sort_by(|a, b| a.0.cmp(&b.0));
+        for (index, (package, messages)) in in_module.into_iter().enumerate() {
             let name = match index {
                 0 => "register_types".to_owned(),
                 n => format!("register_types_{}", n + 1),

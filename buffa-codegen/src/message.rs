@@ -130,15 +130,7 @@ impl Context<'_> {
             quote!()
         };
         let buffa = &self.buffa;
-        let json = self.generate_message_json(
-            full_name,
-            &name,
-            &fields,
-            &module_ident,
-            &oneof_names,
-            &oneof_enums,
-            parent,
-        )?;
+        let json = self.generate_message_json(full_name, &fields)?;
         let view = if self.options.views {
             self.generate_view(full_name, source_path, comments)?
         } else {

@@ -424,6 +424,19 @@ fn fields_that_clash_after_case_conversion() {
     // Each renamed optional field has its own accessor.
     assert_eq!(message.foo_bar___(), 4);
     assert_eq!(message.unknown_fields___(), 7);
+
+    // JSON: a field whose json_name another field also has (as json_name
+    // or .proto name) is written under its .proto name, so the JSON reads
+    // back whichever naming is asked for.
+    let json = buffa::json::to_string(&message).unwrap();
+    assert_eq!(
+        json,
+        r#"{"foo_bar":1,"fooBar":2,"FooBar":3,"foo__bar":4,"unknown_fields":5,"unknown_fields_":6,"unknownFields":7,"Self":["S"],"self":["s"],"Leading":10,"leading":11,"trailing_":12,"trailing":13,"HTTPServer":14,"httpServer":15}"#
+    );
+    assert_eq!(buffa::json::from_str::<CaseClash>(&json).unwrap(), message);
+    let proto_names = buffa::json::SerializeOptions::new().with_proto_field_names(true);
+    let json = buffa::json::to_string_with(&message, &proto_names).unwrap();
+    assert_eq!(buffa::json::from_str::<CaseClash>(&json).unwrap(), message);
 }
 
 #[test]
@@ -811,9 +824,10 @@ fn a_case_clashing_package_file_compiles_on_its_own() {
     assert_eq!(solo_alone::Down::NAME, "hostile.solo.Down");
 
     // Each package file has its own JSON registration function; in the
-    // shared module, the second package's is `register_types_2`.
+    // shared module, in the order of the package names, `hostile.Solo`'s is
+    // `register_types` and `hostile.solo`'s `register_types_2`.
     let mut alone_types = buffa::json::TypeRegistry::new();
-    solo_alone::register_types(&mut alone_types);
+    solo_alone::register_types_2(&mut alone_types);
     assert!(alone_types.contains("hostile.solo.Down"));
     assert!(alone_types.contains("hostile.solo.Down.Inner"));
     assert!(!alone_types.contains("hostile.Solo.Up"));

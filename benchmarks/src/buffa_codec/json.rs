@@ -2,7 +2,6 @@
 //! `buffa::json` and the serde impls `buffa_build::Config::json()`
 //! generates.
 
-
 use crate::pb_buffa::buffa_inline;
 use crate::{JsonCodec, Logs, Mesh, Players, Updates};
 

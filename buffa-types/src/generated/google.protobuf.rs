@@ -339,17 +339,22 @@ impl ::buffa::json::JsonMessage for SourceContext {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for SourceContext {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "fileName" => ::core::option::Option::Some(0),
+            "file_name" => ::core::option::Option::Some(0),
+            _ => ::core::option::Option::None,
+        }
+    }
     fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
-        key: &str,
+        index: u32,
+        _key: &str,
         input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
     ) -> ::core::result::Result<(), __A::Error> {
-        #[allow(unreachable_patterns)]
-        match key {
-            "fileName" | "file_name" => {
-                input.implicit::<__buffa::ProtoString>(0, key, &mut self.file_name)
-            }
-            _ => input.unknown(key),
+        match index {
+            0 => input.implicit::<__buffa::ProtoString>(&mut self.file_name),
+            _ => ::core::result::Result::Ok(()),
         }
     }
 }
@@ -601,37 +606,34 @@ impl ::buffa::json::JsonMessage for Type {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Type {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "fields" => ::core::option::Option::Some(1),
+            "oneofs" => ::core::option::Option::Some(2),
+            "options" => ::core::option::Option::Some(3),
+            "sourceContext" => ::core::option::Option::Some(4),
+            "syntax" => ::core::option::Option::Some(5),
+            "edition" => ::core::option::Option::Some(6),
+            "source_context" => ::core::option::Option::Some(4),
+            _ => ::core::option::Option::None,
+        }
+    }
     fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
-        key: &str,
+        index: u32,
+        _key: &str,
         input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
     ) -> ::core::result::Result<(), __A::Error> {
-        #[allow(unreachable_patterns)]
-        match key {
-            "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
-            "fields" => {
-                input
-                    .repeated::<
-                        __buffa::json::MessageKind<Field>,
-                    >(1, key, &mut self.fields)
-            }
-            "oneofs" => input.repeated::<__buffa::ProtoString>(2, key, &mut self.oneofs),
-            "options" => {
-                input
-                    .repeated::<
-                        __buffa::json::MessageKind<Option>,
-                    >(3, key, &mut self.options)
-            }
-            "sourceContext" | "source_context" => {
-                input.message(4, key, &mut self.source_context)
-            }
-            "syntax" => {
-                input.implicit::<__buffa::OpenEnum<Syntax>>(5, key, &mut self.syntax)
-            }
-            "edition" => {
-                input.implicit::<__buffa::ProtoString>(6, key, &mut self.edition)
-            }
-            _ => input.unknown(key),
+        match index {
+            0 => input.implicit::<__buffa::ProtoString>(&mut self.name),
+            1 => input.repeated::<__buffa::json::MessageKind<Field>>(&mut self.fields),
+            2 => input.repeated::<__buffa::ProtoString>(&mut self.oneofs),
+            3 => input.repeated::<__buffa::json::MessageKind<Option>>(&mut self.options),
+            4 => input.message(&mut self.source_context),
+            5 => input.implicit::<__buffa::OpenEnum<Syntax>>(&mut self.syntax),
+            6 => input.implicit::<__buffa::ProtoString>(&mut self.edition),
+            _ => ::core::result::Result::Ok(()),
         }
     }
 }
@@ -987,44 +989,48 @@ impl ::buffa::json::JsonMessage for Field {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Field {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "kind" => ::core::option::Option::Some(0),
+            "cardinality" => ::core::option::Option::Some(1),
+            "number" => ::core::option::Option::Some(2),
+            "name" => ::core::option::Option::Some(3),
+            "typeUrl" => ::core::option::Option::Some(4),
+            "oneofIndex" => ::core::option::Option::Some(5),
+            "packed" => ::core::option::Option::Some(6),
+            "options" => ::core::option::Option::Some(7),
+            "jsonName" => ::core::option::Option::Some(8),
+            "defaultValue" => ::core::option::Option::Some(9),
+            "type_url" => ::core::option::Option::Some(4),
+            "oneof_index" => ::core::option::Option::Some(5),
+            "json_name" => ::core::option::Option::Some(8),
+            "default_value" => ::core::option::Option::Some(9),
+            _ => ::core::option::Option::None,
+        }
+    }
     fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
-        key: &str,
+        index: u32,
+        _key: &str,
         input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
     ) -> ::core::result::Result<(), __A::Error> {
-        #[allow(unreachable_patterns)]
-        match key {
-            "kind" => {
-                input.implicit::<__buffa::OpenEnum<field::Kind>>(0, key, &mut self.kind)
-            }
-            "cardinality" => {
+        match index {
+            0 => input.implicit::<__buffa::OpenEnum<field::Kind>>(&mut self.kind),
+            1 => {
                 input
                     .implicit::<
                         __buffa::OpenEnum<field::Cardinality>,
-                    >(1, key, &mut self.cardinality)
+                    >(&mut self.cardinality)
             }
-            "number" => input.implicit::<__buffa::Int32>(2, key, &mut self.number),
-            "name" => input.implicit::<__buffa::ProtoString>(3, key, &mut self.name),
-            "typeUrl" | "type_url" => {
-                input.implicit::<__buffa::ProtoString>(4, key, &mut self.type_url)
-            }
-            "oneofIndex" | "oneof_index" => {
-                input.implicit::<__buffa::Int32>(5, key, &mut self.oneof_index)
-            }
-            "packed" => input.implicit::<__buffa::Bool>(6, key, &mut self.packed),
-            "options" => {
-                input
-                    .repeated::<
-                        __buffa::json::MessageKind<Option>,
-                    >(7, key, &mut self.options)
-            }
-            "jsonName" | "json_name" => {
-                input.implicit::<__buffa::ProtoString>(8, key, &mut self.json_name)
-            }
-            "defaultValue" | "default_value" => {
-                input.implicit::<__buffa::ProtoString>(9, key, &mut self.default_value)
-            }
-            _ => input.unknown(key),
+            2 => input.implicit::<__buffa::Int32>(&mut self.number),
+            3 => input.implicit::<__buffa::ProtoString>(&mut self.name),
+            4 => input.implicit::<__buffa::ProtoString>(&mut self.type_url),
+            5 => input.implicit::<__buffa::Int32>(&mut self.oneof_index),
+            6 => input.implicit::<__buffa::Bool>(&mut self.packed),
+            7 => input.repeated::<__buffa::json::MessageKind<Option>>(&mut self.options),
+            8 => input.implicit::<__buffa::ProtoString>(&mut self.json_name),
+            9 => input.implicit::<__buffa::ProtoString>(&mut self.default_value),
+            _ => ::core::result::Result::Ok(()),
         }
     }
 }
@@ -1590,36 +1596,37 @@ impl ::buffa::json::JsonMessage for Enum {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Enum {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "enumvalue" => ::core::option::Option::Some(1),
+            "options" => ::core::option::Option::Some(2),
+            "sourceContext" => ::core::option::Option::Some(3),
+            "syntax" => ::core::option::Option::Some(4),
+            "edition" => ::core::option::Option::Some(5),
+            "source_context" => ::core::option::Option::Some(3),
+            _ => ::core::option::Option::None,
+        }
+    }
     fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
-        key: &str,
+        index: u32,
+        _key: &str,
         input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
     ) -> ::core::result::Result<(), __A::Error> {
-        #[allow(unreachable_patterns)]
-        match key {
-            "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
-            "enumvalue" => {
+        match index {
+            0 => input.implicit::<__buffa::ProtoString>(&mut self.name),
+            1 => {
                 input
                     .repeated::<
                         __buffa::json::MessageKind<EnumValue>,
-                    >(1, key, &mut self.enumvalue)
+                    >(&mut self.enumvalue)
             }
-            "options" => {
-                input
-                    .repeated::<
-                        __buffa::json::MessageKind<Option>,
-                    >(2, key, &mut self.options)
-            }
-            "sourceContext" | "source_context" => {
-                input.message(3, key, &mut self.source_context)
-            }
-            "syntax" => {
-                input.implicit::<__buffa::OpenEnum<Syntax>>(4, key, &mut self.syntax)
-            }
-            "edition" => {
-                input.implicit::<__buffa::ProtoString>(5, key, &mut self.edition)
-            }
-            _ => input.unknown(key),
+            2 => input.repeated::<__buffa::json::MessageKind<Option>>(&mut self.options),
+            3 => input.message(&mut self.source_context),
+            4 => input.implicit::<__buffa::OpenEnum<Syntax>>(&mut self.syntax),
+            5 => input.implicit::<__buffa::ProtoString>(&mut self.edition),
+            _ => ::core::result::Result::Ok(()),
         }
     }
 }
@@ -1865,22 +1872,25 @@ impl ::buffa::json::JsonMessage for EnumValue {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for EnumValue {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "number" => ::core::option::Option::Some(1),
+            "options" => ::core::option::Option::Some(2),
+            _ => ::core::option::Option::None,
+        }
+    }
     fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
-        key: &str,
+        index: u32,
+        _key: &str,
         input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
     ) -> ::core::result::Result<(), __A::Error> {
-        #[allow(unreachable_patterns)]
-        match key {
-            "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
-            "number" => input.implicit::<__buffa::Int32>(1, key, &mut self.number),
-            "options" => {
-                input
-                    .repeated::<
-                        __buffa::json::MessageKind<Option>,
-                    >(2, key, &mut self.options)
-            }
-            _ => input.unknown(key),
+        match index {
+            0 => input.implicit::<__buffa::ProtoString>(&mut self.name),
+            1 => input.implicit::<__buffa::Int32>(&mut self.number),
+            2 => input.repeated::<__buffa::json::MessageKind<Option>>(&mut self.options),
+            _ => ::core::result::Result::Ok(()),
         }
     }
 }
@@ -2086,16 +2096,23 @@ impl ::buffa::json::JsonMessage for Option {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Option {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "value" => ::core::option::Option::Some(1),
+            _ => ::core::option::Option::None,
+        }
+    }
     fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
-        key: &str,
+        index: u32,
+        _key: &str,
         input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
     ) -> ::core::result::Result<(), __A::Error> {
-        #[allow(unreachable_patterns)]
-        match key {
-            "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
-            "value" => input.message(1, key, &mut self.value),
-            _ => input.unknown(key),
+        match index {
+            0 => input.implicit::<__buffa::ProtoString>(&mut self.name),
+            1 => input.message(&mut self.value),
+            _ => ::core::result::Result::Ok(()),
         }
     }
 }
@@ -2452,45 +2469,36 @@ impl ::buffa::json::JsonMessage for Api {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Api {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "methods" => ::core::option::Option::Some(1),
+            "options" => ::core::option::Option::Some(2),
+            "version" => ::core::option::Option::Some(3),
+            "sourceContext" => ::core::option::Option::Some(4),
+            "mixins" => ::core::option::Option::Some(5),
+            "syntax" => ::core::option::Option::Some(6),
+            "edition" => ::core::option::Option::Some(7),
+            "source_context" => ::core::option::Option::Some(4),
+            _ => ::core::option::Option::None,
+        }
+    }
     fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
-        key: &str,
+        index: u32,
+        _key: &str,
         input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
     ) -> ::core::result::Result<(), __A::Error> {
-        #[allow(unreachable_patterns)]
-        match key {
-            "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
-            "methods" => {
-                input
-                    .repeated::<
-                        __buffa::json::MessageKind<Method>,
-                    >(1, key, &mut self.methods)
-            }
-            "options" => {
-                input
-                    .repeated::<
-                        __buffa::json::MessageKind<Option>,
-                    >(2, key, &mut self.options)
-            }
-            "version" => {
-                input.implicit::<__buffa::ProtoString>(3, key, &mut self.version)
-            }
-            "sourceContext" | "source_context" => {
-                input.message(4, key, &mut self.source_context)
-            }
-            "mixins" => {
-                input
-                    .repeated::<
-                        __buffa::json::MessageKind<Mixin>,
-                    >(5, key, &mut self.mixins)
-            }
-            "syntax" => {
-                input.implicit::<__buffa::OpenEnum<Syntax>>(6, key, &mut self.syntax)
-            }
-            "edition" => {
-                input.implicit::<__buffa::ProtoString>(7, key, &mut self.edition)
-            }
-            _ => input.unknown(key),
+        match index {
+            0 => input.implicit::<__buffa::ProtoString>(&mut self.name),
+            1 => input.repeated::<__buffa::json::MessageKind<Method>>(&mut self.methods),
+            2 => input.repeated::<__buffa::json::MessageKind<Option>>(&mut self.options),
+            3 => input.implicit::<__buffa::ProtoString>(&mut self.version),
+            4 => input.message(&mut self.source_context),
+            5 => input.repeated::<__buffa::json::MessageKind<Mixin>>(&mut self.mixins),
+            6 => input.implicit::<__buffa::OpenEnum<Syntax>>(&mut self.syntax),
+            7 => input.implicit::<__buffa::ProtoString>(&mut self.edition),
+            _ => ::core::result::Result::Ok(()),
         }
     }
 }
@@ -2872,43 +2880,39 @@ impl ::buffa::json::JsonMessage for Method {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Method {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "requestTypeUrl" => ::core::option::Option::Some(1),
+            "requestStreaming" => ::core::option::Option::Some(2),
+            "responseTypeUrl" => ::core::option::Option::Some(3),
+            "responseStreaming" => ::core::option::Option::Some(4),
+            "options" => ::core::option::Option::Some(5),
+            "syntax" => ::core::option::Option::Some(6),
+            "edition" => ::core::option::Option::Some(7),
+            "request_type_url" => ::core::option::Option::Some(1),
+            "request_streaming" => ::core::option::Option::Some(2),
+            "response_type_url" => ::core::option::Option::Some(3),
+            "response_streaming" => ::core::option::Option::Some(4),
+            _ => ::core::option::Option::None,
+        }
+    }
     fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
-        key: &str,
+        index: u32,
+        _key: &str,
         input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
     ) -> ::core::result::Result<(), __A::Error> {
-        #[allow(unreachable_patterns)]
-        match key {
-            "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
-            "requestTypeUrl" | "request_type_url" => {
-                input
-                    .implicit::<__buffa::ProtoString>(1, key, &mut self.request_type_url)
-            }
-            "requestStreaming" | "request_streaming" => {
-                input.implicit::<__buffa::Bool>(2, key, &mut self.request_streaming)
-            }
-            "responseTypeUrl" | "response_type_url" => {
-                input
-                    .implicit::<
-                        __buffa::ProtoString,
-                    >(3, key, &mut self.response_type_url)
-            }
-            "responseStreaming" | "response_streaming" => {
-                input.implicit::<__buffa::Bool>(4, key, &mut self.response_streaming)
-            }
-            "options" => {
-                input
-                    .repeated::<
-                        __buffa::json::MessageKind<Option>,
-                    >(5, key, &mut self.options)
-            }
-            "syntax" => {
-                input.implicit::<__buffa::OpenEnum<Syntax>>(6, key, &mut self.syntax)
-            }
-            "edition" => {
-                input.implicit::<__buffa::ProtoString>(7, key, &mut self.edition)
-            }
-            _ => input.unknown(key),
+        match index {
+            0 => input.implicit::<__buffa::ProtoString>(&mut self.name),
+            1 => input.implicit::<__buffa::ProtoString>(&mut self.request_type_url),
+            2 => input.implicit::<__buffa::Bool>(&mut self.request_streaming),
+            3 => input.implicit::<__buffa::ProtoString>(&mut self.response_type_url),
+            4 => input.implicit::<__buffa::Bool>(&mut self.response_streaming),
+            5 => input.repeated::<__buffa::json::MessageKind<Option>>(&mut self.options),
+            6 => input.implicit::<__buffa::OpenEnum<Syntax>>(&mut self.syntax),
+            7 => input.implicit::<__buffa::ProtoString>(&mut self.edition),
+            _ => ::core::result::Result::Ok(()),
         }
     }
 }
@@ -3275,16 +3279,23 @@ impl ::buffa::json::JsonMessage for Mixin {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Mixin {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "root" => ::core::option::Option::Some(1),
+            _ => ::core::option::Option::None,
+        }
+    }
     fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
-        key: &str,
+        index: u32,
+        _key: &str,
         input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
     ) -> ::core::result::Result<(), __A::Error> {
-        #[allow(unreachable_patterns)]
-        match key {
-            "name" => input.implicit::<__buffa::ProtoString>(0, key, &mut self.name),
-            "root" => input.implicit::<__buffa::ProtoString>(1, key, &mut self.root),
-            _ => input.unknown(key),
+        match index {
+            0 => input.implicit::<__buffa::ProtoString>(&mut self.name),
+            1 => input.implicit::<__buffa::ProtoString>(&mut self.root),
+            _ => ::core::result::Result::Ok(()),
         }
     }
 }
@@ -3683,12 +3694,19 @@ impl ::buffa::json::JsonMessage for Empty {
 }
 #[cfg(feature = "json")]
 impl __buffa::json::JsonFields for Empty {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        {
+            let _ = key;
+            ::core::option::Option::None
+        }
+    }
     fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
-        key: &str,
-        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+        _index: u32,
+        _key: &str,
+        _input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
     ) -> ::core::result::Result<(), __A::Error> {
-        input.unknown(key)
+        ::core::result::Result::Ok(())
     }
 }
 #[cfg(feature = "json")]

@@ -7,11 +7,15 @@
 use std::sync::OnceLock;
 
 use buffa::__private::json::DeserializeCx;
-use buffa::__private::json::serde::de::Error as _;
+use core::fmt;
+
+use buffa::__private::json::serde::de::{
+    self, DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor,
+};
 use buffa::__private::json::serde::ser::{Error as _, SerializeMap};
-use buffa::__private::json::serde::{Deserialize, Deserializer, Serializer};
+use buffa::__private::json::serde::{Deserializer, Serializer};
 use buffa::__private::json::serde_json::{Map, Value};
-use buffa::json::{JsonMessage, SerializeOptions, TypeRegistry};
+use buffa::json::{JsonMessage, SerializeOptions, TypeRegistry, WithOptions};
 
 use super::serde_through_json_message;
 use crate::google::protobuf as wkt;
@@ -36,6 +40,39 @@ const VALUE_WRAPPED: &[&str] = &[
     "google.protobuf.StringValue",
     "google.protobuf.BytesValue",
 ];
+
+const ANY: &str = "google.protobuf.Any";
+
+/// How many `Any`s deep the JSON being written on this thread is. An `Any`
+/// decoded from binary may hold an `Any` to any depth (its payload is
+/// opaque bytes, which the binary recursion limit does not see), and each
+/// level is written by a nested call: past the recursion limit, writing
+/// fails instead of exhausting the stack.
+struct AnyLevel;
+
+thread_local! {
+    static ANY_LEVELS: core::cell::Cell<u32> = const { core::cell::Cell::new(0) };
+}
+
+impl AnyLevel {
+    fn enter() -> Result<AnyLevel, String> {
+        let level = ANY_LEVELS.get() + 1;
+        if level > buffa::DEFAULT_RECURSION_LIMIT {
+            return Err(format!(
+                "Anys nested more than {} levels deep (the recursion limit)",
+                buffa::DEFAULT_RECURSION_LIMIT
+            ));
+        }
+        ANY_LEVELS.set(level);
+        Ok(AnyLevel)
+    }
+}
+
+impl Drop for AnyLevel {
+    fn drop(&mut self) {
+        ANY_LEVELS.set(ANY_LEVELS.get() - 1);
+    }
+}
 
 /// The well-known types, which every `Any` can hold.
 fn well_known() -> &'static TypeRegistry {
@@ -82,6 +119,17 @@ impl JsonMessage for wkt::Any {
             return serializer.serialize_map(Some(0))?.end();
         }
         let name = type_name(&self.type_url).map_err(S::Error::custom)?;
+        let _level = AnyLevel::enter().map_err(S::Error::custom)?;
+        if name == ANY {
+            // An Any in an Any: written straight from its own decode,
+            // without a round trip through `serde_json::Value`.
+            let inner = <wkt::Any as buffa::Message>::decode_from_slice(&self.value)
+                .map_err(|e| S::Error::custom(format_args!("Any holding {name}: {e}")))?;
+            let mut map = serializer.serialize_map(Some(2))?;
+            map.serialize_entry("@type", &self.type_url)?;
+            map.serialize_entry("value", &WithOptions::new(&inner, options))?;
+            return map.end();
+        }
         let json = registry_for(options.type_registry(), name)
             .message_to_json(name, &self.value, options)
             .ok_or_else(|| S::Error::custom(unknown_type(name)))?
@@ -108,7 +156,7 @@ impl JsonMessage for wkt::Any {
     ) -> Result<Self, D::Error> {
         // "@type" may come after the fields, so the object is read whole
         // first (bounded by the input, like everything else).
-        let mut fields = Map::<String, Value>::deserialize(deserializer)?;
+        let mut fields = deserializer.deserialize_map(StrictValue(cx))?.into_object();
         if fields.is_empty() {
             return Ok(wkt::Any::default());
         }
@@ -131,10 +179,12 @@ impl JsonMessage for wkt::Any {
         } else {
             Value::Object(fields)
         };
+        cx.charge(type_url.len())?;
         let value = registry_for(cx.options().type_registry(), name)
             .message_from_json(name, packed, cx)
             .ok_or_else(|| D::Error::custom(unknown_type(name)))?
             .map_err(|e| D::Error::custom(format_args!("Any holding {name}: {e}")))?;
+        cx.charge(value.len())?;
         Ok(wkt::Any {
             type_url,
             value,
@@ -144,3 +194,106 @@ impl JsonMessage for wkt::Any {
 }
 
 serde_through_json_message!(wkt::Any);
+
+/// Reads any JSON value into a `serde_json::Value`, refusing an object
+/// key given twice at any depth (`serde_json::Map` would keep the last),
+/// as the fields of a message outside an `Any` are. Each array and object
+/// counts against the recursion limit, and each value against the
+/// allocation budget, as they would once read into messages.
+#[derive(Clone, Copy)]
+struct StrictValue<'c>(DeserializeCx<'c>);
+
+/// What [`StrictValue`] read.
+enum Strict {
+    Object(Map<String, Value>),
+    Other(Value),
+}
+
+impl Strict {
+    fn into_value(self) -> Value {
+        match self {
+            Strict::Object(map) => Value::Object(map),
+            Strict::Other(value) => value,
+        }
+    }
+
+    /// The object read; only called on what `deserialize_map` read.
+    fn into_object(self) -> Map<String, Value> {
+        match self {
+            Strict::Object(map) => map,
+            Strict::Other(_) => Map::new(),
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for StrictValue<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        self.0.charge(size_of::<Value>())?;
+        deserializer.deserialize_any(self).map(Strict::into_value)
+    }
+}
+
+impl<'de> Visitor<'de> for StrictValue<'_> {
+    type Value = Strict;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object for an Any")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Strict, E> {
+        Ok(Strict::Other(Value::Null))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Strict, E> {
+        Ok(Strict::Other(Value::Bool(v)))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Strict, E> {
+        Ok(Strict::Other(Value::from(v)))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Strict, E> {
+        Ok(Strict::Other(Value::from(v)))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Strict, E> {
+        Ok(Strict::Other(Value::from(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Strict, E> {
+        self.0.charge(v.len())?;
+        Ok(Strict::Other(Value::String(v.to_owned())))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Strict, E> {
+        self.0.charge(v.len())?;
+        Ok(Strict::Other(Value::String(v)))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Strict, A::Error> {
+        let inner = StrictValue(self.0.enter()?);
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(inner)? {
+            items.push(item);
+        }
+        Ok(Strict::Other(Value::Array(items)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Strict, A::Error> {
+        let inner = StrictValue(self.0.enter()?);
+        let mut object = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            inner.0.charge(key.len())?;
+            if object.contains_key(&key) {
+                return Err(de::Error::custom(format_args!(
+                    "key {key:?} is given more than once"
+                )));
+            }
+            let value = map.next_value_seed(inner)?;
+            object.insert(key, value);
+        }
+        Ok(Strict::Object(object))
+    }
+}

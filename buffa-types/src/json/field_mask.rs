@@ -13,8 +13,8 @@ use super::serde_through_json_message;
 use crate::google::protobuf as wkt;
 
 /// The lowerCamelCase form of a snake_case path, or `None` when it would
-/// not convert back to the same path (an upper-case letter, or an
-/// underscore not followed by a lower-case letter).
+/// not read back as the same path: anything but lower-case letters,
+/// digits, `.` and underscores each followed by a lower-case letter.
 fn to_camel(path: &str) -> Option<String> {
     let mut out = String::with_capacity(path.len());
     let mut chars = path.chars();
@@ -24,8 +24,8 @@ fn to_camel(path: &str) -> Option<String> {
                 Some(next @ 'a'..='z') => out.push(next.to_ascii_uppercase()),
                 _ => return None,
             },
-            'A'..='Z' => return None,
-            c => out.push(c),
+            'a'..='z' | '0'..='9' | '.' => out.push(c),
+            _ => return None,
         }
     }
     Some(out)
@@ -114,7 +114,16 @@ mod tests {
         assert_eq!(to_camel("bar_baz").as_deref(), Some("barBaz"));
         assert_eq!(to_camel("a.b_c").as_deref(), Some("a.bC"));
         assert_eq!(to_snake("barBaz").as_deref(), Ok("bar_baz"));
-        for bad in ["fooBar", "foo_3_bar", "foo__bar", "foo_"] {
+        for bad in [
+            "fooBar",
+            "foo_3_bar",
+            "foo__bar",
+            "foo_",
+            "a,b",
+            "a-b",
+            "é",
+            "a b",
+        ] {
             assert_eq!(to_camel(bad), None, "{bad}");
         }
         assert!(to_snake("bar_bar").is_err());

@@ -124,13 +124,42 @@ impl<'de> Visitor<'de> for StructVisitor<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<wkt::Struct, A::Error> {
         let mut fields = wkt::Struct::default();
-        while let Some(key) = map.next_key::<String>()? {
+        while let Some(key) = map.next_key_seed(NewKey(&fields.fields))? {
             let item = map.next_value_seed(ValueSeed(self.0))?;
             self.0
                 .charge(key.len() + size_of::<(String, wkt::Value)>())?;
             fields.fields.insert(key, item);
         }
         Ok(fields)
+    }
+}
+
+/// Reads a key of a `Struct`, refusing one it already has while serde
+/// reads it, so that the error points at it.
+struct NewKey<'m>(&'m std::collections::HashMap<String, wkt::Value>);
+
+impl<'de> DeserializeSeed<'de> for NewKey<'_> {
+    type Value = String;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for NewKey<'_> {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a Struct key")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        if self.0.contains_key(v) {
+            return Err(E::custom(format_args!(
+                "Struct key {v:?} is given more than once"
+            )));
+        }
+        Ok(v.to_owned())
     }
 }
 

@@ -118,6 +118,8 @@ pub trait MapContainer<K, V> {
         V: 'a;
     /// Inserts or replaces an entry.
     fn insert_entry(&mut self, key: K, value: V);
+    /// Whether an entry has this key.
+    fn contains(&self, key: &K) -> bool;
     /// Whether the map has no entries.
     fn is_empty(&self) -> bool;
 }
@@ -137,6 +139,11 @@ impl<K: Eq + Hash, V, H: BuildHasher> MapContainer<K, V> for HashMap<K, V, H> {
     #[inline]
     fn insert_entry(&mut self, key: K, value: V) {
         self.insert(key, value);
+    }
+
+    #[inline]
+    fn contains(&self, key: &K) -> bool {
+        self.contains_key(key)
     }
 
     #[inline]
@@ -160,6 +167,11 @@ impl<K: Ord, V> MapContainer<K, V> for BTreeMap<K, V> {
     #[inline]
     fn insert_entry(&mut self, key: K, value: V) {
         self.insert(key, value);
+    }
+
+    #[inline]
+    fn contains(&self, key: &K) -> bool {
+        self.contains_key(key)
     }
 
     #[inline]

@@ -58,8 +58,9 @@ fn values<K: ExtensionKind + for<'a> DecodeScalar<'a>>(
                 let len = encoder.position();
                 value.extend_from_slice(&prefix[..len]);
                 value.extend_from_slice(payload);
+                // `decode_known`: undeclared closed-enum numbers stay unknown.
                 if let Ok(mut decoder) = Decoder::new(&value, &DecodeOptions::new())
-                    && let Ok(v) = K::decode(&mut decoder)
+                    && let Ok(Some(v)) = K::decode_known(&mut decoder)
                 {
                     out.push(v);
                 }
@@ -72,8 +73,9 @@ fn values<K: ExtensionKind + for<'a> DecodeScalar<'a>>(
             continue;
         };
         while !decoder.is_empty() {
-            match K::decode(&mut decoder) {
-                Ok(v) => out.push(v),
+            match K::decode_known(&mut decoder) {
+                Ok(Some(v)) => out.push(v),
+                Ok(None) => {}
                 Err(_) => break,
             }
             if !packed {
@@ -127,18 +129,16 @@ impl<'de, A: MapAccess<'de>> FieldReader<'_, 'de, A> {
     /// An extension: its value is kept among `unknown` in wire form.
     pub fn extension<K: ExtensionKind>(
         &mut self,
-        index: u32,
-        key: &str,
         number: u32,
         repeated: bool,
         unknown: &mut UnknownFields,
     ) -> Result<(), A::Error> {
         let mut values = Vec::new();
         if repeated {
-            self.repeated::<K>(index, key, &mut values)?;
+            self.repeated::<K>(&mut values)?;
         } else {
             let mut value = None;
-            self.optional::<K>(index, key, &mut value)?;
+            self.optional::<K>(&mut value)?;
             values.extend(value);
         }
         for value in &values {

@@ -127,11 +127,16 @@ macro_rules! integer {
             const NAME: &'static str = $name;
             const QUOTED: bool = $quoted;
             fn from_f64(v: f64) -> Option<Self> {
-                // Exact only: integral and inside the type's range. The
-                // bounds are exclusive and one beyond the range: exact for
-                // 32-bit types; for 64-bit ones a double at or beyond 2^63
-                // (2^64) may be a rounded larger number, so it is refused.
-                (v.fract() == 0.0 && v > (<$t>::MIN as f64) - 1.0 && v < (<$t>::MAX as f64) + 1.0)
+                // Exact only: integral, inside the type's range, and
+                // below 2^53 in magnitude, from which on a double may be a
+                // rounded neighbour of the number written (C++ refuses
+                // these too). Integers written without fraction or exponent
+                // never come this way.
+                const EXACT: f64 = (1u64 << 53) as f64;
+                (v.fract() == 0.0
+                    && v.abs() < EXACT
+                    && v > (<$t>::MIN as f64) - 1.0
+                    && v < (<$t>::MAX as f64) + 1.0)
                     .then(|| v as $t)
             }
         }
@@ -147,6 +152,17 @@ struct IntegerVisitor<T>(PhantomData<T>);
 impl<T: Integer> IntegerVisitor<T> {
     fn exact<E: de::Error>(value: Option<T>, shown: fmt::Arguments<'_>) -> Result<T, E> {
         value.ok_or_else(|| E::custom(format_args!("{shown} is not {}", T::NAME)))
+    }
+
+    /// A value read as a double (a fraction or an exponent).
+    fn exact_double<E: de::Error>(v: f64, shown: fmt::Arguments<'_>) -> Result<T, E> {
+        T::from_f64(v).ok_or_else(|| {
+            E::custom(format_args!(
+                "{shown} is not {} (written with a fraction or exponent, it must be integral \
+                 and below 2^53 in magnitude)",
+                T::NAME
+            ))
+        })
     }
 }
 
@@ -166,7 +182,7 @@ impl<'de, T: Integer> Visitor<'de> for IntegerVisitor<T> {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
-        Self::exact(T::from_f64(v), format_args!("{v}"))
+        Self::exact_double(v, format_args!("{v}"))
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
@@ -184,7 +200,7 @@ impl<'de, T: Integer> Visitor<'de> for IntegerVisitor<T> {
         }
         // A fraction or an exponent: exact when the value is integral.
         match v.parse::<f64>() {
-            Ok(f) => Self::exact(T::from_f64(f), format_args!("{v:?}")),
+            Ok(f) => Self::exact_double(f, format_args!("{v:?}")),
             Err(_) => Err(E::invalid_value(Unexpected::Str(v), &self)),
         }
     }
@@ -207,7 +223,7 @@ macro_rules! integer_kind {
                 _: &SerializeOptions,
             ) -> Result<S::Ok, S::Error> {
                 if <$t as Integer>::QUOTED {
-                    serializer.collect_str(value)
+                    serializer.serialize_str(itoa::Buffer::new().format(*value))
                 } else {
                     serializer.serialize_i64(*value as i64)
                 }
@@ -225,7 +241,7 @@ macro_rules! integer_kind {
         impl JsonMapKey for $marker {
             #[inline]
             fn serialize_key<S: Serializer>(value: &$t, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.collect_str(value)
+                serializer.serialize_str(itoa::Buffer::new().format(*value))
             }
 
             fn parse_key(key: &str) -> Result<$t, String> {
@@ -519,7 +535,7 @@ macro_rules! bytes_kind {
                 serializer: S,
                 _: &SerializeOptions,
             ) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(&base64::encode(value))
+                serializer.collect_str(&base64::Display(value))
             }
 
             #[inline]
@@ -539,15 +555,52 @@ bytes_kind!(SharedBytes: Bytes);
 
 // --- enums ----------------------------------------------------------------------
 
-/// What a JSON enum value named: a declared variant, a number, or a name the
-/// schema does not declare.
+/// What a JSON enum value named: a declared variant, a number the schema
+/// does not declare (open enums), or nothing to keep (an undeclared name
+/// or closed-enum number, under `ignore_unknown_fields`).
 enum EnumInput<E> {
     Known(E),
     Number(i32),
-    UnknownName,
+    Skip,
 }
 
-struct EnumVisitor<E>(PhantomData<E>);
+/// Reads an enum value by name or number. Undeclared names, and undeclared
+/// numbers of a closed enum, are errors raised while the value is read (so
+/// that they point at it), unless `ignore_unknown` makes them `Skip`.
+struct EnumVisitor<E> {
+    closed: bool,
+    ignore_unknown: bool,
+    kind: PhantomData<E>,
+}
+
+impl<E: Enumeration> EnumVisitor<E> {
+    fn new(closed: bool, ignore_unknown: bool) -> EnumVisitor<E> {
+        EnumVisitor {
+            closed,
+            ignore_unknown,
+            kind: PhantomData,
+        }
+    }
+
+    fn name() -> &'static str {
+        core::any::type_name::<E>()
+            .rsplit("::")
+            .next()
+            .unwrap_or("enum")
+    }
+
+    fn number<E2: de::Error>(self, n: i32) -> Result<EnumInput<E>, E2> {
+        match E::from_i32(n) {
+            Some(known) => Ok(EnumInput::Known(known)),
+            None if !self.closed => Ok(EnumInput::Number(n)),
+            None if self.ignore_unknown => Ok(EnumInput::Skip),
+            None => Err(E2::custom(format_args!(
+                "{n} is not a value of the closed enum {}",
+                Self::name()
+            ))),
+        }
+    }
+}
 
 impl<'de, E: Enumeration> Visitor<'de> for EnumVisitor<E> {
     type Value = EnumInput<E>;
@@ -557,40 +610,45 @@ impl<'de, E: Enumeration> Visitor<'de> for EnumVisitor<E> {
     }
 
     fn visit_i64<E2: de::Error>(self, v: i64) -> Result<EnumInput<E>, E2> {
-        i32::try_from(v)
-            .map(EnumInput::Number)
-            .map_err(|_| E2::invalid_value(Unexpected::Signed(v), &self))
+        match i32::try_from(v) {
+            Ok(n) => self.number(n),
+            Err(_) => Err(E2::invalid_value(Unexpected::Signed(v), &self)),
+        }
     }
 
     fn visit_u64<E2: de::Error>(self, v: u64) -> Result<EnumInput<E>, E2> {
-        i32::try_from(v)
-            .map(EnumInput::Number)
-            .map_err(|_| E2::invalid_value(Unexpected::Unsigned(v), &self))
+        match i32::try_from(v) {
+            Ok(n) => self.number(n),
+            Err(_) => Err(E2::invalid_value(Unexpected::Unsigned(v), &self)),
+        }
     }
 
     fn visit_str<E2: de::Error>(self, v: &str) -> Result<EnumInput<E>, E2> {
-        Ok(E::from_proto_name(v).map_or(EnumInput::UnknownName, EnumInput::Known))
+        match E::from_proto_name(v) {
+            Some(known) => Ok(EnumInput::Known(known)),
+            None if self.ignore_unknown => Ok(EnumInput::Skip),
+            None => Err(E2::custom(format_args!(
+                "unknown enum value name {} for {}",
+                super::read::Quoted(v),
+                Self::name()
+            ))),
+        }
     }
 }
 
-/// Reads an enum value, as `Known`/`Unknown` of an open enum; `None` for a
-/// name the schema does not declare, under `ignore_unknown_fields`.
+/// Reads an enum value as an open enum's `Known`/`Unknown` (a closed one's
+/// declared values only); `None` for what `ignore_unknown_fields` skips.
 fn read_enum<'de, E: Enumeration, D: Deserializer<'de>>(
     deserializer: D,
     cx: DeserializeCx<'_>,
+    closed: bool,
 ) -> Result<Option<EnumValue<E>>, D::Error> {
-    match deserializer.deserialize_any(EnumVisitor::<E>(PhantomData))? {
-        EnumInput::Known(known) => Ok(Some(EnumValue::Known(known))),
-        EnumInput::Number(n) => Ok(Some(EnumValue::from_i32(n))),
-        EnumInput::UnknownName if cx.options().ignore_unknown_fields() => Ok(None),
-        EnumInput::UnknownName => Err(de::Error::custom(format_args!(
-            "unknown enum value name for {}",
-            core::any::type_name::<E>()
-                .rsplit("::")
-                .next()
-                .unwrap_or("enum")
-        ))),
-    }
+    let visitor = EnumVisitor::<E>::new(closed, cx.options().ignore_unknown_fields());
+    Ok(match deserializer.deserialize_any(visitor)? {
+        EnumInput::Known(known) => Some(EnumValue::Known(known)),
+        EnumInput::Number(n) => Some(EnumValue::from_i32(n)),
+        EnumInput::Skip => None,
+    })
 }
 
 /// Writes an enum by name, or by number for undeclared numbers or under
@@ -628,7 +686,7 @@ impl<E: Enumeration> JsonKind for OpenEnum<E> {
         deserializer: D,
         cx: DeserializeCx<'_>,
     ) -> Result<Option<EnumValue<E>>, D::Error> {
-        read_enum(deserializer, cx)
+        read_enum(deserializer, cx, false)
     }
 }
 
@@ -652,19 +710,7 @@ impl<E: Enumeration> JsonKind for ClosedEnum<E> {
         deserializer: D,
         cx: DeserializeCx<'_>,
     ) -> Result<Option<E>, D::Error> {
-        match read_enum::<E, D>(deserializer, cx)? {
-            Some(EnumValue::Known(known)) => Ok(Some(known)),
-            None => Ok(None),
-            // A closed enum holds declared values only.
-            Some(EnumValue::Unknown(_)) if cx.options().ignore_unknown_fields() => Ok(None),
-            Some(EnumValue::Unknown(n)) => Err(de::Error::custom(format_args!(
-                "{n} is not a value of the closed enum {}",
-                core::any::type_name::<E>()
-                    .rsplit("::")
-                    .next()
-                    .unwrap_or("enum")
-            ))),
-        }
+        Ok(read_enum::<E, D>(deserializer, cx, true)?.and_then(EnumValue::known))
     }
 }
 
@@ -696,7 +742,7 @@ impl<E: Enumeration> JsonKind for NullValueKind<E> {
         cx: DeserializeCx<'_>,
     ) -> Result<Option<EnumValue<E>>, D::Error> {
         // The name "NULL_VALUE" and the number 0 are accepted too.
-        read_enum(deserializer, cx)
+        read_enum(deserializer, cx, false)
     }
 
     fn null() -> Option<EnumValue<E>> {
@@ -722,11 +768,10 @@ pub fn serialize_enum<E: Enumeration, S: Serializer>(
 pub fn deserialize_enum<'de, E: Enumeration, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<E, D::Error> {
-    match deserializer.deserialize_any(EnumVisitor::<E>(PhantomData))? {
+    match deserializer.deserialize_any(EnumVisitor::<E>::new(true, false))? {
         EnumInput::Known(known) => Ok(known),
-        EnumInput::Number(n) => E::from_i32(n)
-            .ok_or_else(|| de::Error::custom(format_args!("{n} is not a declared enum value"))),
-        EnumInput::UnknownName => Err(de::Error::custom("unknown enum value name")),
+        // Neither is produced without `ignore_unknown` for a closed enum.
+        EnumInput::Number(_) | EnumInput::Skip => Err(de::Error::custom("undeclared enum value")),
     }
 }
 
@@ -738,10 +783,11 @@ impl<E: Enumeration> serde::Serialize for EnumValue<E> {
 
 impl<'de, E: Enumeration> serde::Deserialize<'de> for EnumValue<E> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match deserializer.deserialize_any(EnumVisitor::<E>(PhantomData))? {
+        match deserializer.deserialize_any(EnumVisitor::<E>::new(false, false))? {
             EnumInput::Known(known) => Ok(EnumValue::Known(known)),
             EnumInput::Number(n) => Ok(EnumValue::from_i32(n)),
-            EnumInput::UnknownName => Err(de::Error::custom("unknown enum value name")),
+            // Not produced without `ignore_unknown`.
+            EnumInput::Skip => Err(de::Error::custom("undeclared enum value")),
         }
     }
 }
@@ -822,10 +868,14 @@ mod tests {
         // -2^63 - 1 rounds to -2^63 as a double: refused, like 2^63.
         assert_eq!(<i64 as Integer>::from_f64(-9223372036854775808.0), None);
         assert_eq!(<i64 as Integer>::from_f64(9223372036854775808.0), None);
+        // From 2^53 on, a double may stand for a neighbouring integer.
+        assert_eq!(<i64 as Integer>::from_f64(-1e18), None);
         assert_eq!(
-            <i64 as Integer>::from_f64(-1e18),
-            Some(-1_000_000_000_000_000_000)
+            <i64 as Integer>::from_f64(9007199254740991.0),
+            Some((1 << 53) - 1)
         );
+        assert_eq!(<i64 as Integer>::from_f64(9007199254740992.0), None);
+        assert_eq!(<u64 as Integer>::from_f64(9007199254740994.0), None);
         assert_eq!(<u32 as Integer>::from_f64(-1.0), None);
     }
 

@@ -14,11 +14,16 @@
 //! let json = buffa::json::to_string_with(&order, &options)?;
 //! ```
 //!
-//! Parsing is bounded: the input is at most
-//! [`DeserializeOptions::max_len`] bytes, messages nest at most
+//! Parsing is bounded: messages nest at most
 //! [`DeserializeOptions::recursion_limit`] levels (100, as in the binary
-//! format), and everything allocated is proportional to the input. Errors
-//! say what is wrong and where (line and column).
+//! format), and everything allocated is proportional to the input (or
+//! within [`DeserializeOptions::allocation_limit`]). The `from_*`
+//! functions also refuse input longer than
+//! [`DeserializeOptions::max_len`] and, through serde_json, input nested
+//! more than 128 arrays and objects deep; with another deserializer
+//! ([`MessageSeed`], or serde's `Deserialize`), those two bounds are the
+//! deserializer's own. Errors say what is wrong and where (line and
+//! column).
 //!
 //! `google.protobuf.Any` needs to know the message types it may hold: a
 //! [`TypeRegistry`] filled by the generated `register_types` functions,
@@ -33,6 +38,7 @@ mod options;
 mod read;
 mod registry;
 mod write;
+mod writer;
 
 use std::io;
 use std::marker::PhantomData;
@@ -174,8 +180,8 @@ pub fn to_string_with<M: JsonMessage>(
     options: &SerializeOptions,
 ) -> Result<String, JsonError> {
     let json = to_vec_with(message, options)?;
-    // serde_json writes UTF-8 only.
-    Ok(String::from_utf8(json).expect("serde_json wrote invalid UTF-8"))
+    // The writer writes UTF-8 only.
+    Ok(String::from_utf8(json).expect("the JSON writer wrote invalid UTF-8"))
 }
 
 /// The JSON form of `message` as UTF-8 bytes, under the default options.
@@ -188,7 +194,9 @@ pub fn to_vec_with<M: JsonMessage>(
     message: &M,
     options: &SerializeOptions,
 ) -> Result<Vec<u8>, JsonError> {
-    Ok(serde_json::to_vec(&WithOptions::new(message, options))?)
+    let mut writer = writer::Writer::new();
+    message.serialize_json(&mut writer, options)?;
+    Ok(writer.into_inner())
 }
 
 /// Writes the JSON form of `message` to `writer`, under `options`.

@@ -84,6 +84,20 @@ impl<'a> DeserializeCx<'a> {
     }
 }
 
+/// Input text quoted in an error message, cut short after 64 characters
+/// so that a hostile key does not make a huge message.
+pub struct Quoted<'a>(pub &'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const SHOWN: usize = 64;
+        match self.0.char_indices().nth(SHOWN) {
+            Some((end, _)) => write!(f, "{:?}...", &self.0[..end]),
+            None => write!(f, "{:?}", self.0),
+        }
+    }
+}
+
 /// A JSON object key, borrowed from the input when it has no escapes.
 #[derive(Debug)]
 pub struct Key<'de>(Cow<'de, str>);
@@ -125,13 +139,19 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
     }
 }
 
-/// Generated messages: read one JSON field into the message.
+/// Generated messages: find a field by JSON key, read one into the
+/// message.
 pub trait JsonFields: JsonMessage {
-    /// Reads the value of the field named `key` (its `json_name` or its
-    /// .proto name) from `input` into `self`; unknown names go to
-    /// [`FieldReader::unknown`].
+    /// The index of the field named `key` (its `json_name` or its .proto
+    /// name; extensions as `[pkg.name]`), or `None` if it has none.
+    fn json_field_index(key: &str) -> Option<u32>;
+
+    /// Reads the value of field `index` (found by
+    /// [`JsonFields::json_field_index`] under `key`) from `input` into
+    /// `self`.
     fn merge_json_field<'de, A: MapAccess<'de>>(
         &mut self,
+        index: u32,
         key: &str,
         input: &mut FieldReader<'_, 'de, A>,
     ) -> Result<(), A::Error>;
@@ -167,13 +187,80 @@ impl<'de, M: JsonFields> Visitor<'de> for FieldsVisitor<'_, M> {
             map,
             cx: self.cx,
             message: M::NAME,
-            seen: Seen::default(),
             de: PhantomData,
         };
-        while let Some(key) = input.map.next_key::<Key<'de>>()? {
-            message.merge_json_field(&key, &mut input)?;
+        let mut seen = Seen::default();
+        loop {
+            let seed = FieldKey::<M> {
+                seen: &mut seen,
+                ignore_unknown: self.cx.options().ignore_unknown_fields(),
+                message: PhantomData,
+            };
+            match input.map.next_key_seed(seed)? {
+                Some((Some(index), key)) => message.merge_json_field(index, &key, &mut input)?,
+                Some((None, _)) => {
+                    input.map.next_value::<IgnoredAny>()?;
+                }
+                None => return Ok(message),
+            }
         }
-        Ok(message)
+    }
+}
+
+/// Reads a key of message `M`'s object: its field index (`None` for an
+/// unknown key skipped under `ignore_unknown_fields`) and the key itself.
+/// Unknown keys (otherwise) and keys of a field already read are errors,
+/// raised while serde reads the key so that they point at it.
+struct FieldKey<'s, M> {
+    seen: &'s mut Seen,
+    ignore_unknown: bool,
+    message: PhantomData<M>,
+}
+
+impl<'de, M: JsonFields> DeserializeSeed<'de> for FieldKey<'_, M> {
+    type Value = (Option<u32>, Key<'de>);
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de, M: JsonFields> FieldKey<'_, M> {
+    fn resolve<E: de::Error>(self, key: Key<'de>) -> Result<(Option<u32>, Key<'de>), E> {
+        match M::json_field_index(&key) {
+            Some(index) if self.seen.mark(index) => Ok((Some(index), key)),
+            Some(_) => Err(E::custom(format_args!(
+                "field {} of {} is given more than once",
+                Quoted(&key),
+                M::NAME
+            ))),
+            None if self.ignore_unknown => Ok((None, key)),
+            None => Err(E::custom(format_args!(
+                "unknown field {} in message {}",
+                Quoted(&key),
+                M::NAME
+            ))),
+        }
+    }
+}
+
+impl<'de, M: JsonFields> Visitor<'de> for FieldKey<'_, M> {
+    type Value = (Option<u32>, Key<'de>);
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a field name of message {}", M::NAME)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        self.resolve(Key(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        self.resolve(Key(Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        self.resolve(Key(Cow::Owned(v)))
     }
 }
 
@@ -213,7 +300,6 @@ pub struct FieldReader<'c, 'de, A> {
     map: A,
     cx: DeserializeCx<'c>,
     message: &'static str,
-    seen: Seen,
     de: PhantomData<&'de ()>,
 }
 
@@ -225,9 +311,37 @@ enum Read<T> {
     Value(T),
 }
 
-struct Nullable<'c, K>(DeserializeCx<'c>, PhantomData<K>);
+/// Where a value that may be `null` is read, which decides what `null`
+/// means and which values are errors. Errors are raised while serde reads
+/// the value, so that they point at it.
+#[derive(Clone, Copy)]
+enum Place<'e> {
+    /// A field: `null` means "not set" (or the type's null value).
+    Field,
+    /// A list element or map value of a type with a null value.
+    Element,
+    /// A oneof member after another member was set: any value (including
+    /// a null that is a value) is the error given.
+    Conflict(&'e str),
+}
 
-impl<'de, K: JsonKind> DeserializeSeed<'de> for Nullable<'_, K> {
+struct Nullable<'c, 'e, K> {
+    cx: DeserializeCx<'c>,
+    place: Place<'e>,
+    kind: PhantomData<K>,
+}
+
+impl<'c, 'e, K> Nullable<'c, 'e, K> {
+    fn new(cx: DeserializeCx<'c>, place: Place<'e>) -> Nullable<'c, 'e, K> {
+        Nullable {
+            cx,
+            place,
+            kind: PhantomData,
+        }
+    }
+}
+
+impl<'de, K: JsonKind> DeserializeSeed<'de> for Nullable<'_, '_, K> {
     type Value = Read<K::Value>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
@@ -235,7 +349,7 @@ impl<'de, K: JsonKind> DeserializeSeed<'de> for Nullable<'_, K> {
     }
 }
 
-impl<'de, K: JsonKind> Visitor<'de> for Nullable<'_, K> {
+impl<'de, K: JsonKind> Visitor<'de> for Nullable<'_, '_, K> {
     type Value = Read<K::Value>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -243,61 +357,65 @@ impl<'de, K: JsonKind> Visitor<'de> for Nullable<'_, K> {
     }
 
     fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Read::Null)
+        match (self.place, K::null()) {
+            (Place::Conflict(error), Some(_)) => Err(E::custom(error)),
+            _ => Ok(Read::Null),
+        }
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Read::Null)
+        self.visit_none()
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        Ok(match K::deserialize(deserializer, self.0)? {
+        if let Place::Conflict(error) = self.place {
+            return Err(de::Error::custom(error));
+        }
+        Ok(match K::deserialize(deserializer, self.cx)? {
             Some(value) => Read::Value(value),
             None => Read::Skip,
         })
     }
 }
 
-/// Reads a list or map element, where `null` is a value only for types
-/// that have a null value.
-fn element<K: JsonKind, E: de::Error>(
-    read: Read<K::Value>,
-    container: &str,
-) -> Result<Option<K::Value>, E> {
-    match read {
-        Read::Value(value) => Ok(Some(value)),
-        Read::Skip => Ok(None),
-        Read::Null => K::null()
-            .map(Some)
-            .ok_or_else(|| E::custom(format_args!("null is not allowed in a {container}"))),
+/// Reads a list element or map value: `None` to skip it. `null` is
+/// read as the type's null value where it has one, and is otherwise left
+/// to the type's reader, which refuses it where it stands.
+fn element<'de, K: JsonKind, D: Deserializer<'de>>(
+    deserializer: D,
+    cx: DeserializeCx<'_>,
+) -> Result<Option<K::Value>, D::Error> {
+    if K::null().is_none() {
+        return K::deserialize(deserializer, cx);
+    }
+    Ok(
+        match Nullable::<K>::new(cx, Place::Element).deserialize(deserializer)? {
+            Read::Value(value) => Some(value),
+            Read::Skip => None,
+            Read::Null => K::null(),
+        },
+    )
+}
+
+/// Reads one list element or map value through [`element`].
+struct Element<'c, K>(DeserializeCx<'c>, PhantomData<K>);
+
+impl<'de, K: JsonKind> DeserializeSeed<'de> for Element<'_, K> {
+    type Value = Option<K::Value>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        element::<K, D>(deserializer, self.0)
     }
 }
 
 impl<'de, A: MapAccess<'de>> FieldReader<'_, 'de, A> {
-    fn first(&mut self, index: u32, key: &str) -> Result<(), A::Error> {
-        if self.seen.mark(index) {
-            Ok(())
-        } else {
-            Err(de::Error::custom(format_args!(
-                "field {key:?} of {} is given more than once",
-                self.message
-            )))
-        }
-    }
-
     fn value<K: JsonKind>(&mut self) -> Result<Read<K::Value>, A::Error> {
         self.map
-            .next_value_seed(Nullable::<K>(self.cx, PhantomData))
+            .next_value_seed(Nullable::<K>::new(self.cx, Place::Field))
     }
 
     /// A field without presence: `null` leaves the default.
-    pub fn implicit<K: JsonKind>(
-        &mut self,
-        index: u32,
-        key: &str,
-        field: &mut K::Value,
-    ) -> Result<(), A::Error> {
-        self.first(index, key)?;
+    pub fn implicit<K: JsonKind>(&mut self, field: &mut K::Value) -> Result<(), A::Error> {
         match self.value::<K>()? {
             Read::Value(value) => *field = value,
             Read::Null => {
@@ -311,13 +429,7 @@ impl<'de, A: MapAccess<'de>> FieldReader<'_, 'de, A> {
     }
 
     /// A scalar or enum with explicit presence: `null` leaves it unset.
-    pub fn optional<K: JsonKind>(
-        &mut self,
-        index: u32,
-        key: &str,
-        field: &mut Option<K::Value>,
-    ) -> Result<(), A::Error> {
-        self.first(index, key)?;
+    pub fn optional<K: JsonKind>(&mut self, field: &mut Option<K::Value>) -> Result<(), A::Error> {
         *field = match self.value::<K>()? {
             Read::Value(value) => Some(value),
             Read::Null => K::null(),
@@ -330,11 +442,8 @@ impl<'de, A: MapAccess<'de>> FieldReader<'_, 'de, A> {
     /// `google.protobuf.Value`, where `null` is a value).
     pub fn message<T: JsonMessage, P: ProtoBox<T>>(
         &mut self,
-        index: u32,
-        key: &str,
         field: &mut MessageField<T, P>,
     ) -> Result<(), A::Error> {
-        self.first(index, key)?;
         let value = match self.value::<super::kind::MessageKind<T>>()? {
             Read::Value(value) => value,
             Read::Null => match T::json_null() {
@@ -355,13 +464,24 @@ impl<'de, A: MapAccess<'de>> FieldReader<'_, 'de, A> {
     /// makes a second value an error; `null` sets nothing.
     pub fn member<K: JsonKind>(
         &mut self,
-        index: u32,
         key: &str,
         oneof: &str,
         set: bool,
     ) -> Result<Option<K::Value>, A::Error> {
-        self.first(index, key)?;
-        let value = match self.value::<K>()? {
+        let conflict;
+        let place = if set {
+            conflict = format!(
+                "field {key:?} of {} sets oneof {oneof:?}, which another field already set",
+                self.message
+            );
+            Place::Conflict(&conflict)
+        } else {
+            Place::Field
+        };
+        let value = match self
+            .map
+            .next_value_seed(Nullable::<K>::new(self.cx, place))?
+        {
             Read::Value(value) => value,
             Read::Null => match K::null() {
                 Some(null) => null,
@@ -369,12 +489,6 @@ impl<'de, A: MapAccess<'de>> FieldReader<'_, 'de, A> {
             },
             Read::Skip => return Ok(None),
         };
-        if set {
-            return Err(de::Error::custom(format_args!(
-                "field {key:?} of {} sets oneof {oneof:?}, which another field already set",
-                self.message
-            )));
-        }
         // A message member may be boxed, which the runtime cannot tell.
         if K::IS_MESSAGE {
             self.cx.charge(size_of::<K::Value>())?;
@@ -383,13 +497,7 @@ impl<'de, A: MapAccess<'de>> FieldReader<'_, 'de, A> {
     }
 
     /// A repeated field: a JSON array, or `null` for none.
-    pub fn repeated<K: JsonKind>(
-        &mut self,
-        index: u32,
-        key: &str,
-        field: &mut Vec<K::Value>,
-    ) -> Result<(), A::Error> {
-        self.first(index, key)?;
+    pub fn repeated<K: JsonKind>(&mut self, field: &mut Vec<K::Value>) -> Result<(), A::Error> {
         self.map.next_value_seed(ListSeed::<K> {
             cx: self.cx,
             list: field,
@@ -400,30 +508,13 @@ impl<'de, A: MapAccess<'de>> FieldReader<'_, 'de, A> {
     /// none.
     pub fn map<KK: JsonMapKey, VK: JsonKind, C: MapContainer<KK::Value, VK::Value>>(
         &mut self,
-        index: u32,
-        key: &str,
         field: &mut C,
     ) -> Result<(), A::Error> {
-        self.first(index, key)?;
         self.map.next_value_seed(MapSeed::<KK, VK, C> {
             cx: self.cx,
             map: field,
             types: PhantomData,
         })
-    }
-
-    /// A field the message does not have: skipped under
-    /// `ignore_unknown_fields`, an error otherwise.
-    pub fn unknown(&mut self, key: &str) -> Result<(), A::Error> {
-        if self.cx.options().ignore_unknown_fields() {
-            self.map.next_value::<IgnoredAny>()?;
-            Ok(())
-        } else {
-            Err(de::Error::custom(format_args!(
-                "unknown field {key:?} in message {}",
-                self.message
-            )))
-        }
     }
 }
 
@@ -460,8 +551,8 @@ impl<'de, K: JsonKind> Visitor<'de> for ListSeed<'_, '_, K> {
     }
 
     fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<(), S::Error> {
-        while let Some(read) = seq.next_element_seed(Nullable::<K>(self.cx, PhantomData))? {
-            if let Some(value) = element::<K, S::Error>(read, "repeated field")? {
+        while let Some(read) = seq.next_element_seed(Element::<K>(self.cx, PhantomData))? {
+            if let Some(value) = read {
                 self.cx.charge(size_of::<K::Value>())?;
                 self.list.push(value);
             }
@@ -508,21 +599,78 @@ impl<'de, KK: JsonMapKey, VK: JsonKind, C: MapContainer<KK::Value, VK::Value>> V
     }
 
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
-        while let Some(key) = map.next_key::<Key<'de>>()? {
-            let key = KK::parse_key(&key).map_err(de::Error::custom)?;
-            let read = map.next_value_seed(Nullable::<VK>(self.cx, PhantomData))?;
-            if let Some(value) = element::<VK, M::Error>(read, "map value")? {
+        loop {
+            let seed = MapKey::<KK, VK, C> {
+                cx: self.cx,
+                map: &*self.map,
+                types: PhantomData,
+            };
+            let Some(key) = map.next_key_seed(seed)? else {
+                return Ok(());
+            };
+            let read = map.next_value_seed(Element::<VK>(self.cx, PhantomData))?;
+            if let Some(value) = read {
                 self.cx.charge(size_of::<(KK::Value, VK::Value)>())?;
                 self.map.insert_entry(key, value);
             }
         }
-        Ok(())
+    }
+}
+
+/// Reads a map key: its string form parsed, refused if the map has it
+/// already, while serde reads it so that errors point at it.
+struct MapKey<'c, 'f, KK, VK, C> {
+    cx: DeserializeCx<'c>,
+    map: &'f C,
+    types: PhantomData<(KK, VK)>,
+}
+
+impl<'de, KK: JsonMapKey, VK: JsonKind, C: MapContainer<KK::Value, VK::Value>> DeserializeSeed<'de>
+    for MapKey<'_, '_, KK, VK, C>
+{
+    type Value = KK::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<KK::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de, KK: JsonMapKey, VK: JsonKind, C: MapContainer<KK::Value, VK::Value>> Visitor<'de>
+    for MapKey<'_, '_, KK, VK, C>
+{
+    type Value = KK::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a map key")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<KK::Value, E> {
+        let key = KK::parse_key(v).map_err(E::custom)?;
+        // String keys allocate their text (charged for every key type).
+        self.cx.charge(v.len())?;
+        if self.map.contains(&key) {
+            return Err(E::custom(format_args!(
+                "map key {} is given more than once",
+                Quoted(v)
+            )));
+        }
+        Ok(key)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_text_is_cut_short() {
+        assert_eq!(Quoted("ab").to_string(), "\"ab\"");
+        let long = "x".repeat(1000);
+        assert_eq!(
+            Quoted(&long).to_string(),
+            format!("{:?}...", "x".repeat(64))
+        );
+    }
 
     #[test]
     fn seen_marks_each_index_once() {

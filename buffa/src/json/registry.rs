@@ -41,8 +41,13 @@ impl TypeRegistry {
             RegisteredType {
                 to_json: |bytes, options| {
                     let message = M::decode_from_slice(bytes).map_err(|e| e.to_string())?;
-                    serde_json::to_value(WithOptions::new(&message, options))
-                        .map_err(|e| e.to_string())
+                    // Through text rather than `serde_json::to_value`, which
+                    // would widen a float to the double nearest it and print
+                    // all its digits; the text of a float reads back as the
+                    // double that prints the same.
+                    let text = serde_json::to_string(&WithOptions::new(&message, options))
+                        .map_err(|e| e.to_string())?;
+                    serde_json::from_str(&text).map_err(|e| e.to_string())
                 },
                 from_json: |value, cx| {
                     let message: M = cx.message(value).map_err(|e| e.to_string())?;

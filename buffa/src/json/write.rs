@@ -38,7 +38,7 @@ impl<'o, M: SerializeMap> MessageWriter<'o, M> {
         self.options
     }
 
-    #[inline]
+    #[inline(always)]
     fn entry<K: JsonKind>(
         &mut self,
         json_name: &str,
@@ -51,12 +51,12 @@ impl<'o, M: SerializeMap> MessageWriter<'o, M> {
             json_name
         };
         self.map
-            .serialize_entry(name, &Value::<K>(value, self.options))
+            .serialize_entry(&FieldName(name), &Value::<K>(value, self.options))
     }
 
     /// A field without presence: written unless it holds the default (or
     /// the options ask for defaults).
-    #[inline]
+    #[inline(always)]
     pub fn implicit<K: JsonKind>(
         &mut self,
         json_name: &str,
@@ -70,7 +70,7 @@ impl<'o, M: SerializeMap> MessageWriter<'o, M> {
     }
 
     /// A field with explicit presence: written when set.
-    #[inline]
+    #[inline(always)]
     pub fn optional<K: JsonKind>(
         &mut self,
         json_name: &str,
@@ -85,7 +85,7 @@ impl<'o, M: SerializeMap> MessageWriter<'o, M> {
 
     /// A oneof member that is set, or any value that is written whatever it
     /// holds.
-    #[inline]
+    #[inline(always)]
     pub fn member<K: JsonKind>(
         &mut self,
         json_name: &str,
@@ -96,7 +96,7 @@ impl<'o, M: SerializeMap> MessageWriter<'o, M> {
     }
 
     /// A singular message field: written when set.
-    #[inline]
+    #[inline(always)]
     pub fn message<T: JsonMessage, P: ProtoBox<T>>(
         &mut self,
         json_name: &str,
@@ -126,7 +126,7 @@ impl<'o, M: SerializeMap> MessageWriter<'o, M> {
             json_name
         };
         self.map
-            .serialize_entry(name, &List::<K>(values, self.options))
+            .serialize_entry(&FieldName(name), &List::<K>(values, self.options))
     }
 
     /// A map field: a JSON object with stringified keys, left out when
@@ -147,7 +147,7 @@ impl<'o, M: SerializeMap> MessageWriter<'o, M> {
             json_name
         };
         self.map.serialize_entry(
-            name,
+            &FieldName(name),
             &Map::<KK, VK, C> {
                 map,
                 options: self.options,
@@ -173,11 +173,22 @@ impl<'o, M: SerializeMap> MessageWriter<'o, M> {
     }
 }
 
+/// A field name, as a [`Serialize`] key: `str`'s own impl, but always
+/// inlined, so that serializers' fast paths for keys are.
+struct FieldName<'a>(&'a str);
+
+impl Serialize for FieldName<'_> {
+    #[inline(always)]
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0)
+    }
+}
+
 /// One value of kind `K`, as a [`Serialize`] value.
 struct Value<'a, K: JsonKind>(&'a K::Value, &'a SerializeOptions);
 
 impl<K: JsonKind> Serialize for Value<'_, K> {
-    #[inline]
+    #[inline(always)]
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         K::serialize(self.0, serializer, self.1)
     }

@@ -99,6 +99,10 @@ impl<K: Ord, V> MapContainer<K, V> for MapView<K, V> {
         self.entries.push((key, value));
     }
 
+    fn contains(&self, key: &K) -> bool {
+        self.get(key).is_some()
+    }
+
     #[inline]
     fn is_empty(&self) -> bool {
         self.entries.is_empty()

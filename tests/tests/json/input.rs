@@ -51,13 +51,25 @@ fn integers_are_accepted_as_strings_exponents_and_integral_fractions() {
     // 64-bit integers as numbers too, not only as strings.
     let message: Scalars = parse(
         r#"{"fInt64": -9223372036854775808, "fUint64": 18446744073709551615,
-            "fFixed64": "18446744073709551615", "fSint64": "1e18", "oUint64": 1e3}"#,
+            "fFixed64": "18446744073709551615", "fSint64": "1e15", "oUint64": 1e3}"#,
     );
     assert_eq!(message.f_int64, i64::MIN);
     assert_eq!(message.f_uint64, u64::MAX);
     assert_eq!(message.f_fixed64, u64::MAX);
-    assert_eq!(message.f_sint64, 1_000_000_000_000_000_000);
+    assert_eq!(message.f_sint64, 1_000_000_000_000_000);
     assert_eq!(message.o_uint64, Some(1000));
+    // Beyond 2^53, a fraction or exponent form may stand for a neighbouring
+    // integer (as a double): refused, as protobuf's C++ parser does.
+    for input in [
+        r#""1e18""#,
+        "9007199254740993.0",
+        r#""12345678901234567.0""#,
+    ] {
+        let err = buffa::json::from_str::<Scalars>(&format!(r#"{{"fSint64": {input}}}"#))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("below 2^53"), "{input}: {err}");
+    }
 }
 
 #[test]

@@ -190,30 +190,44 @@ impl ::buffa::json::JsonMessage for Shapes {
     }
 }
 impl __buffa::json::JsonFields for Shapes {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "Big" => ::core::option::Option::Some(0),
+            "name" => ::core::option::Option::Some(1),
+            "colors" => ::core::option::Option::Some(2),
+            "byFlag" => ::core::option::Option::Some(3),
+            "child" => ::core::option::Option::Some(4),
+            "ratio" => ::core::option::Option::Some(5),
+            "other" => ::core::option::Option::Some(6),
+            "big" => ::core::option::Option::Some(0),
+            "by_flag" => ::core::option::Option::Some(3),
+            "[golden.json.tag]" => ::core::option::Option::Some(7),
+            "[golden.json.extra_colors]" => ::core::option::Option::Some(8),
+            _ => ::core::option::Option::None,
+        }
+    }
     fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
         &mut self,
+        index: u32,
         key: &str,
         input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
     ) -> ::core::result::Result<(), __A::Error> {
-        #[allow(unreachable_patterns)]
-        match key {
-            "Big" | "big" => input.optional::<__buffa::Int64>(0, key, &mut self.big),
-            "name" => input.optional::<__buffa::ProtoString>(1, key, &mut self.name),
-            "colors" => {
-                input.repeated::<__buffa::ClosedEnum<Color>>(2, key, &mut self.colors)
-            }
-            "byFlag" | "by_flag" => {
+        match index {
+            0 => input.optional::<__buffa::Int64>(&mut self.big),
+            1 => input.optional::<__buffa::ProtoString>(&mut self.name),
+            2 => input.repeated::<__buffa::ClosedEnum<Color>>(&mut self.colors),
+            3 => {
                 input
                     .map::<
                         __buffa::Bool,
                         __buffa::json::MessageKind<shapes::Inner>,
                         _,
-                    >(3, key, &mut self.by_flag)
+                    >(&mut self.by_flag)
             }
-            "child" => input.message(4, key, &mut self.child),
-            "ratio" => {
+            4 => input.message(&mut self.child),
+            5 => {
                 if let ::core::option::Option::Some(value) = input
-                    .member::<__buffa::Double>(5, key, "choice", self.choice.is_some())?
+                    .member::<__buffa::Double>(key, "choice", self.choice.is_some())?
                 {
                     self.choice = ::core::option::Option::Some(
                         shapes::Choice::Ratio(value),
@@ -221,11 +235,11 @@ impl __buffa::json::JsonFields for Shapes {
                 }
                 ::core::result::Result::Ok(())
             }
-            "other" => {
+            6 => {
                 if let ::core::option::Option::Some(value) = input
                     .member::<
                         __buffa::json::MessageKind<shapes::Inner>,
-                    >(6, key, "choice", self.choice.is_some())?
+                    >(key, "choice", self.choice.is_some())?
                 {
                     self.choice = ::core::option::Option::Some(
                         shapes::Choice::Other(::std::boxed::Box::new(value)),
@@ -233,19 +247,14 @@ impl __buffa::json::JsonFields for Shapes {
                 }
                 ::core::result::Result::Ok(())
             }
-            "[golden.json.tag]" => {
-                input
-                    .extension::<
-                        __buffa::SInt32,
-                    >(7, key, 100, false, &mut self.unknown_fields)
-            }
-            "[golden.json.extra_colors]" => {
+            7 => input.extension::<__buffa::SInt32>(100, false, &mut self.unknown_fields),
+            8 => {
                 input
                     .extension::<
                         __buffa::ClosedEnum<Color>,
-                    >(8, key, 101, true, &mut self.unknown_fields)
+                    >(101, true, &mut self.unknown_fields)
             }
-            _ => input.unknown(key),
+            _ => ::core::result::Result::Ok(()),
         }
     }
 }
@@ -350,15 +359,21 @@ pub mod shapes {
         }
     }
     impl __buffa::json::JsonFields for Inner {
+        fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+            match key {
+                "blobs" => ::core::option::Option::Some(0),
+                _ => ::core::option::Option::None,
+            }
+        }
         fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
             &mut self,
-            key: &str,
+            index: u32,
+            _key: &str,
             input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
         ) -> ::core::result::Result<(), __A::Error> {
-            #[allow(unreachable_patterns)]
-            match key {
-                "blobs" => input.repeated::<__buffa::ProtoBytes>(0, key, &mut self.blobs),
-                _ => input.unknown(key),
+            match index {
+                0 => input.repeated::<__buffa::ProtoBytes>(&mut self.blobs),
+                _ => ::core::result::Result::Ok(()),
             }
         }
     }
