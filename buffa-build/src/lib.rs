@@ -226,8 +226,10 @@ impl Config {
     /// to `std::time::SystemTime`, as prost-generated code shares
     /// `prost-types`. An [`Config::extern_path`] covering a well-known type
     /// (`.google.protobuf`, or `.google.protobuf.Timestamp` alone) takes
-    /// precedence over that default. The rest of the `google.protobuf`
-    /// package, such as `descriptor.proto`, is generated either way.
+    /// precedence over that default. buffa-types also holds the types of
+    /// `descriptor.proto` (`MethodOptions`, ...), so custom options extend
+    /// the shared options messages; sub-packages such as
+    /// `google.protobuf.compiler` are generated either way.
     ///
     /// buffa-types is views-ready: generated views of messages holding a
     /// well-known type name its `TimestampView<'a>` and so on, so

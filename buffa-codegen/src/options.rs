@@ -112,9 +112,9 @@ impl Options {
     /// it (`.google.protobuf`, `.google`, `.google.protobuf.Timestamp`), so
     /// the user's rule applies there; a user's rule for a longer prefix
     /// (`.google.protobuf.Field.Kind`) wins over it as usual. The
-    /// implicit rules name types, not the package, so the rest of
-    /// `google.protobuf` (`descriptor.proto`), which buffa-types does not
-    /// hold, is still generated.
+    /// implicit rules name types, not the package, so the sub-packages of
+    /// `google.protobuf` (`google.protobuf.compiler`), which buffa-types
+    /// does not hold, are still generated.
     pub fn effective_extern_paths(&self) -> Vec<(String, String)> {
         let mut paths: Vec<(String, String)> = Vec::new();
         if !self.compile_well_known_types {

@@ -2,16 +2,18 @@
 //!
 //! The well-known types are the messages and enums of protobuf's
 //! `google/protobuf/{any,api,duration,empty,field_mask,source_context,
-//! struct,timestamp,type,wrappers}.proto`. Unless
-//! [`Options::compile_well_known_types`](crate::Options) is set, generated
-//! code names them in `::buffa_types::google::protobuf` instead of
-//! generating its own copies, as prost-build names them in `prost-types`:
-//! every crate then shares one `Timestamp`, with its conversions.
+//! struct,timestamp,type,wrappers}.proto`; buffa-types also holds
+//! `descriptor.proto`'s types, which custom options extend and reflection
+//! reads. Unless [`Options::compile_well_known_types`](crate::Options) is
+//! set, generated code names them in `::buffa_types::google::protobuf`
+//! instead of generating its own copies, as prost-build names them in
+//! `prost-types`: every crate then shares one `Timestamp` and one
+//! `MethodOptions`, with their conversions and extensions.
 //!
 //! The mapping is per type rather than for the whole `google.protobuf`
-//! package, because buffa-types holds only these ten files: the rest of the
-//! package (`descriptor.proto`, imported for custom options) and
-//! `google.protobuf.compiler` (`plugin.proto`) are generated as usual.
+//! package, because the package has sub-packages buffa-types does not hold
+//! (`google.protobuf.compiler`, `plugin.proto`), which are generated as
+//! usual.
 //!
 //! Unlike other extern types, those of buffa-types are known: this
 //! codegen generated them from the same descriptors with default options.
@@ -19,6 +21,7 @@
 //! type does (`eq_hash`), and need not share its input, since no string or
 //! bytes field of buffa-types is `BytesStr` or `Bytes` (`field_model`).
 
+use crate::ident;
 use crate::schema::RustPath;
 
 /// The Rust module of buffa-types that holds the well-known types.
@@ -65,16 +68,75 @@ const TYPES: &[&str] = &[
     "BoolValue",
     "StringValue",
     "BytesValue",
+    // descriptor.proto
+    "FileDescriptorSet",
+    "Edition",
+    "SymbolVisibility",
+    "FileDescriptorProto",
+    "DescriptorProto",
+    "ExtensionRangeOptions",
+    "FieldDescriptorProto",
+    "OneofDescriptorProto",
+    "EnumDescriptorProto",
+    "EnumValueDescriptorProto",
+    "ServiceDescriptorProto",
+    "MethodDescriptorProto",
+    "FileOptions",
+    "MessageOptions",
+    "FieldOptions",
+    "OneofOptions",
+    "EnumOptions",
+    "EnumValueOptions",
+    "ServiceOptions",
+    "MethodOptions",
+    "UninterpretedOption",
+    "FeatureSet",
+    "FeatureSetDefaults",
+    "SourceCodeInfo",
+    "GeneratedCodeInfo",
 ];
 
-/// Nested types that other files can name, with their Rust paths under
-/// [`RUST_MODULE`]. A rule for a message would put them under the type
-/// (`Field::Kind`) rather than in its module (`field::Kind`), so they get
-/// rules of their own, which win as longer prefixes. (The map entry
-/// `Struct.FieldsEntry` is never named from outside `Struct`.)
-const NESTED: &[(&str, &str)] = &[
-    ("Field.Kind", "field::Kind"),
-    ("Field.Cardinality", "field::Cardinality"),
+/// Nested types that other files can name. A rule for a message would put
+/// them under the type (`Field::Kind`) rather than in its module
+/// (`field::Kind`), so they get rules of their own, which win as longer
+/// prefixes. (Map entries such as `Struct.FieldsEntry` are never named from
+/// outside their message.)
+const NESTED: &[&str] = &[
+    // type.proto
+    "Field.Kind",
+    "Field.Cardinality",
+    // descriptor.proto
+    "DescriptorProto.ExtensionRange",
+    "DescriptorProto.ReservedRange",
+    "ExtensionRangeOptions.Declaration",
+    "ExtensionRangeOptions.VerificationState",
+    "FieldDescriptorProto.Type",
+    "FieldDescriptorProto.Label",
+    "EnumDescriptorProto.EnumReservedRange",
+    "FileOptions.OptimizeMode",
+    "FieldOptions.CType",
+    "FieldOptions.JSType",
+    "FieldOptions.OptionRetention",
+    "FieldOptions.OptionTargetType",
+    "FieldOptions.EditionDefault",
+    "FieldOptions.FeatureSupport",
+    "MethodOptions.IdempotencyLevel",
+    "UninterpretedOption.NamePart",
+    "FeatureSet.FieldPresence",
+    "FeatureSet.EnumType",
+    "FeatureSet.RepeatedFieldEncoding",
+    "FeatureSet.Utf8Validation",
+    "FeatureSet.MessageEncoding",
+    "FeatureSet.JsonFormat",
+    "FeatureSet.EnforceNamingStyle",
+    "FeatureSet.VisibilityFeature",
+    "FeatureSet.VisibilityFeature.DefaultSymbolVisibility",
+    "FeatureSet.ProtoLimitsFeature",
+    "FeatureSet.ProtoLimitsFeature.EnforceProtoLimits",
+    "FeatureSetDefaults.FeatureSetEditionDefault",
+    "SourceCodeInfo.Location",
+    "GeneratedCodeInfo.Annotation",
+    "GeneratedCodeInfo.Annotation.Semantic",
 ];
 
 /// The implicit extern paths: every well-known type (proto full name with
@@ -86,10 +148,16 @@ pub fn extern_paths() -> impl Iterator<Item = (String, String)> {
             format!("{RUST_MODULE}::{name}"),
         )
     });
-    let nested = NESTED.iter().map(|(name, rust)| {
+    let nested = NESTED.iter().map(|name| {
+        let (outer, inner) = name.rsplit_once('.').expect("nested names have a dot");
+        let modules: Vec<String> = outer.split('.').map(ident::module_name).collect();
         (
             format!(".google.protobuf.{name}"),
-            format!("{RUST_MODULE}::{rust}"),
+            format!(
+                "{RUST_MODULE}::{}::{}",
+                modules.join("::"),
+                ident::type_name(inner)
+            ),
         )
     });
     top.chain(nested)

@@ -12,7 +12,12 @@
 //! `buffa::MessageField<::buffa_types::google::protobuf::Timestamp>`, so a
 //! crate whose protos import a well-known type depends on `buffa-types`.
 //! `buffa_build::Config::compile_well_known_types` generates them in the
-//! crate instead. `descriptor.proto` is not here; it is generated as usual.
+//! crate instead.
+//!
+//! The types of `descriptor.proto` are here too (`FileDescriptorSet`,
+//! `DescriptorProto`, `MethodOptions`, ...): generated code that imports
+//! `descriptor.proto` to declare custom options extends these shared
+//! options messages, and `buffa-reflect` reads descriptors with them.
 //!
 //! Every type is reachable at its protobuf path,
 //! `buffa_types::google::protobuf::Timestamp`, which generated code uses,
@@ -65,8 +70,8 @@ pub use json::register_types;
 
 /// The protobuf package `google`.
 pub mod google {
-    /// The well-known types: the protobuf package `google.protobuf`
-    /// (without `descriptor.proto`).
+    /// The well-known types and the descriptor types: the protobuf package
+    /// `google.protobuf`.
     pub mod protobuf {
         // Oneof variants of the generated views carry no doc comments, and
         // the comments of the .proto files are protobuf's, written for

@@ -4,8 +4,9 @@
 
 use std::path::Path;
 
-/// The well-known type files buffa-types holds (not `descriptor.proto`).
+/// The files buffa-types holds: the well-known types and `descriptor.proto`.
 const WELL_KNOWN_TYPES: &[&str] = &[
+    "google/protobuf/descriptor.proto",
     "google/protobuf/any.proto",
     "google/protobuf/api.proto",
     "google/protobuf/duration.proto",
@@ -73,21 +74,19 @@ fn default_mapping_covers_every_well_known_type() {
     assert!(names.is_empty(), "generated {names:?}");
 }
 
-/// The rest of `google.protobuf` is not in buffa-types, so the default
-/// mapping leaves it to be generated, and names the well-known types it
-/// uses in buffa-types.
+/// A sub-package of `google.protobuf` is not in buffa-types, so the
+/// default mapping leaves it to be generated, and names the types it uses
+/// from `descriptor.proto` in buffa-types.
 #[test]
-fn default_mapping_leaves_descriptor_proto_generated() {
+fn default_mapping_leaves_plugin_proto_generated() {
     let files = buffa_build::Config::new()
-        .files(&[
-            "google/protobuf/descriptor.proto",
-            "google/protobuf/any.proto",
-        ])
+        .files(&["google/protobuf/compiler/plugin.proto"])
         .generate()
         .unwrap_or_else(|e| panic!("{e}"));
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["google.protobuf.rs"]);
+    assert_eq!(names, ["google.protobuf.compiler.rs"]);
     let content = &files[0].content;
-    assert!(content.contains("pub struct FileDescriptorProto {"));
-    assert!(!content.contains("pub struct Any {"));
+    assert!(content.contains("pub struct CodeGeneratorRequest {"));
+    assert!(content.contains("::buffa_types::google::protobuf::FileDescriptorProto"));
+    assert!(!content.contains("pub struct FileDescriptorProto {"));
 }

@@ -2,6 +2,14851 @@
 
 #[allow(unused_imports)]
 use ::buffa::__private::alias::*;
+/// The protocol compiler can output a FileDescriptorSet containing the .proto
+/// files it parses.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct FileDescriptorSet {
+    pub file: ::std::vec::Vec<FileDescriptorProto>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl ::buffa::Message for FileDescriptorSet {
+    const NAME: &'static str = "google.protobuf.FileDescriptorSet";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<FileDescriptorSet> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<FileDescriptorSet as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_repeated(1, &self.file, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_repeated(1, &self.file, cache, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::merge_repeated(tag, &mut self.file, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <FileDescriptorSet as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for FileDescriptorSet {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.repeated::<
+                __buffa::json::MessageKind<FileDescriptorProto>,
+            >("file", "file", &self.file)?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for FileDescriptorSet {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "file" => ::core::option::Option::Some(0),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<FileDescriptorProto>,
+                    >(&mut self.file)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for FileDescriptorSet {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for FileDescriptorSet {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`FileDescriptorSet`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct FileDescriptorSetView<'a> {
+    pub file: ::std::vec::Vec<FileDescriptorProtoView<'a>>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> ::buffa::MessageView<'a> for FileDescriptorSetView<'a> {
+    type Owned = FileDescriptorSet;
+}
+impl ::buffa::HasView for FileDescriptorSet {
+    type View<'a> = FileDescriptorSetView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<FileDescriptorSet> for FileDescriptorSetView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<FileDescriptorSet, ::buffa::DecodeError> {
+        let mut owned = <FileDescriptorSet as ::core::default::Default>::default();
+        owned.file = __buffa::to_owned(&self.file)?;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for FileDescriptorSetView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<FileDescriptorSetView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <FileDescriptorSetView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for FileDescriptorSetView<'a> {
+    const NAME: &'static str = "google.protobuf.FileDescriptorSet";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_repeated(1, &self.file, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_repeated(1, &self.file, cache, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for FileDescriptorSetView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::merge_repeated(tag, &mut self.file, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Describes a complete .proto file.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct FileDescriptorProto {
+    pub name: ::core::option::Option<::std::string::String>,
+    pub package: ::core::option::Option<::std::string::String>,
+    /// Names of files imported by this file.
+    pub dependency: ::std::vec::Vec<::std::string::String>,
+    /// Indexes of the public imported files in the dependency list above.
+    pub public_dependency: ::std::vec::Vec<i32>,
+    /// Indexes of the weak imported files in the dependency list.
+    /// For Google-internal migration only. Do not use.
+    pub weak_dependency: ::std::vec::Vec<i32>,
+    /// Names of files imported by this file purely for the purpose of providing
+    /// option extensions. These are excluded from the dependency list above.
+    pub option_dependency: ::std::vec::Vec<::std::string::String>,
+    /// All top-level definitions in this file.
+    pub message_type: ::std::vec::Vec<DescriptorProto>,
+    pub enum_type: ::std::vec::Vec<EnumDescriptorProto>,
+    pub service: ::std::vec::Vec<ServiceDescriptorProto>,
+    pub extension: ::std::vec::Vec<FieldDescriptorProto>,
+    pub options: ::buffa::MessageField<FileOptions>,
+    /// This field contains optional information about the original source code.
+    /// You may safely remove this entire field without harming runtime
+    /// functionality of the descriptors -- the information is needed only by
+    /// development tools.
+    pub source_code_info: ::buffa::MessageField<SourceCodeInfo>,
+    /// The syntax of the proto file.
+    /// The supported values are "proto2", "proto3", and "editions".
+    ///
+    /// If `edition` is present, this value must be "editions".
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub syntax: ::core::option::Option<::std::string::String>,
+    /// The edition of the proto file.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub edition: ::core::option::Option<Edition>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl FileDescriptorProto {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &str {
+        self.name.as_deref().unwrap_or("")
+    }
+    /// The value of `package`, or its default when unset.
+    pub fn package(&self) -> &str {
+        self.package.as_deref().unwrap_or("")
+    }
+    /// The value of `syntax`, or its default when unset.
+    pub fn syntax(&self) -> &str {
+        self.syntax.as_deref().unwrap_or("")
+    }
+    /// The value of `edition`, or its default when unset.
+    pub fn edition(&self) -> Edition {
+        self.edition.unwrap_or_default()
+    }
+}
+impl ::buffa::Message for FileDescriptorProto {
+    const NAME: &'static str = "google.protobuf.FileDescriptorProto";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<FileDescriptorProto> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<FileDescriptorProto as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
+        size += __buffa::scalar::size_optional::<__buffa::ProtoString>(2, &self.package);
+        size
+            += __buffa::repeated::size_expanded::<
+                __buffa::ProtoString,
+            >(3, &self.dependency);
+        size += __buffa::message::size_repeated(4, &self.message_type, cache);
+        size += __buffa::message::size_repeated(5, &self.enum_type, cache);
+        size += __buffa::message::size_repeated(6, &self.service, cache);
+        size += __buffa::message::size_repeated(7, &self.extension, cache);
+        size += __buffa::message::size_field(8, &self.options, cache);
+        size += __buffa::message::size_field(9, &self.source_code_info, cache);
+        size
+            += __buffa::repeated::size_expanded::<
+                __buffa::Int32,
+            >(10, &self.public_dependency);
+        size
+            += __buffa::repeated::size_expanded::<
+                __buffa::Int32,
+            >(11, &self.weak_dependency);
+        size += __buffa::scalar::size_optional::<__buffa::ProtoString>(12, &self.syntax);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<Edition>,
+            >(14, &self.edition);
+        size
+            += __buffa::repeated::size_expanded::<
+                __buffa::ProtoString,
+            >(15, &self.option_dependency);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::ProtoString>(1, &self.name, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(2, &self.package, encoder);
+        __buffa::repeated::write_expanded::<
+            __buffa::ProtoString,
+        >(3, &self.dependency, encoder);
+        __buffa::message::write_repeated(4, &self.message_type, cache, encoder);
+        __buffa::message::write_repeated(5, &self.enum_type, cache, encoder);
+        __buffa::message::write_repeated(6, &self.service, cache, encoder);
+        __buffa::message::write_repeated(7, &self.extension, cache, encoder);
+        __buffa::message::write_field(8, &self.options, cache, encoder);
+        __buffa::message::write_field(9, &self.source_code_info, cache, encoder);
+        __buffa::repeated::write_expanded::<
+            __buffa::Int32,
+        >(10, &self.public_dependency, encoder);
+        __buffa::repeated::write_expanded::<
+            __buffa::Int32,
+        >(11, &self.weak_dependency, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(12, &self.syntax, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<Edition>,
+        >(14, &self.edition, encoder);
+        __buffa::repeated::write_expanded::<
+            __buffa::ProtoString,
+        >(15, &self.option_dependency, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.name, decoder)
+            }
+            2 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.package, decoder)
+            }
+            3 => {
+                __buffa::repeated::merge_unpackable::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.dependency, decoder)
+            }
+            10 => {
+                __buffa::repeated::merge::<
+                    __buffa::Int32,
+                >(tag, &mut self.public_dependency, decoder)
+            }
+            11 => {
+                __buffa::repeated::merge::<
+                    __buffa::Int32,
+                >(tag, &mut self.weak_dependency, decoder)
+            }
+            15 => {
+                __buffa::repeated::merge_unpackable::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.option_dependency, decoder)
+            }
+            4 => __buffa::message::merge_repeated(tag, &mut self.message_type, decoder),
+            5 => __buffa::message::merge_repeated(tag, &mut self.enum_type, decoder),
+            6 => __buffa::message::merge_repeated(tag, &mut self.service, decoder),
+            7 => __buffa::message::merge_repeated(tag, &mut self.extension, decoder),
+            8 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            9 => __buffa::message::merge_field(tag, &mut self.source_code_info, decoder),
+            12 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.syntax, decoder)
+            }
+            14 => {
+                __buffa::closed_enum::merge_optional::<
+                    Edition,
+                >(tag, &mut self.edition, decoder, &mut self.unknown_fields)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <FileDescriptorProto as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for FileDescriptorProto {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.optional::<__buffa::ProtoString>("name", "name", &self.name)?;
+        out.optional::<__buffa::ProtoString>("package", "package", &self.package)?;
+        out.repeated::<
+                __buffa::ProtoString,
+            >("dependency", "dependency", &self.dependency)?;
+        out.repeated::<
+                __buffa::Int32,
+            >("publicDependency", "public_dependency", &self.public_dependency)?;
+        out.repeated::<
+                __buffa::Int32,
+            >("weakDependency", "weak_dependency", &self.weak_dependency)?;
+        out.repeated::<
+                __buffa::ProtoString,
+            >("optionDependency", "option_dependency", &self.option_dependency)?;
+        out.repeated::<
+                __buffa::json::MessageKind<DescriptorProto>,
+            >("messageType", "message_type", &self.message_type)?;
+        out.repeated::<
+                __buffa::json::MessageKind<EnumDescriptorProto>,
+            >("enumType", "enum_type", &self.enum_type)?;
+        out.repeated::<
+                __buffa::json::MessageKind<ServiceDescriptorProto>,
+            >("service", "service", &self.service)?;
+        out.repeated::<
+                __buffa::json::MessageKind<FieldDescriptorProto>,
+            >("extension", "extension", &self.extension)?;
+        out.message("options", "options", &self.options)?;
+        out.message("sourceCodeInfo", "source_code_info", &self.source_code_info)?;
+        out.optional::<__buffa::ProtoString>("syntax", "syntax", &self.syntax)?;
+        out.optional::<
+                __buffa::ClosedEnum<Edition>,
+            >("edition", "edition", &self.edition)?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for FileDescriptorProto {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "package" => ::core::option::Option::Some(1),
+            "dependency" => ::core::option::Option::Some(2),
+            "publicDependency" => ::core::option::Option::Some(3),
+            "weakDependency" => ::core::option::Option::Some(4),
+            "optionDependency" => ::core::option::Option::Some(5),
+            "messageType" => ::core::option::Option::Some(6),
+            "enumType" => ::core::option::Option::Some(7),
+            "service" => ::core::option::Option::Some(8),
+            "extension" => ::core::option::Option::Some(9),
+            "options" => ::core::option::Option::Some(10),
+            "sourceCodeInfo" => ::core::option::Option::Some(11),
+            "syntax" => ::core::option::Option::Some(12),
+            "edition" => ::core::option::Option::Some(13),
+            "public_dependency" => ::core::option::Option::Some(3),
+            "weak_dependency" => ::core::option::Option::Some(4),
+            "option_dependency" => ::core::option::Option::Some(5),
+            "message_type" => ::core::option::Option::Some(6),
+            "enum_type" => ::core::option::Option::Some(7),
+            "source_code_info" => ::core::option::Option::Some(11),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => input.optional::<__buffa::ProtoString>(&mut self.name),
+            1 => input.optional::<__buffa::ProtoString>(&mut self.package),
+            2 => input.repeated::<__buffa::ProtoString>(&mut self.dependency),
+            3 => input.repeated::<__buffa::Int32>(&mut self.public_dependency),
+            4 => input.repeated::<__buffa::Int32>(&mut self.weak_dependency),
+            5 => input.repeated::<__buffa::ProtoString>(&mut self.option_dependency),
+            6 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<DescriptorProto>,
+                    >(&mut self.message_type)
+            }
+            7 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<EnumDescriptorProto>,
+                    >(&mut self.enum_type)
+            }
+            8 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<ServiceDescriptorProto>,
+                    >(&mut self.service)
+            }
+            9 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<FieldDescriptorProto>,
+                    >(&mut self.extension)
+            }
+            10 => input.message(&mut self.options),
+            11 => input.message(&mut self.source_code_info),
+            12 => input.optional::<__buffa::ProtoString>(&mut self.syntax),
+            13 => input.optional::<__buffa::ClosedEnum<Edition>>(&mut self.edition),
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for FileDescriptorProto {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for FileDescriptorProto {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`FileDescriptorProto`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct FileDescriptorProtoView<'a> {
+    pub name: ::core::option::Option<&'a str>,
+    pub package: ::core::option::Option<&'a str>,
+    /// Names of files imported by this file.
+    pub dependency: ::std::vec::Vec<&'a str>,
+    /// Indexes of the public imported files in the dependency list above.
+    pub public_dependency: ::std::vec::Vec<i32>,
+    /// Indexes of the weak imported files in the dependency list.
+    /// For Google-internal migration only. Do not use.
+    pub weak_dependency: ::std::vec::Vec<i32>,
+    /// Names of files imported by this file purely for the purpose of providing
+    /// option extensions. These are excluded from the dependency list above.
+    pub option_dependency: ::std::vec::Vec<&'a str>,
+    /// All top-level definitions in this file.
+    pub message_type: ::std::vec::Vec<DescriptorProtoView<'a>>,
+    pub enum_type: ::std::vec::Vec<EnumDescriptorProtoView<'a>>,
+    pub service: ::std::vec::Vec<ServiceDescriptorProtoView<'a>>,
+    pub extension: ::std::vec::Vec<FieldDescriptorProtoView<'a>>,
+    pub options: ::buffa::MessageField<
+        FileOptionsView<'a>,
+        ::buffa::Inline<FileOptionsView<'a>>,
+    >,
+    /// This field contains optional information about the original source code.
+    /// You may safely remove this entire field without harming runtime
+    /// functionality of the descriptors -- the information is needed only by
+    /// development tools.
+    pub source_code_info: ::buffa::MessageField<
+        SourceCodeInfoView<'a>,
+        ::buffa::Inline<SourceCodeInfoView<'a>>,
+    >,
+    /// The syntax of the proto file.
+    /// The supported values are "proto2", "proto3", and "editions".
+    ///
+    /// If `edition` is present, this value must be "editions".
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub syntax: ::core::option::Option<&'a str>,
+    /// The edition of the proto file.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub edition: ::core::option::Option<Edition>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> FileDescriptorProtoView<'a> {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &'a str {
+        self.name.unwrap_or("")
+    }
+    /// The value of `package`, or its default when unset.
+    pub fn package(&self) -> &'a str {
+        self.package.unwrap_or("")
+    }
+    /// The value of `syntax`, or its default when unset.
+    pub fn syntax(&self) -> &'a str {
+        self.syntax.unwrap_or("")
+    }
+    /// The value of `edition`, or its default when unset.
+    pub fn edition(&self) -> Edition {
+        self.edition.unwrap_or_default()
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for FileDescriptorProtoView<'a> {
+    type Owned = FileDescriptorProto;
+}
+impl ::buffa::HasView for FileDescriptorProto {
+    type View<'a> = FileDescriptorProtoView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<FileDescriptorProto> for FileDescriptorProtoView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<FileDescriptorProto, ::buffa::DecodeError> {
+        let mut owned = <FileDescriptorProto as ::core::default::Default>::default();
+        owned.name = __buffa::to_owned(&self.name)?;
+        owned.package = __buffa::to_owned(&self.package)?;
+        owned.dependency = __buffa::to_owned(&self.dependency)?;
+        owned.public_dependency = ::core::clone::Clone::clone(&self.public_dependency);
+        owned.weak_dependency = ::core::clone::Clone::clone(&self.weak_dependency);
+        owned.option_dependency = __buffa::to_owned(&self.option_dependency)?;
+        owned.message_type = __buffa::to_owned(&self.message_type)?;
+        owned.enum_type = __buffa::to_owned(&self.enum_type)?;
+        owned.service = __buffa::to_owned(&self.service)?;
+        owned.extension = __buffa::to_owned(&self.extension)?;
+        owned.options = __buffa::to_owned(&self.options)?;
+        owned.source_code_info = __buffa::to_owned(&self.source_code_info)?;
+        owned.syntax = __buffa::to_owned(&self.syntax)?;
+        owned.edition = self.edition;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for FileDescriptorProtoView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<FileDescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <FileDescriptorProtoView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for FileDescriptorProtoView<'a> {
+    const NAME: &'static str = "google.protobuf.FileDescriptorProto";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<__buffa::BorrowedStr<'a>>(1, &self.name);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(2, &self.package);
+        size
+            += __buffa::repeated::size_expanded::<
+                __buffa::BorrowedStr<'a>,
+            >(3, &self.dependency);
+        size += __buffa::message::size_repeated(4, &self.message_type, cache);
+        size += __buffa::message::size_repeated(5, &self.enum_type, cache);
+        size += __buffa::message::size_repeated(6, &self.service, cache);
+        size += __buffa::message::size_repeated(7, &self.extension, cache);
+        size += __buffa::message::size_field(8, &self.options, cache);
+        size += __buffa::message::size_field(9, &self.source_code_info, cache);
+        size
+            += __buffa::repeated::size_expanded::<
+                __buffa::Int32,
+            >(10, &self.public_dependency);
+        size
+            += __buffa::repeated::size_expanded::<
+                __buffa::Int32,
+            >(11, &self.weak_dependency);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(12, &self.syntax);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<Edition>,
+            >(14, &self.edition);
+        size
+            += __buffa::repeated::size_expanded::<
+                __buffa::BorrowedStr<'a>,
+            >(15, &self.option_dependency);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(2, &self.package, encoder);
+        __buffa::repeated::write_expanded::<
+            __buffa::BorrowedStr<'a>,
+        >(3, &self.dependency, encoder);
+        __buffa::message::write_repeated(4, &self.message_type, cache, encoder);
+        __buffa::message::write_repeated(5, &self.enum_type, cache, encoder);
+        __buffa::message::write_repeated(6, &self.service, cache, encoder);
+        __buffa::message::write_repeated(7, &self.extension, cache, encoder);
+        __buffa::message::write_field(8, &self.options, cache, encoder);
+        __buffa::message::write_field(9, &self.source_code_info, cache, encoder);
+        __buffa::repeated::write_expanded::<
+            __buffa::Int32,
+        >(10, &self.public_dependency, encoder);
+        __buffa::repeated::write_expanded::<
+            __buffa::Int32,
+        >(11, &self.weak_dependency, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(12, &self.syntax, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<Edition>,
+        >(14, &self.edition, encoder);
+        __buffa::repeated::write_expanded::<
+            __buffa::BorrowedStr<'a>,
+        >(15, &self.option_dependency, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for FileDescriptorProtoView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            2 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.package, decoder)
+            }
+            3 => {
+                __buffa::repeated::merge_unpackable::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.dependency, decoder)
+            }
+            10 => {
+                __buffa::repeated::merge::<
+                    __buffa::Int32,
+                >(tag, &mut self.public_dependency, decoder)
+            }
+            11 => {
+                __buffa::repeated::merge::<
+                    __buffa::Int32,
+                >(tag, &mut self.weak_dependency, decoder)
+            }
+            15 => {
+                __buffa::repeated::merge_unpackable::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.option_dependency, decoder)
+            }
+            4 => __buffa::message::merge_repeated(tag, &mut self.message_type, decoder),
+            5 => __buffa::message::merge_repeated(tag, &mut self.enum_type, decoder),
+            6 => __buffa::message::merge_repeated(tag, &mut self.service, decoder),
+            7 => __buffa::message::merge_repeated(tag, &mut self.extension, decoder),
+            8 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            9 => __buffa::message::merge_field(tag, &mut self.source_code_info, decoder),
+            12 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.syntax, decoder)
+            }
+            14 => {
+                __buffa::closed_enum::merge_optional::<
+                    Edition,
+                >(tag, &mut self.edition, decoder, &mut self.unknown_fields)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Describes a message type.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct DescriptorProto {
+    pub name: ::core::option::Option<::std::string::String>,
+    pub field: ::std::vec::Vec<FieldDescriptorProto>,
+    pub extension: ::std::vec::Vec<FieldDescriptorProto>,
+    pub nested_type: ::std::vec::Vec<DescriptorProto>,
+    pub enum_type: ::std::vec::Vec<EnumDescriptorProto>,
+    pub extension_range: ::std::vec::Vec<descriptor_proto::ExtensionRange>,
+    pub oneof_decl: ::std::vec::Vec<OneofDescriptorProto>,
+    pub options: ::buffa::MessageField<MessageOptions>,
+    pub reserved_range: ::std::vec::Vec<descriptor_proto::ReservedRange>,
+    /// Reserved field names, which may not be used by fields in the same message.
+    /// A given name may only be reserved once.
+    pub reserved_name: ::std::vec::Vec<::std::string::String>,
+    /// Support for `export` and `local` keywords on enums.
+    pub visibility: ::core::option::Option<SymbolVisibility>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl DescriptorProto {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &str {
+        self.name.as_deref().unwrap_or("")
+    }
+    /// The value of `visibility`, or its default when unset.
+    pub fn visibility(&self) -> SymbolVisibility {
+        self.visibility.unwrap_or_default()
+    }
+}
+impl ::buffa::Message for DescriptorProto {
+    const NAME: &'static str = "google.protobuf.DescriptorProto";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<DescriptorProto> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<DescriptorProto as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
+        size += __buffa::message::size_repeated(2, &self.field, cache);
+        size += __buffa::message::size_repeated(3, &self.nested_type, cache);
+        size += __buffa::message::size_repeated(4, &self.enum_type, cache);
+        size += __buffa::message::size_repeated(5, &self.extension_range, cache);
+        size += __buffa::message::size_repeated(6, &self.extension, cache);
+        size += __buffa::message::size_field(7, &self.options, cache);
+        size += __buffa::message::size_repeated(8, &self.oneof_decl, cache);
+        size += __buffa::message::size_repeated(9, &self.reserved_range, cache);
+        size
+            += __buffa::repeated::size_expanded::<
+                __buffa::ProtoString,
+            >(10, &self.reserved_name);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<SymbolVisibility>,
+            >(11, &self.visibility);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::ProtoString>(1, &self.name, encoder);
+        __buffa::message::write_repeated(2, &self.field, cache, encoder);
+        __buffa::message::write_repeated(3, &self.nested_type, cache, encoder);
+        __buffa::message::write_repeated(4, &self.enum_type, cache, encoder);
+        __buffa::message::write_repeated(5, &self.extension_range, cache, encoder);
+        __buffa::message::write_repeated(6, &self.extension, cache, encoder);
+        __buffa::message::write_field(7, &self.options, cache, encoder);
+        __buffa::message::write_repeated(8, &self.oneof_decl, cache, encoder);
+        __buffa::message::write_repeated(9, &self.reserved_range, cache, encoder);
+        __buffa::repeated::write_expanded::<
+            __buffa::ProtoString,
+        >(10, &self.reserved_name, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<SymbolVisibility>,
+        >(11, &self.visibility, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.name, decoder)
+            }
+            2 => __buffa::message::merge_repeated(tag, &mut self.field, decoder),
+            6 => __buffa::message::merge_repeated(tag, &mut self.extension, decoder),
+            3 => __buffa::message::merge_repeated(tag, &mut self.nested_type, decoder),
+            4 => __buffa::message::merge_repeated(tag, &mut self.enum_type, decoder),
+            5 => {
+                __buffa::message::merge_repeated(tag, &mut self.extension_range, decoder)
+            }
+            8 => __buffa::message::merge_repeated(tag, &mut self.oneof_decl, decoder),
+            7 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            9 => __buffa::message::merge_repeated(tag, &mut self.reserved_range, decoder),
+            10 => {
+                __buffa::repeated::merge_unpackable::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.reserved_name, decoder)
+            }
+            11 => {
+                __buffa::closed_enum::merge_optional::<
+                    SymbolVisibility,
+                >(tag, &mut self.visibility, decoder, &mut self.unknown_fields)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <DescriptorProto as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for DescriptorProto {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.optional::<__buffa::ProtoString>("name", "name", &self.name)?;
+        out.repeated::<
+                __buffa::json::MessageKind<FieldDescriptorProto>,
+            >("field", "field", &self.field)?;
+        out.repeated::<
+                __buffa::json::MessageKind<FieldDescriptorProto>,
+            >("extension", "extension", &self.extension)?;
+        out.repeated::<
+                __buffa::json::MessageKind<DescriptorProto>,
+            >("nestedType", "nested_type", &self.nested_type)?;
+        out.repeated::<
+                __buffa::json::MessageKind<EnumDescriptorProto>,
+            >("enumType", "enum_type", &self.enum_type)?;
+        out.repeated::<
+                __buffa::json::MessageKind<descriptor_proto::ExtensionRange>,
+            >("extensionRange", "extension_range", &self.extension_range)?;
+        out.repeated::<
+                __buffa::json::MessageKind<OneofDescriptorProto>,
+            >("oneofDecl", "oneof_decl", &self.oneof_decl)?;
+        out.message("options", "options", &self.options)?;
+        out.repeated::<
+                __buffa::json::MessageKind<descriptor_proto::ReservedRange>,
+            >("reservedRange", "reserved_range", &self.reserved_range)?;
+        out.repeated::<
+                __buffa::ProtoString,
+            >("reservedName", "reserved_name", &self.reserved_name)?;
+        out.optional::<
+                __buffa::ClosedEnum<SymbolVisibility>,
+            >("visibility", "visibility", &self.visibility)?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for DescriptorProto {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "field" => ::core::option::Option::Some(1),
+            "extension" => ::core::option::Option::Some(2),
+            "nestedType" => ::core::option::Option::Some(3),
+            "enumType" => ::core::option::Option::Some(4),
+            "extensionRange" => ::core::option::Option::Some(5),
+            "oneofDecl" => ::core::option::Option::Some(6),
+            "options" => ::core::option::Option::Some(7),
+            "reservedRange" => ::core::option::Option::Some(8),
+            "reservedName" => ::core::option::Option::Some(9),
+            "visibility" => ::core::option::Option::Some(10),
+            "nested_type" => ::core::option::Option::Some(3),
+            "enum_type" => ::core::option::Option::Some(4),
+            "extension_range" => ::core::option::Option::Some(5),
+            "oneof_decl" => ::core::option::Option::Some(6),
+            "reserved_range" => ::core::option::Option::Some(8),
+            "reserved_name" => ::core::option::Option::Some(9),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => input.optional::<__buffa::ProtoString>(&mut self.name),
+            1 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<FieldDescriptorProto>,
+                    >(&mut self.field)
+            }
+            2 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<FieldDescriptorProto>,
+                    >(&mut self.extension)
+            }
+            3 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<DescriptorProto>,
+                    >(&mut self.nested_type)
+            }
+            4 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<EnumDescriptorProto>,
+                    >(&mut self.enum_type)
+            }
+            5 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<descriptor_proto::ExtensionRange>,
+                    >(&mut self.extension_range)
+            }
+            6 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<OneofDescriptorProto>,
+                    >(&mut self.oneof_decl)
+            }
+            7 => input.message(&mut self.options),
+            8 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<descriptor_proto::ReservedRange>,
+                    >(&mut self.reserved_range)
+            }
+            9 => input.repeated::<__buffa::ProtoString>(&mut self.reserved_name),
+            10 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<SymbolVisibility>,
+                    >(&mut self.visibility)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for DescriptorProto {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for DescriptorProto {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`DescriptorProto`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct DescriptorProtoView<'a> {
+    pub name: ::core::option::Option<&'a str>,
+    pub field: ::std::vec::Vec<FieldDescriptorProtoView<'a>>,
+    pub extension: ::std::vec::Vec<FieldDescriptorProtoView<'a>>,
+    pub nested_type: ::std::vec::Vec<DescriptorProtoView<'a>>,
+    pub enum_type: ::std::vec::Vec<EnumDescriptorProtoView<'a>>,
+    pub extension_range: ::std::vec::Vec<descriptor_proto::ExtensionRangeView<'a>>,
+    pub oneof_decl: ::std::vec::Vec<OneofDescriptorProtoView<'a>>,
+    pub options: ::buffa::MessageField<
+        MessageOptionsView<'a>,
+        ::buffa::Inline<MessageOptionsView<'a>>,
+    >,
+    pub reserved_range: ::std::vec::Vec<descriptor_proto::ReservedRangeView<'a>>,
+    /// Reserved field names, which may not be used by fields in the same message.
+    /// A given name may only be reserved once.
+    pub reserved_name: ::std::vec::Vec<&'a str>,
+    /// Support for `export` and `local` keywords on enums.
+    pub visibility: ::core::option::Option<SymbolVisibility>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> DescriptorProtoView<'a> {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &'a str {
+        self.name.unwrap_or("")
+    }
+    /// The value of `visibility`, or its default when unset.
+    pub fn visibility(&self) -> SymbolVisibility {
+        self.visibility.unwrap_or_default()
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for DescriptorProtoView<'a> {
+    type Owned = DescriptorProto;
+}
+impl ::buffa::HasView for DescriptorProto {
+    type View<'a> = DescriptorProtoView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<DescriptorProto> for DescriptorProtoView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<DescriptorProto, ::buffa::DecodeError> {
+        let mut owned = <DescriptorProto as ::core::default::Default>::default();
+        owned.name = __buffa::to_owned(&self.name)?;
+        owned.field = __buffa::to_owned(&self.field)?;
+        owned.extension = __buffa::to_owned(&self.extension)?;
+        owned.nested_type = __buffa::to_owned(&self.nested_type)?;
+        owned.enum_type = __buffa::to_owned(&self.enum_type)?;
+        owned.extension_range = __buffa::to_owned(&self.extension_range)?;
+        owned.oneof_decl = __buffa::to_owned(&self.oneof_decl)?;
+        owned.options = __buffa::to_owned(&self.options)?;
+        owned.reserved_range = __buffa::to_owned(&self.reserved_range)?;
+        owned.reserved_name = __buffa::to_owned(&self.reserved_name)?;
+        owned.visibility = self.visibility;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for DescriptorProtoView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<DescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <DescriptorProtoView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for DescriptorProtoView<'a> {
+    const NAME: &'static str = "google.protobuf.DescriptorProto";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<__buffa::BorrowedStr<'a>>(1, &self.name);
+        size += __buffa::message::size_repeated(2, &self.field, cache);
+        size += __buffa::message::size_repeated(3, &self.nested_type, cache);
+        size += __buffa::message::size_repeated(4, &self.enum_type, cache);
+        size += __buffa::message::size_repeated(5, &self.extension_range, cache);
+        size += __buffa::message::size_repeated(6, &self.extension, cache);
+        size += __buffa::message::size_field(7, &self.options, cache);
+        size += __buffa::message::size_repeated(8, &self.oneof_decl, cache);
+        size += __buffa::message::size_repeated(9, &self.reserved_range, cache);
+        size
+            += __buffa::repeated::size_expanded::<
+                __buffa::BorrowedStr<'a>,
+            >(10, &self.reserved_name);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<SymbolVisibility>,
+            >(11, &self.visibility);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+        __buffa::message::write_repeated(2, &self.field, cache, encoder);
+        __buffa::message::write_repeated(3, &self.nested_type, cache, encoder);
+        __buffa::message::write_repeated(4, &self.enum_type, cache, encoder);
+        __buffa::message::write_repeated(5, &self.extension_range, cache, encoder);
+        __buffa::message::write_repeated(6, &self.extension, cache, encoder);
+        __buffa::message::write_field(7, &self.options, cache, encoder);
+        __buffa::message::write_repeated(8, &self.oneof_decl, cache, encoder);
+        __buffa::message::write_repeated(9, &self.reserved_range, cache, encoder);
+        __buffa::repeated::write_expanded::<
+            __buffa::BorrowedStr<'a>,
+        >(10, &self.reserved_name, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<SymbolVisibility>,
+        >(11, &self.visibility, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for DescriptorProtoView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            2 => __buffa::message::merge_repeated(tag, &mut self.field, decoder),
+            6 => __buffa::message::merge_repeated(tag, &mut self.extension, decoder),
+            3 => __buffa::message::merge_repeated(tag, &mut self.nested_type, decoder),
+            4 => __buffa::message::merge_repeated(tag, &mut self.enum_type, decoder),
+            5 => {
+                __buffa::message::merge_repeated(tag, &mut self.extension_range, decoder)
+            }
+            8 => __buffa::message::merge_repeated(tag, &mut self.oneof_decl, decoder),
+            7 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            9 => __buffa::message::merge_repeated(tag, &mut self.reserved_range, decoder),
+            10 => {
+                __buffa::repeated::merge_unpackable::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.reserved_name, decoder)
+            }
+            11 => {
+                __buffa::closed_enum::merge_optional::<
+                    SymbolVisibility,
+                >(tag, &mut self.visibility, decoder, &mut self.unknown_fields)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Nested types of [`DescriptorProto`].
+#[allow(clippy::module_inception)]
+pub mod descriptor_proto {
+    #[allow(unused_imports)]
+    use ::buffa::__private::alias::*;
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct ExtensionRange {
+        pub start: ::core::option::Option<i32>,
+        pub end: ::core::option::Option<i32>,
+        pub options: ::buffa::MessageField<super::ExtensionRangeOptions>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFields,
+    }
+    impl ExtensionRange {
+        /// The value of `start`, or its default when unset.
+        pub fn start(&self) -> i32 {
+            self.start.unwrap_or_default()
+        }
+        /// The value of `end`, or its default when unset.
+        pub fn end(&self) -> i32 {
+            self.end.unwrap_or_default()
+        }
+    }
+    impl ::buffa::Message for ExtensionRange {
+        const NAME: &'static str = "google.protobuf.DescriptorProto.ExtensionRange";
+        const SHARES_INPUT: bool = false;
+        fn default_instance() -> &'static Self {
+            static INSTANCE: ::std::sync::OnceLock<ExtensionRange> = ::std::sync::OnceLock::new();
+            INSTANCE.get_or_init(<ExtensionRange as ::core::default::Default>::default)
+        }
+        #[allow(unused_mut)]
+        fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.start);
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(2, &self.end);
+            size += __buffa::message::size_field(3, &self.options, cache);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<__buffa::Int32>(1, &self.start, encoder);
+            __buffa::scalar::write_optional::<__buffa::Int32>(2, &self.end, encoder);
+            __buffa::message::write_field(3, &self.options, cache, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.start, decoder)
+                }
+                2 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.end, decoder)
+                }
+                3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        fn unknown_fields(&self) -> &::buffa::UnknownFields {
+            &self.unknown_fields
+        }
+        fn clear(&mut self) {
+            *self = <ExtensionRange as ::core::default::Default>::default();
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::json::JsonMessage for ExtensionRange {
+        fn serialize_json<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+            options: &::buffa::json::SerializeOptions,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+            out.optional::<__buffa::Int32>("start", "start", &self.start)?;
+            out.optional::<__buffa::Int32>("end", "end", &self.end)?;
+            out.message("options", "options", &self.options)?;
+            out.end()
+        }
+        fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+            cx: __buffa::json::DeserializeCx<'_>,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize_fields(deserializer, cx)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::JsonFields for ExtensionRange {
+        fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+            match key {
+                "start" => ::core::option::Option::Some(0),
+                "end" => ::core::option::Option::Some(1),
+                "options" => ::core::option::Option::Some(2),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+            &mut self,
+            index: u32,
+            _key: &str,
+            input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+        ) -> ::core::result::Result<(), __A::Error> {
+            match index {
+                0 => input.optional::<__buffa::Int32>(&mut self.start),
+                1 => input.optional::<__buffa::Int32>(&mut self.end),
+                2 => input.message(&mut self.options),
+                _ => ::core::result::Result::Ok(()),
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::serde::Serialize for ExtensionRange {
+        fn serialize<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            __buffa::json::serialize(self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> __buffa::json::serde::Deserialize<'de> for ExtensionRange {
+        fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize(deserializer)
+        }
+    }
+    /// A borrowed view of [`ExtensionRange`]: the same fields, read from the input without copying it.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct ExtensionRangeView<'a> {
+        pub start: ::core::option::Option<i32>,
+        pub end: ::core::option::Option<i32>,
+        pub options: ::buffa::MessageField<
+            super::ExtensionRangeOptionsView<'a>,
+            ::buffa::Inline<super::ExtensionRangeOptionsView<'a>>,
+        >,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+    }
+    impl<'a> ExtensionRangeView<'a> {
+        /// The value of `start`, or its default when unset.
+        pub fn start(&self) -> i32 {
+            self.start.unwrap_or_default()
+        }
+        /// The value of `end`, or its default when unset.
+        pub fn end(&self) -> i32 {
+            self.end.unwrap_or_default()
+        }
+    }
+    impl<'a> ::buffa::MessageView<'a> for ExtensionRangeView<'a> {
+        type Owned = ExtensionRange;
+    }
+    impl ::buffa::HasView for ExtensionRange {
+        type View<'a> = ExtensionRangeView<'a>;
+    }
+    impl<'a> __buffa::ToOwnedValue<ExtensionRange> for ExtensionRangeView<'a> {
+        #[allow(clippy::field_reassign_with_default)]
+        fn to_owned_value(
+            &self,
+        ) -> ::core::result::Result<ExtensionRange, ::buffa::DecodeError> {
+            let mut owned = <ExtensionRange as ::core::default::Default>::default();
+            owned.start = self.start;
+            owned.end = self.end;
+            owned.options = __buffa::to_owned(&self.options)?;
+            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            ::core::result::Result::Ok(owned)
+        }
+    }
+    impl<'a> __buffa::DefaultRef for ExtensionRangeView<'a> {
+        fn default_ref<'r>() -> &'r Self
+        where
+            Self: 'r,
+        {
+            static INSTANCE: ::std::sync::OnceLock<ExtensionRangeView<'static>> = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(
+                    <ExtensionRangeView<'static> as ::core::default::Default>::default,
+                )
+        }
+    }
+    impl<'a> __buffa::Encodable for ExtensionRangeView<'a> {
+        const NAME: &'static str = "google.protobuf.DescriptorProto.ExtensionRange";
+        #[allow(unused_mut)]
+        fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.start);
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(2, &self.end);
+            size += __buffa::message::size_field(3, &self.options, cache);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<__buffa::Int32>(1, &self.start, encoder);
+            __buffa::scalar::write_optional::<__buffa::Int32>(2, &self.end, encoder);
+            __buffa::message::write_field(3, &self.options, cache, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        fn unknown_group_depth(&self) -> u32 {
+            self.unknown_fields.nesting()
+        }
+    }
+    impl<'a> __buffa::Mergeable<'a> for ExtensionRangeView<'a> {
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.start, decoder)
+                }
+                2 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.end, decoder)
+                }
+                3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+    }
+    /// Range of reserved tag numbers. Reserved tag numbers may not be used by
+    /// fields or extension ranges in the same message. Reserved ranges may
+    /// not overlap.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct ReservedRange {
+        pub start: ::core::option::Option<i32>,
+        pub end: ::core::option::Option<i32>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFields,
+    }
+    impl ReservedRange {
+        /// The value of `start`, or its default when unset.
+        pub fn start(&self) -> i32 {
+            self.start.unwrap_or_default()
+        }
+        /// The value of `end`, or its default when unset.
+        pub fn end(&self) -> i32 {
+            self.end.unwrap_or_default()
+        }
+    }
+    impl ::buffa::Message for ReservedRange {
+        const NAME: &'static str = "google.protobuf.DescriptorProto.ReservedRange";
+        const CACHES_SIZES: bool = false;
+        const SHARES_INPUT: bool = false;
+        fn default_instance() -> &'static Self {
+            static INSTANCE: ::std::sync::OnceLock<ReservedRange> = ::std::sync::OnceLock::new();
+            INSTANCE.get_or_init(<ReservedRange as ::core::default::Default>::default)
+        }
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.start);
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(2, &self.end);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<__buffa::Int32>(1, &self.start, encoder);
+            __buffa::scalar::write_optional::<__buffa::Int32>(2, &self.end, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.start, decoder)
+                }
+                2 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.end, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        fn unknown_fields(&self) -> &::buffa::UnknownFields {
+            &self.unknown_fields
+        }
+        fn clear(&mut self) {
+            *self = <ReservedRange as ::core::default::Default>::default();
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::json::JsonMessage for ReservedRange {
+        fn serialize_json<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+            options: &::buffa::json::SerializeOptions,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+            out.optional::<__buffa::Int32>("start", "start", &self.start)?;
+            out.optional::<__buffa::Int32>("end", "end", &self.end)?;
+            out.end()
+        }
+        fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+            cx: __buffa::json::DeserializeCx<'_>,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize_fields(deserializer, cx)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::JsonFields for ReservedRange {
+        fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+            match key {
+                "start" => ::core::option::Option::Some(0),
+                "end" => ::core::option::Option::Some(1),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+            &mut self,
+            index: u32,
+            _key: &str,
+            input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+        ) -> ::core::result::Result<(), __A::Error> {
+            match index {
+                0 => input.optional::<__buffa::Int32>(&mut self.start),
+                1 => input.optional::<__buffa::Int32>(&mut self.end),
+                _ => ::core::result::Result::Ok(()),
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::serde::Serialize for ReservedRange {
+        fn serialize<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            __buffa::json::serialize(self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> __buffa::json::serde::Deserialize<'de> for ReservedRange {
+        fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize(deserializer)
+        }
+    }
+    /// A borrowed view of [`ReservedRange`]: the same fields, read from the input without copying it.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct ReservedRangeView<'a> {
+        pub start: ::core::option::Option<i32>,
+        pub end: ::core::option::Option<i32>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+    }
+    impl<'a> ReservedRangeView<'a> {
+        /// The value of `start`, or its default when unset.
+        pub fn start(&self) -> i32 {
+            self.start.unwrap_or_default()
+        }
+        /// The value of `end`, or its default when unset.
+        pub fn end(&self) -> i32 {
+            self.end.unwrap_or_default()
+        }
+    }
+    impl<'a> ::buffa::MessageView<'a> for ReservedRangeView<'a> {
+        type Owned = ReservedRange;
+    }
+    impl ::buffa::HasView for ReservedRange {
+        type View<'a> = ReservedRangeView<'a>;
+    }
+    impl<'a> __buffa::ToOwnedValue<ReservedRange> for ReservedRangeView<'a> {
+        #[allow(clippy::field_reassign_with_default)]
+        fn to_owned_value(
+            &self,
+        ) -> ::core::result::Result<ReservedRange, ::buffa::DecodeError> {
+            let mut owned = <ReservedRange as ::core::default::Default>::default();
+            owned.start = self.start;
+            owned.end = self.end;
+            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            ::core::result::Result::Ok(owned)
+        }
+    }
+    impl<'a> __buffa::DefaultRef for ReservedRangeView<'a> {
+        fn default_ref<'r>() -> &'r Self
+        where
+            Self: 'r,
+        {
+            static INSTANCE: ::std::sync::OnceLock<ReservedRangeView<'static>> = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(
+                    <ReservedRangeView<'static> as ::core::default::Default>::default,
+                )
+        }
+    }
+    impl<'a> __buffa::Encodable for ReservedRangeView<'a> {
+        const NAME: &'static str = "google.protobuf.DescriptorProto.ReservedRange";
+        const CACHES_SIZES: bool = false;
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.start);
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(2, &self.end);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<__buffa::Int32>(1, &self.start, encoder);
+            __buffa::scalar::write_optional::<__buffa::Int32>(2, &self.end, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        fn unknown_group_depth(&self) -> u32 {
+            self.unknown_fields.nesting()
+        }
+    }
+    impl<'a> __buffa::Mergeable<'a> for ReservedRangeView<'a> {
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.start, decoder)
+                }
+                2 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.end, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+    }
+}
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct ExtensionRangeOptions {
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOption>,
+    /// For external users: DO NOT USE. We are in the process of open sourcing
+    /// extension declaration and executing internal cleanups before it can be
+    /// used externally.
+    pub declaration: ::std::vec::Vec<extension_range_options::Declaration>,
+    /// Any features defined in the specific edition.
+    pub features: ::buffa::MessageField<FeatureSet>,
+    /// The verification state of the range.
+    /// TODO: flip the default to DECLARATION once all empty ranges
+    /// are marked as UNVERIFIED.
+    pub verification: ::core::option::Option<extension_range_options::VerificationState>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl ExtensionRangeOptions {
+    /// The value of `verification`, or its default when unset.
+    pub fn verification(&self) -> extension_range_options::VerificationState {
+        self.verification
+            .unwrap_or(extension_range_options::VerificationState::Unverified)
+    }
+}
+impl ::buffa::Message for ExtensionRangeOptions {
+    const NAME: &'static str = "google.protobuf.ExtensionRangeOptions";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<ExtensionRangeOptions> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(<ExtensionRangeOptions as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_repeated(2, &self.declaration, cache);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<extension_range_options::VerificationState>,
+            >(3, &self.verification);
+        size += __buffa::message::size_field(50, &self.features, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_repeated(2, &self.declaration, cache, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<extension_range_options::VerificationState>,
+        >(3, &self.verification, encoder);
+        __buffa::message::write_field(50, &self.features, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            2 => __buffa::message::merge_repeated(tag, &mut self.declaration, decoder),
+            50 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            3 => {
+                __buffa::closed_enum::merge_optional::<
+                    extension_range_options::VerificationState,
+                >(tag, &mut self.verification, decoder, &mut self.unknown_fields)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <ExtensionRangeOptions as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for ExtensionRangeOptions {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.repeated::<
+                __buffa::json::MessageKind<UninterpretedOption>,
+            >(
+            "uninterpretedOption",
+            "uninterpreted_option",
+            &self.uninterpreted_option,
+        )?;
+        out.repeated::<
+                __buffa::json::MessageKind<extension_range_options::Declaration>,
+            >("declaration", "declaration", &self.declaration)?;
+        out.message("features", "features", &self.features)?;
+        out.optional::<
+                __buffa::ClosedEnum<extension_range_options::VerificationState>,
+            >("verification", "verification", &self.verification)?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for ExtensionRangeOptions {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "uninterpretedOption" => ::core::option::Option::Some(0),
+            "declaration" => ::core::option::Option::Some(1),
+            "features" => ::core::option::Option::Some(2),
+            "verification" => ::core::option::Option::Some(3),
+            "uninterpreted_option" => ::core::option::Option::Some(0),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<UninterpretedOption>,
+                    >(&mut self.uninterpreted_option)
+            }
+            1 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<extension_range_options::Declaration>,
+                    >(&mut self.declaration)
+            }
+            2 => input.message(&mut self.features),
+            3 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<extension_range_options::VerificationState>,
+                    >(&mut self.verification)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for ExtensionRangeOptions {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for ExtensionRangeOptions {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`ExtensionRangeOptions`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct ExtensionRangeOptionsView<'a> {
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    /// For external users: DO NOT USE. We are in the process of open sourcing
+    /// extension declaration and executing internal cleanups before it can be
+    /// used externally.
+    pub declaration: ::std::vec::Vec<extension_range_options::DeclarationView<'a>>,
+    /// Any features defined in the specific edition.
+    pub features: ::buffa::MessageField<
+        FeatureSetView<'a>,
+        ::buffa::Inline<FeatureSetView<'a>>,
+    >,
+    /// The verification state of the range.
+    /// TODO: flip the default to DECLARATION once all empty ranges
+    /// are marked as UNVERIFIED.
+    pub verification: ::core::option::Option<extension_range_options::VerificationState>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> ExtensionRangeOptionsView<'a> {
+    /// The value of `verification`, or its default when unset.
+    pub fn verification(&self) -> extension_range_options::VerificationState {
+        self.verification
+            .unwrap_or(extension_range_options::VerificationState::Unverified)
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for ExtensionRangeOptionsView<'a> {
+    type Owned = ExtensionRangeOptions;
+}
+impl ::buffa::HasView for ExtensionRangeOptions {
+    type View<'a> = ExtensionRangeOptionsView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<ExtensionRangeOptions> for ExtensionRangeOptionsView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<ExtensionRangeOptions, ::buffa::DecodeError> {
+        let mut owned = <ExtensionRangeOptions as ::core::default::Default>::default();
+        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
+        owned.declaration = __buffa::to_owned(&self.declaration)?;
+        owned.features = __buffa::to_owned(&self.features)?;
+        owned.verification = self.verification;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for ExtensionRangeOptionsView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<ExtensionRangeOptionsView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <ExtensionRangeOptionsView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for ExtensionRangeOptionsView<'a> {
+    const NAME: &'static str = "google.protobuf.ExtensionRangeOptions";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_repeated(2, &self.declaration, cache);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<extension_range_options::VerificationState>,
+            >(3, &self.verification);
+        size += __buffa::message::size_field(50, &self.features, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_repeated(2, &self.declaration, cache, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<extension_range_options::VerificationState>,
+        >(3, &self.verification, encoder);
+        __buffa::message::write_field(50, &self.features, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for ExtensionRangeOptionsView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            2 => __buffa::message::merge_repeated(tag, &mut self.declaration, decoder),
+            50 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            3 => {
+                __buffa::closed_enum::merge_optional::<
+                    extension_range_options::VerificationState,
+                >(tag, &mut self.verification, decoder, &mut self.unknown_fields)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Nested types of [`ExtensionRangeOptions`].
+#[allow(clippy::module_inception)]
+pub mod extension_range_options {
+    #[allow(unused_imports)]
+    use ::buffa::__private::alias::*;
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct Declaration {
+        /// The extension number declared within the extension range.
+        pub number: ::core::option::Option<i32>,
+        /// The fully-qualified name of the extension field. There must be a leading
+        /// dot in front of the full name.
+        pub full_name: ::core::option::Option<::std::string::String>,
+        /// The fully-qualified type name of the extension field. Unlike
+        /// Metadata.type, Declaration.type must have a leading dot for messages
+        /// and enums.
+        pub r#type: ::core::option::Option<::std::string::String>,
+        /// If true, indicates that the number is reserved in the extension range,
+        /// and any extension field with the number will fail to compile. Set this
+        /// when a declared extension field is deleted.
+        pub reserved: ::core::option::Option<bool>,
+        /// If true, indicates that the extension must be defined as repeated.
+        /// Otherwise the extension must be defined as optional.
+        pub repeated: ::core::option::Option<bool>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFields,
+    }
+    impl Declaration {
+        /// The value of `number`, or its default when unset.
+        pub fn number(&self) -> i32 {
+            self.number.unwrap_or_default()
+        }
+        /// The value of `full_name`, or its default when unset.
+        pub fn full_name(&self) -> &str {
+            self.full_name.as_deref().unwrap_or("")
+        }
+        /// The value of `type`, or its default when unset.
+        pub fn r#type(&self) -> &str {
+            self.r#type.as_deref().unwrap_or("")
+        }
+        /// The value of `reserved`, or its default when unset.
+        pub fn reserved(&self) -> bool {
+            self.reserved.unwrap_or_default()
+        }
+        /// The value of `repeated`, or its default when unset.
+        pub fn repeated(&self) -> bool {
+            self.repeated.unwrap_or_default()
+        }
+    }
+    impl ::buffa::Message for Declaration {
+        const NAME: &'static str = "google.protobuf.ExtensionRangeOptions.Declaration";
+        const CACHES_SIZES: bool = false;
+        const SHARES_INPUT: bool = false;
+        fn default_instance() -> &'static Self {
+            static INSTANCE: ::std::sync::OnceLock<Declaration> = ::std::sync::OnceLock::new();
+            INSTANCE.get_or_init(<Declaration as ::core::default::Default>::default)
+        }
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.number);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ProtoString,
+                >(2, &self.full_name);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ProtoString,
+                >(3, &self.r#type);
+            size += __buffa::scalar::size_optional::<__buffa::Bool>(5, &self.reserved);
+            size += __buffa::scalar::size_optional::<__buffa::Bool>(6, &self.repeated);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<__buffa::Int32>(1, &self.number, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::ProtoString,
+            >(2, &self.full_name, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::ProtoString,
+            >(3, &self.r#type, encoder);
+            __buffa::scalar::write_optional::<__buffa::Bool>(5, &self.reserved, encoder);
+            __buffa::scalar::write_optional::<__buffa::Bool>(6, &self.repeated, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.number, decoder)
+                }
+                2 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::ProtoString,
+                    >(tag, &mut self.full_name, decoder)
+                }
+                3 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::ProtoString,
+                    >(tag, &mut self.r#type, decoder)
+                }
+                5 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Bool,
+                    >(tag, &mut self.reserved, decoder)
+                }
+                6 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Bool,
+                    >(tag, &mut self.repeated, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        fn unknown_fields(&self) -> &::buffa::UnknownFields {
+            &self.unknown_fields
+        }
+        fn clear(&mut self) {
+            *self = <Declaration as ::core::default::Default>::default();
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::json::JsonMessage for Declaration {
+        fn serialize_json<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+            options: &::buffa::json::SerializeOptions,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+            out.optional::<__buffa::Int32>("number", "number", &self.number)?;
+            out.optional::<
+                    __buffa::ProtoString,
+                >("fullName", "full_name", &self.full_name)?;
+            out.optional::<__buffa::ProtoString>("type", "type", &self.r#type)?;
+            out.optional::<__buffa::Bool>("reserved", "reserved", &self.reserved)?;
+            out.optional::<__buffa::Bool>("repeated", "repeated", &self.repeated)?;
+            out.end()
+        }
+        fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+            cx: __buffa::json::DeserializeCx<'_>,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize_fields(deserializer, cx)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::JsonFields for Declaration {
+        fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+            match key {
+                "number" => ::core::option::Option::Some(0),
+                "fullName" => ::core::option::Option::Some(1),
+                "type" => ::core::option::Option::Some(2),
+                "reserved" => ::core::option::Option::Some(3),
+                "repeated" => ::core::option::Option::Some(4),
+                "full_name" => ::core::option::Option::Some(1),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+            &mut self,
+            index: u32,
+            _key: &str,
+            input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+        ) -> ::core::result::Result<(), __A::Error> {
+            match index {
+                0 => input.optional::<__buffa::Int32>(&mut self.number),
+                1 => input.optional::<__buffa::ProtoString>(&mut self.full_name),
+                2 => input.optional::<__buffa::ProtoString>(&mut self.r#type),
+                3 => input.optional::<__buffa::Bool>(&mut self.reserved),
+                4 => input.optional::<__buffa::Bool>(&mut self.repeated),
+                _ => ::core::result::Result::Ok(()),
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::serde::Serialize for Declaration {
+        fn serialize<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            __buffa::json::serialize(self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> __buffa::json::serde::Deserialize<'de> for Declaration {
+        fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize(deserializer)
+        }
+    }
+    /// A borrowed view of [`Declaration`]: the same fields, read from the input without copying it.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct DeclarationView<'a> {
+        /// The extension number declared within the extension range.
+        pub number: ::core::option::Option<i32>,
+        /// The fully-qualified name of the extension field. There must be a leading
+        /// dot in front of the full name.
+        pub full_name: ::core::option::Option<&'a str>,
+        /// The fully-qualified type name of the extension field. Unlike
+        /// Metadata.type, Declaration.type must have a leading dot for messages
+        /// and enums.
+        pub r#type: ::core::option::Option<&'a str>,
+        /// If true, indicates that the number is reserved in the extension range,
+        /// and any extension field with the number will fail to compile. Set this
+        /// when a declared extension field is deleted.
+        pub reserved: ::core::option::Option<bool>,
+        /// If true, indicates that the extension must be defined as repeated.
+        /// Otherwise the extension must be defined as optional.
+        pub repeated: ::core::option::Option<bool>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+    }
+    impl<'a> DeclarationView<'a> {
+        /// The value of `number`, or its default when unset.
+        pub fn number(&self) -> i32 {
+            self.number.unwrap_or_default()
+        }
+        /// The value of `full_name`, or its default when unset.
+        pub fn full_name(&self) -> &'a str {
+            self.full_name.unwrap_or("")
+        }
+        /// The value of `type`, or its default when unset.
+        pub fn r#type(&self) -> &'a str {
+            self.r#type.unwrap_or("")
+        }
+        /// The value of `reserved`, or its default when unset.
+        pub fn reserved(&self) -> bool {
+            self.reserved.unwrap_or_default()
+        }
+        /// The value of `repeated`, or its default when unset.
+        pub fn repeated(&self) -> bool {
+            self.repeated.unwrap_or_default()
+        }
+    }
+    impl<'a> ::buffa::MessageView<'a> for DeclarationView<'a> {
+        type Owned = Declaration;
+    }
+    impl ::buffa::HasView for Declaration {
+        type View<'a> = DeclarationView<'a>;
+    }
+    impl<'a> __buffa::ToOwnedValue<Declaration> for DeclarationView<'a> {
+        #[allow(clippy::field_reassign_with_default)]
+        fn to_owned_value(
+            &self,
+        ) -> ::core::result::Result<Declaration, ::buffa::DecodeError> {
+            let mut owned = <Declaration as ::core::default::Default>::default();
+            owned.number = self.number;
+            owned.full_name = __buffa::to_owned(&self.full_name)?;
+            owned.r#type = __buffa::to_owned(&self.r#type)?;
+            owned.reserved = self.reserved;
+            owned.repeated = self.repeated;
+            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            ::core::result::Result::Ok(owned)
+        }
+    }
+    impl<'a> __buffa::DefaultRef for DeclarationView<'a> {
+        fn default_ref<'r>() -> &'r Self
+        where
+            Self: 'r,
+        {
+            static INSTANCE: ::std::sync::OnceLock<DeclarationView<'static>> = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(
+                    <DeclarationView<'static> as ::core::default::Default>::default,
+                )
+        }
+    }
+    impl<'a> __buffa::Encodable for DeclarationView<'a> {
+        const NAME: &'static str = "google.protobuf.ExtensionRangeOptions.Declaration";
+        const CACHES_SIZES: bool = false;
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.number);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(2, &self.full_name);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(3, &self.r#type);
+            size += __buffa::scalar::size_optional::<__buffa::Bool>(5, &self.reserved);
+            size += __buffa::scalar::size_optional::<__buffa::Bool>(6, &self.repeated);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<__buffa::Int32>(1, &self.number, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(2, &self.full_name, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(3, &self.r#type, encoder);
+            __buffa::scalar::write_optional::<__buffa::Bool>(5, &self.reserved, encoder);
+            __buffa::scalar::write_optional::<__buffa::Bool>(6, &self.repeated, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        fn unknown_group_depth(&self) -> u32 {
+            self.unknown_fields.nesting()
+        }
+    }
+    impl<'a> __buffa::Mergeable<'a> for DeclarationView<'a> {
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.number, decoder)
+                }
+                2 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.full_name, decoder)
+                }
+                3 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.r#type, decoder)
+                }
+                5 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Bool,
+                    >(tag, &mut self.reserved, decoder)
+                }
+                6 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Bool,
+                    >(tag, &mut self.repeated, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+    }
+    /// The verification state of the extension range.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum VerificationState {
+        /// All the extensions of the range must be declared.
+        #[default]
+        Declaration = 0,
+        Unverified = 1,
+    }
+    impl ::buffa::Enumeration for VerificationState {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                0 => ::core::option::Option::Some(VerificationState::Declaration),
+                1 => ::core::option::Option::Some(VerificationState::Unverified),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                VerificationState::Declaration => "DECLARATION",
+                VerificationState::Unverified => "UNVERIFIED",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "DECLARATION" => {
+                    ::core::option::Option::Some(VerificationState::Declaration)
+                }
+                "UNVERIFIED" => {
+                    ::core::option::Option::Some(VerificationState::Unverified)
+                }
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for VerificationState {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for VerificationState {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+}
+/// Describes a field within a message.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct FieldDescriptorProto {
+    pub name: ::core::option::Option<::std::string::String>,
+    pub number: ::core::option::Option<i32>,
+    pub label: ::core::option::Option<field_descriptor_proto::Label>,
+    /// If type_name is set, this need not be set.  If both this and type_name
+    /// are set, this must be one of TYPE_ENUM, TYPE_MESSAGE or TYPE_GROUP.
+    pub r#type: ::core::option::Option<field_descriptor_proto::Type>,
+    /// For message and enum types, this is the name of the type.  If the name
+    /// starts with a '.', it is fully-qualified.  Otherwise, C++-like scoping
+    /// rules are used to find the type (i.e. first the nested types within this
+    /// message are searched, then within the parent, on up to the root
+    /// namespace).
+    pub type_name: ::core::option::Option<::std::string::String>,
+    /// For extensions, this is the name of the type being extended.  It is
+    /// resolved in the same manner as type_name.
+    pub extendee: ::core::option::Option<::std::string::String>,
+    /// For numeric types, contains the original text representation of the value.
+    /// For booleans, "true" or "false".
+    /// For strings, contains the default text contents (not escaped in any way).
+    /// For bytes, contains the C escaped value.  All bytes >= 128 are escaped.
+    pub default_value: ::core::option::Option<::std::string::String>,
+    /// If set, gives the index of a oneof in the containing type's oneof_decl
+    /// list.  This field is a member of that oneof.
+    pub oneof_index: ::core::option::Option<i32>,
+    /// JSON name of this field. The value is set by protocol compiler. If the
+    /// user has set a "json_name" option on this field, that option's value
+    /// will be used. Otherwise, it's deduced from the field's name by converting
+    /// it to camelCase.
+    pub json_name: ::core::option::Option<::std::string::String>,
+    pub options: ::buffa::MessageField<FieldOptions>,
+    /// If true, this is a proto3 "optional". When a proto3 field is optional, it
+    /// tracks presence regardless of field type.
+    ///
+    /// When proto3_optional is true, this field must belong to a oneof to signal
+    /// to old proto3 clients that presence is tracked for this field. This oneof
+    /// is known as a "synthetic" oneof, and this field must be its sole member
+    /// (each proto3 optional field gets its own synthetic oneof). Synthetic oneofs
+    /// exist in the descriptor only, and do not generate any API. Synthetic oneofs
+    /// must be ordered after all "real" oneofs.
+    ///
+    /// For message fields, proto3_optional doesn't create any semantic change,
+    /// since non-repeated message fields always track presence. However it still
+    /// indicates the semantic detail of whether the user wrote "optional" or not.
+    /// This can be useful for round-tripping the .proto file. For consistency we
+    /// give message fields a synthetic oneof also, even though it is not required
+    /// to track presence. This is especially important because the parser can't
+    /// tell if a field is a message or an enum, so it must always create a
+    /// synthetic oneof.
+    ///
+    /// Proto2 optional fields do not set this flag, because they already indicate
+    /// optional with `LABEL_OPTIONAL`.
+    pub proto3_optional: ::core::option::Option<bool>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl FieldDescriptorProto {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &str {
+        self.name.as_deref().unwrap_or("")
+    }
+    /// The value of `number`, or its default when unset.
+    pub fn number(&self) -> i32 {
+        self.number.unwrap_or_default()
+    }
+    /// The value of `label`, or its default when unset.
+    pub fn label(&self) -> field_descriptor_proto::Label {
+        self.label.unwrap_or_default()
+    }
+    /// The value of `type`, or its default when unset.
+    pub fn r#type(&self) -> field_descriptor_proto::Type {
+        self.r#type.unwrap_or_default()
+    }
+    /// The value of `type_name`, or its default when unset.
+    pub fn type_name(&self) -> &str {
+        self.type_name.as_deref().unwrap_or("")
+    }
+    /// The value of `extendee`, or its default when unset.
+    pub fn extendee(&self) -> &str {
+        self.extendee.as_deref().unwrap_or("")
+    }
+    /// The value of `default_value`, or its default when unset.
+    pub fn default_value(&self) -> &str {
+        self.default_value.as_deref().unwrap_or("")
+    }
+    /// The value of `oneof_index`, or its default when unset.
+    pub fn oneof_index(&self) -> i32 {
+        self.oneof_index.unwrap_or_default()
+    }
+    /// The value of `json_name`, or its default when unset.
+    pub fn json_name(&self) -> &str {
+        self.json_name.as_deref().unwrap_or("")
+    }
+    /// The value of `proto3_optional`, or its default when unset.
+    pub fn proto3_optional(&self) -> bool {
+        self.proto3_optional.unwrap_or_default()
+    }
+}
+impl ::buffa::Message for FieldDescriptorProto {
+    const NAME: &'static str = "google.protobuf.FieldDescriptorProto";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<FieldDescriptorProto> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<FieldDescriptorProto as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
+        size
+            += __buffa::scalar::size_optional::<__buffa::ProtoString>(2, &self.extendee);
+        size += __buffa::scalar::size_optional::<__buffa::Int32>(3, &self.number);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<field_descriptor_proto::Label>,
+            >(4, &self.label);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<field_descriptor_proto::Type>,
+            >(5, &self.r#type);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(6, &self.type_name);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(7, &self.default_value);
+        size += __buffa::message::size_field(8, &self.options, cache);
+        size += __buffa::scalar::size_optional::<__buffa::Int32>(9, &self.oneof_index);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(10, &self.json_name);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(17, &self.proto3_optional);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::ProtoString>(1, &self.name, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(2, &self.extendee, encoder);
+        __buffa::scalar::write_optional::<__buffa::Int32>(3, &self.number, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<field_descriptor_proto::Label>,
+        >(4, &self.label, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<field_descriptor_proto::Type>,
+        >(5, &self.r#type, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(6, &self.type_name, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(7, &self.default_value, encoder);
+        __buffa::message::write_field(8, &self.options, cache, encoder);
+        __buffa::scalar::write_optional::<__buffa::Int32>(9, &self.oneof_index, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(10, &self.json_name, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(17, &self.proto3_optional, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.name, decoder)
+            }
+            3 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Int32,
+                >(tag, &mut self.number, decoder)
+            }
+            4 => {
+                __buffa::closed_enum::merge_optional::<
+                    field_descriptor_proto::Label,
+                >(tag, &mut self.label, decoder, &mut self.unknown_fields)
+            }
+            5 => {
+                __buffa::closed_enum::merge_optional::<
+                    field_descriptor_proto::Type,
+                >(tag, &mut self.r#type, decoder, &mut self.unknown_fields)
+            }
+            6 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.type_name, decoder)
+            }
+            2 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.extendee, decoder)
+            }
+            7 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.default_value, decoder)
+            }
+            9 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Int32,
+                >(tag, &mut self.oneof_index, decoder)
+            }
+            10 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.json_name, decoder)
+            }
+            8 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            17 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.proto3_optional, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <FieldDescriptorProto as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for FieldDescriptorProto {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.optional::<__buffa::ProtoString>("name", "name", &self.name)?;
+        out.optional::<__buffa::Int32>("number", "number", &self.number)?;
+        out.optional::<
+                __buffa::ClosedEnum<field_descriptor_proto::Label>,
+            >("label", "label", &self.label)?;
+        out.optional::<
+                __buffa::ClosedEnum<field_descriptor_proto::Type>,
+            >("type", "type", &self.r#type)?;
+        out.optional::<__buffa::ProtoString>("typeName", "type_name", &self.type_name)?;
+        out.optional::<__buffa::ProtoString>("extendee", "extendee", &self.extendee)?;
+        out.optional::<
+                __buffa::ProtoString,
+            >("defaultValue", "default_value", &self.default_value)?;
+        out.optional::<__buffa::Int32>("oneofIndex", "oneof_index", &self.oneof_index)?;
+        out.optional::<__buffa::ProtoString>("jsonName", "json_name", &self.json_name)?;
+        out.message("options", "options", &self.options)?;
+        out.optional::<
+                __buffa::Bool,
+            >("proto3Optional", "proto3_optional", &self.proto3_optional)?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for FieldDescriptorProto {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "number" => ::core::option::Option::Some(1),
+            "label" => ::core::option::Option::Some(2),
+            "type" => ::core::option::Option::Some(3),
+            "typeName" => ::core::option::Option::Some(4),
+            "extendee" => ::core::option::Option::Some(5),
+            "defaultValue" => ::core::option::Option::Some(6),
+            "oneofIndex" => ::core::option::Option::Some(7),
+            "jsonName" => ::core::option::Option::Some(8),
+            "options" => ::core::option::Option::Some(9),
+            "proto3Optional" => ::core::option::Option::Some(10),
+            "type_name" => ::core::option::Option::Some(4),
+            "default_value" => ::core::option::Option::Some(6),
+            "oneof_index" => ::core::option::Option::Some(7),
+            "json_name" => ::core::option::Option::Some(8),
+            "proto3_optional" => ::core::option::Option::Some(10),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => input.optional::<__buffa::ProtoString>(&mut self.name),
+            1 => input.optional::<__buffa::Int32>(&mut self.number),
+            2 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<field_descriptor_proto::Label>,
+                    >(&mut self.label)
+            }
+            3 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<field_descriptor_proto::Type>,
+                    >(&mut self.r#type)
+            }
+            4 => input.optional::<__buffa::ProtoString>(&mut self.type_name),
+            5 => input.optional::<__buffa::ProtoString>(&mut self.extendee),
+            6 => input.optional::<__buffa::ProtoString>(&mut self.default_value),
+            7 => input.optional::<__buffa::Int32>(&mut self.oneof_index),
+            8 => input.optional::<__buffa::ProtoString>(&mut self.json_name),
+            9 => input.message(&mut self.options),
+            10 => input.optional::<__buffa::Bool>(&mut self.proto3_optional),
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for FieldDescriptorProto {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for FieldDescriptorProto {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`FieldDescriptorProto`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct FieldDescriptorProtoView<'a> {
+    pub name: ::core::option::Option<&'a str>,
+    pub number: ::core::option::Option<i32>,
+    pub label: ::core::option::Option<field_descriptor_proto::Label>,
+    /// If type_name is set, this need not be set.  If both this and type_name
+    /// are set, this must be one of TYPE_ENUM, TYPE_MESSAGE or TYPE_GROUP.
+    pub r#type: ::core::option::Option<field_descriptor_proto::Type>,
+    /// For message and enum types, this is the name of the type.  If the name
+    /// starts with a '.', it is fully-qualified.  Otherwise, C++-like scoping
+    /// rules are used to find the type (i.e. first the nested types within this
+    /// message are searched, then within the parent, on up to the root
+    /// namespace).
+    pub type_name: ::core::option::Option<&'a str>,
+    /// For extensions, this is the name of the type being extended.  It is
+    /// resolved in the same manner as type_name.
+    pub extendee: ::core::option::Option<&'a str>,
+    /// For numeric types, contains the original text representation of the value.
+    /// For booleans, "true" or "false".
+    /// For strings, contains the default text contents (not escaped in any way).
+    /// For bytes, contains the C escaped value.  All bytes >= 128 are escaped.
+    pub default_value: ::core::option::Option<&'a str>,
+    /// If set, gives the index of a oneof in the containing type's oneof_decl
+    /// list.  This field is a member of that oneof.
+    pub oneof_index: ::core::option::Option<i32>,
+    /// JSON name of this field. The value is set by protocol compiler. If the
+    /// user has set a "json_name" option on this field, that option's value
+    /// will be used. Otherwise, it's deduced from the field's name by converting
+    /// it to camelCase.
+    pub json_name: ::core::option::Option<&'a str>,
+    pub options: ::buffa::MessageField<
+        FieldOptionsView<'a>,
+        ::buffa::Inline<FieldOptionsView<'a>>,
+    >,
+    /// If true, this is a proto3 "optional". When a proto3 field is optional, it
+    /// tracks presence regardless of field type.
+    ///
+    /// When proto3_optional is true, this field must belong to a oneof to signal
+    /// to old proto3 clients that presence is tracked for this field. This oneof
+    /// is known as a "synthetic" oneof, and this field must be its sole member
+    /// (each proto3 optional field gets its own synthetic oneof). Synthetic oneofs
+    /// exist in the descriptor only, and do not generate any API. Synthetic oneofs
+    /// must be ordered after all "real" oneofs.
+    ///
+    /// For message fields, proto3_optional doesn't create any semantic change,
+    /// since non-repeated message fields always track presence. However it still
+    /// indicates the semantic detail of whether the user wrote "optional" or not.
+    /// This can be useful for round-tripping the .proto file. For consistency we
+    /// give message fields a synthetic oneof also, even though it is not required
+    /// to track presence. This is especially important because the parser can't
+    /// tell if a field is a message or an enum, so it must always create a
+    /// synthetic oneof.
+    ///
+    /// Proto2 optional fields do not set this flag, because they already indicate
+    /// optional with `LABEL_OPTIONAL`.
+    pub proto3_optional: ::core::option::Option<bool>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> FieldDescriptorProtoView<'a> {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &'a str {
+        self.name.unwrap_or("")
+    }
+    /// The value of `number`, or its default when unset.
+    pub fn number(&self) -> i32 {
+        self.number.unwrap_or_default()
+    }
+    /// The value of `label`, or its default when unset.
+    pub fn label(&self) -> field_descriptor_proto::Label {
+        self.label.unwrap_or_default()
+    }
+    /// The value of `type`, or its default when unset.
+    pub fn r#type(&self) -> field_descriptor_proto::Type {
+        self.r#type.unwrap_or_default()
+    }
+    /// The value of `type_name`, or its default when unset.
+    pub fn type_name(&self) -> &'a str {
+        self.type_name.unwrap_or("")
+    }
+    /// The value of `extendee`, or its default when unset.
+    pub fn extendee(&self) -> &'a str {
+        self.extendee.unwrap_or("")
+    }
+    /// The value of `default_value`, or its default when unset.
+    pub fn default_value(&self) -> &'a str {
+        self.default_value.unwrap_or("")
+    }
+    /// The value of `oneof_index`, or its default when unset.
+    pub fn oneof_index(&self) -> i32 {
+        self.oneof_index.unwrap_or_default()
+    }
+    /// The value of `json_name`, or its default when unset.
+    pub fn json_name(&self) -> &'a str {
+        self.json_name.unwrap_or("")
+    }
+    /// The value of `proto3_optional`, or its default when unset.
+    pub fn proto3_optional(&self) -> bool {
+        self.proto3_optional.unwrap_or_default()
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for FieldDescriptorProtoView<'a> {
+    type Owned = FieldDescriptorProto;
+}
+impl ::buffa::HasView for FieldDescriptorProto {
+    type View<'a> = FieldDescriptorProtoView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<FieldDescriptorProto> for FieldDescriptorProtoView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<FieldDescriptorProto, ::buffa::DecodeError> {
+        let mut owned = <FieldDescriptorProto as ::core::default::Default>::default();
+        owned.name = __buffa::to_owned(&self.name)?;
+        owned.number = self.number;
+        owned.label = self.label;
+        owned.r#type = self.r#type;
+        owned.type_name = __buffa::to_owned(&self.type_name)?;
+        owned.extendee = __buffa::to_owned(&self.extendee)?;
+        owned.default_value = __buffa::to_owned(&self.default_value)?;
+        owned.oneof_index = self.oneof_index;
+        owned.json_name = __buffa::to_owned(&self.json_name)?;
+        owned.options = __buffa::to_owned(&self.options)?;
+        owned.proto3_optional = self.proto3_optional;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for FieldDescriptorProtoView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<FieldDescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <FieldDescriptorProtoView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for FieldDescriptorProtoView<'a> {
+    const NAME: &'static str = "google.protobuf.FieldDescriptorProto";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<__buffa::BorrowedStr<'a>>(1, &self.name);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(2, &self.extendee);
+        size += __buffa::scalar::size_optional::<__buffa::Int32>(3, &self.number);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<field_descriptor_proto::Label>,
+            >(4, &self.label);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<field_descriptor_proto::Type>,
+            >(5, &self.r#type);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(6, &self.type_name);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(7, &self.default_value);
+        size += __buffa::message::size_field(8, &self.options, cache);
+        size += __buffa::scalar::size_optional::<__buffa::Int32>(9, &self.oneof_index);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(10, &self.json_name);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(17, &self.proto3_optional);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(2, &self.extendee, encoder);
+        __buffa::scalar::write_optional::<__buffa::Int32>(3, &self.number, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<field_descriptor_proto::Label>,
+        >(4, &self.label, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<field_descriptor_proto::Type>,
+        >(5, &self.r#type, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(6, &self.type_name, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(7, &self.default_value, encoder);
+        __buffa::message::write_field(8, &self.options, cache, encoder);
+        __buffa::scalar::write_optional::<__buffa::Int32>(9, &self.oneof_index, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(10, &self.json_name, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(17, &self.proto3_optional, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for FieldDescriptorProtoView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            3 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Int32,
+                >(tag, &mut self.number, decoder)
+            }
+            4 => {
+                __buffa::closed_enum::merge_optional::<
+                    field_descriptor_proto::Label,
+                >(tag, &mut self.label, decoder, &mut self.unknown_fields)
+            }
+            5 => {
+                __buffa::closed_enum::merge_optional::<
+                    field_descriptor_proto::Type,
+                >(tag, &mut self.r#type, decoder, &mut self.unknown_fields)
+            }
+            6 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.type_name, decoder)
+            }
+            2 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.extendee, decoder)
+            }
+            7 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.default_value, decoder)
+            }
+            9 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Int32,
+                >(tag, &mut self.oneof_index, decoder)
+            }
+            10 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.json_name, decoder)
+            }
+            8 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            17 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.proto3_optional, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Nested types of [`FieldDescriptorProto`].
+#[allow(clippy::module_inception)]
+pub mod field_descriptor_proto {
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum Type {
+        /// 0 is reserved for errors.
+        /// Order is weird for historical reasons.
+        #[default]
+        Double = 1,
+        Float = 2,
+        /// Not ZigZag encoded.  Negative numbers take 10 bytes.  Use TYPE_SINT64 if
+        /// negative values are likely.
+        Int64 = 3,
+        Uint64 = 4,
+        /// Not ZigZag encoded.  Negative numbers take 10 bytes.  Use TYPE_SINT32 if
+        /// negative values are likely.
+        Int32 = 5,
+        Fixed64 = 6,
+        Fixed32 = 7,
+        Bool = 8,
+        String = 9,
+        /// Tag-delimited aggregate.
+        /// Group type is deprecated and not supported after google.protobuf. However, Proto3
+        /// implementations should still be able to parse the group wire format and
+        /// treat group fields as unknown fields.  In Editions, the group wire format
+        /// can be enabled via the `message_encoding` feature.
+        Group = 10,
+        Message = 11,
+        /// New in version 2.
+        Bytes = 12,
+        Uint32 = 13,
+        Enum = 14,
+        Sfixed32 = 15,
+        Sfixed64 = 16,
+        Sint32 = 17,
+        Sint64 = 18,
+    }
+    impl ::buffa::Enumeration for Type {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                1 => ::core::option::Option::Some(Type::Double),
+                2 => ::core::option::Option::Some(Type::Float),
+                3 => ::core::option::Option::Some(Type::Int64),
+                4 => ::core::option::Option::Some(Type::Uint64),
+                5 => ::core::option::Option::Some(Type::Int32),
+                6 => ::core::option::Option::Some(Type::Fixed64),
+                7 => ::core::option::Option::Some(Type::Fixed32),
+                8 => ::core::option::Option::Some(Type::Bool),
+                9 => ::core::option::Option::Some(Type::String),
+                10 => ::core::option::Option::Some(Type::Group),
+                11 => ::core::option::Option::Some(Type::Message),
+                12 => ::core::option::Option::Some(Type::Bytes),
+                13 => ::core::option::Option::Some(Type::Uint32),
+                14 => ::core::option::Option::Some(Type::Enum),
+                15 => ::core::option::Option::Some(Type::Sfixed32),
+                16 => ::core::option::Option::Some(Type::Sfixed64),
+                17 => ::core::option::Option::Some(Type::Sint32),
+                18 => ::core::option::Option::Some(Type::Sint64),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                Type::Double => "TYPE_DOUBLE",
+                Type::Float => "TYPE_FLOAT",
+                Type::Int64 => "TYPE_INT64",
+                Type::Uint64 => "TYPE_UINT64",
+                Type::Int32 => "TYPE_INT32",
+                Type::Fixed64 => "TYPE_FIXED64",
+                Type::Fixed32 => "TYPE_FIXED32",
+                Type::Bool => "TYPE_BOOL",
+                Type::String => "TYPE_STRING",
+                Type::Group => "TYPE_GROUP",
+                Type::Message => "TYPE_MESSAGE",
+                Type::Bytes => "TYPE_BYTES",
+                Type::Uint32 => "TYPE_UINT32",
+                Type::Enum => "TYPE_ENUM",
+                Type::Sfixed32 => "TYPE_SFIXED32",
+                Type::Sfixed64 => "TYPE_SFIXED64",
+                Type::Sint32 => "TYPE_SINT32",
+                Type::Sint64 => "TYPE_SINT64",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "TYPE_DOUBLE" => ::core::option::Option::Some(Type::Double),
+                "TYPE_FLOAT" => ::core::option::Option::Some(Type::Float),
+                "TYPE_INT64" => ::core::option::Option::Some(Type::Int64),
+                "TYPE_UINT64" => ::core::option::Option::Some(Type::Uint64),
+                "TYPE_INT32" => ::core::option::Option::Some(Type::Int32),
+                "TYPE_FIXED64" => ::core::option::Option::Some(Type::Fixed64),
+                "TYPE_FIXED32" => ::core::option::Option::Some(Type::Fixed32),
+                "TYPE_BOOL" => ::core::option::Option::Some(Type::Bool),
+                "TYPE_STRING" => ::core::option::Option::Some(Type::String),
+                "TYPE_GROUP" => ::core::option::Option::Some(Type::Group),
+                "TYPE_MESSAGE" => ::core::option::Option::Some(Type::Message),
+                "TYPE_BYTES" => ::core::option::Option::Some(Type::Bytes),
+                "TYPE_UINT32" => ::core::option::Option::Some(Type::Uint32),
+                "TYPE_ENUM" => ::core::option::Option::Some(Type::Enum),
+                "TYPE_SFIXED32" => ::core::option::Option::Some(Type::Sfixed32),
+                "TYPE_SFIXED64" => ::core::option::Option::Some(Type::Sfixed64),
+                "TYPE_SINT32" => ::core::option::Option::Some(Type::Sint32),
+                "TYPE_SINT64" => ::core::option::Option::Some(Type::Sint64),
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for Type {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for Type {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum Label {
+        /// 0 is reserved for errors
+        #[default]
+        Optional = 1,
+        Repeated = 3,
+        /// The required label is only allowed in google.protobuf.  In proto3 and Editions
+        /// it's explicitly prohibited.  In Editions, the `field_presence` feature
+        /// can be used to get this behavior.
+        Required = 2,
+    }
+    impl ::buffa::Enumeration for Label {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                1 => ::core::option::Option::Some(Label::Optional),
+                3 => ::core::option::Option::Some(Label::Repeated),
+                2 => ::core::option::Option::Some(Label::Required),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                Label::Optional => "LABEL_OPTIONAL",
+                Label::Repeated => "LABEL_REPEATED",
+                Label::Required => "LABEL_REQUIRED",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "LABEL_OPTIONAL" => ::core::option::Option::Some(Label::Optional),
+                "LABEL_REPEATED" => ::core::option::Option::Some(Label::Repeated),
+                "LABEL_REQUIRED" => ::core::option::Option::Some(Label::Required),
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for Label {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for Label {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+}
+/// Describes a oneof.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct OneofDescriptorProto {
+    pub name: ::core::option::Option<::std::string::String>,
+    pub options: ::buffa::MessageField<OneofOptions>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl OneofDescriptorProto {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &str {
+        self.name.as_deref().unwrap_or("")
+    }
+}
+impl ::buffa::Message for OneofDescriptorProto {
+    const NAME: &'static str = "google.protobuf.OneofDescriptorProto";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<OneofDescriptorProto> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<OneofDescriptorProto as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
+        size += __buffa::message::size_field(2, &self.options, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::ProtoString>(1, &self.name, encoder);
+        __buffa::message::write_field(2, &self.options, cache, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.name, decoder)
+            }
+            2 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <OneofDescriptorProto as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for OneofDescriptorProto {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.optional::<__buffa::ProtoString>("name", "name", &self.name)?;
+        out.message("options", "options", &self.options)?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for OneofDescriptorProto {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "options" => ::core::option::Option::Some(1),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => input.optional::<__buffa::ProtoString>(&mut self.name),
+            1 => input.message(&mut self.options),
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for OneofDescriptorProto {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for OneofDescriptorProto {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`OneofDescriptorProto`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct OneofDescriptorProtoView<'a> {
+    pub name: ::core::option::Option<&'a str>,
+    pub options: ::buffa::MessageField<
+        OneofOptionsView<'a>,
+        ::buffa::Inline<OneofOptionsView<'a>>,
+    >,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> OneofDescriptorProtoView<'a> {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &'a str {
+        self.name.unwrap_or("")
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for OneofDescriptorProtoView<'a> {
+    type Owned = OneofDescriptorProto;
+}
+impl ::buffa::HasView for OneofDescriptorProto {
+    type View<'a> = OneofDescriptorProtoView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<OneofDescriptorProto> for OneofDescriptorProtoView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<OneofDescriptorProto, ::buffa::DecodeError> {
+        let mut owned = <OneofDescriptorProto as ::core::default::Default>::default();
+        owned.name = __buffa::to_owned(&self.name)?;
+        owned.options = __buffa::to_owned(&self.options)?;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for OneofDescriptorProtoView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<OneofDescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <OneofDescriptorProtoView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for OneofDescriptorProtoView<'a> {
+    const NAME: &'static str = "google.protobuf.OneofDescriptorProto";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<__buffa::BorrowedStr<'a>>(1, &self.name);
+        size += __buffa::message::size_field(2, &self.options, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+        __buffa::message::write_field(2, &self.options, cache, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for OneofDescriptorProtoView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            2 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Describes an enum type.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct EnumDescriptorProto {
+    pub name: ::core::option::Option<::std::string::String>,
+    pub value: ::std::vec::Vec<EnumValueDescriptorProto>,
+    pub options: ::buffa::MessageField<EnumOptions>,
+    /// Range of reserved numeric values. Reserved numeric values may not be used
+    /// by enum values in the same enum declaration. Reserved ranges may not
+    /// overlap.
+    pub reserved_range: ::std::vec::Vec<enum_descriptor_proto::EnumReservedRange>,
+    /// Reserved enum value names, which may not be reused. A given name may only
+    /// be reserved once.
+    pub reserved_name: ::std::vec::Vec<::std::string::String>,
+    /// Support for `export` and `local` keywords on enums.
+    pub visibility: ::core::option::Option<SymbolVisibility>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl EnumDescriptorProto {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &str {
+        self.name.as_deref().unwrap_or("")
+    }
+    /// The value of `visibility`, or its default when unset.
+    pub fn visibility(&self) -> SymbolVisibility {
+        self.visibility.unwrap_or_default()
+    }
+}
+impl ::buffa::Message for EnumDescriptorProto {
+    const NAME: &'static str = "google.protobuf.EnumDescriptorProto";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<EnumDescriptorProto> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<EnumDescriptorProto as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
+        size += __buffa::message::size_repeated(2, &self.value, cache);
+        size += __buffa::message::size_field(3, &self.options, cache);
+        size += __buffa::message::size_repeated(4, &self.reserved_range, cache);
+        size
+            += __buffa::repeated::size_expanded::<
+                __buffa::ProtoString,
+            >(5, &self.reserved_name);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<SymbolVisibility>,
+            >(6, &self.visibility);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::ProtoString>(1, &self.name, encoder);
+        __buffa::message::write_repeated(2, &self.value, cache, encoder);
+        __buffa::message::write_field(3, &self.options, cache, encoder);
+        __buffa::message::write_repeated(4, &self.reserved_range, cache, encoder);
+        __buffa::repeated::write_expanded::<
+            __buffa::ProtoString,
+        >(5, &self.reserved_name, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<SymbolVisibility>,
+        >(6, &self.visibility, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.name, decoder)
+            }
+            2 => __buffa::message::merge_repeated(tag, &mut self.value, decoder),
+            3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            4 => __buffa::message::merge_repeated(tag, &mut self.reserved_range, decoder),
+            5 => {
+                __buffa::repeated::merge_unpackable::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.reserved_name, decoder)
+            }
+            6 => {
+                __buffa::closed_enum::merge_optional::<
+                    SymbolVisibility,
+                >(tag, &mut self.visibility, decoder, &mut self.unknown_fields)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <EnumDescriptorProto as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for EnumDescriptorProto {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.optional::<__buffa::ProtoString>("name", "name", &self.name)?;
+        out.repeated::<
+                __buffa::json::MessageKind<EnumValueDescriptorProto>,
+            >("value", "value", &self.value)?;
+        out.message("options", "options", &self.options)?;
+        out.repeated::<
+                __buffa::json::MessageKind<enum_descriptor_proto::EnumReservedRange>,
+            >("reservedRange", "reserved_range", &self.reserved_range)?;
+        out.repeated::<
+                __buffa::ProtoString,
+            >("reservedName", "reserved_name", &self.reserved_name)?;
+        out.optional::<
+                __buffa::ClosedEnum<SymbolVisibility>,
+            >("visibility", "visibility", &self.visibility)?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for EnumDescriptorProto {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "value" => ::core::option::Option::Some(1),
+            "options" => ::core::option::Option::Some(2),
+            "reservedRange" => ::core::option::Option::Some(3),
+            "reservedName" => ::core::option::Option::Some(4),
+            "visibility" => ::core::option::Option::Some(5),
+            "reserved_range" => ::core::option::Option::Some(3),
+            "reserved_name" => ::core::option::Option::Some(4),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => input.optional::<__buffa::ProtoString>(&mut self.name),
+            1 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<EnumValueDescriptorProto>,
+                    >(&mut self.value)
+            }
+            2 => input.message(&mut self.options),
+            3 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<
+                            enum_descriptor_proto::EnumReservedRange,
+                        >,
+                    >(&mut self.reserved_range)
+            }
+            4 => input.repeated::<__buffa::ProtoString>(&mut self.reserved_name),
+            5 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<SymbolVisibility>,
+                    >(&mut self.visibility)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for EnumDescriptorProto {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for EnumDescriptorProto {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`EnumDescriptorProto`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct EnumDescriptorProtoView<'a> {
+    pub name: ::core::option::Option<&'a str>,
+    pub value: ::std::vec::Vec<EnumValueDescriptorProtoView<'a>>,
+    pub options: ::buffa::MessageField<
+        EnumOptionsView<'a>,
+        ::buffa::Inline<EnumOptionsView<'a>>,
+    >,
+    /// Range of reserved numeric values. Reserved numeric values may not be used
+    /// by enum values in the same enum declaration. Reserved ranges may not
+    /// overlap.
+    pub reserved_range: ::std::vec::Vec<
+        enum_descriptor_proto::EnumReservedRangeView<'a>,
+    >,
+    /// Reserved enum value names, which may not be reused. A given name may only
+    /// be reserved once.
+    pub reserved_name: ::std::vec::Vec<&'a str>,
+    /// Support for `export` and `local` keywords on enums.
+    pub visibility: ::core::option::Option<SymbolVisibility>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> EnumDescriptorProtoView<'a> {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &'a str {
+        self.name.unwrap_or("")
+    }
+    /// The value of `visibility`, or its default when unset.
+    pub fn visibility(&self) -> SymbolVisibility {
+        self.visibility.unwrap_or_default()
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for EnumDescriptorProtoView<'a> {
+    type Owned = EnumDescriptorProto;
+}
+impl ::buffa::HasView for EnumDescriptorProto {
+    type View<'a> = EnumDescriptorProtoView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<EnumDescriptorProto> for EnumDescriptorProtoView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<EnumDescriptorProto, ::buffa::DecodeError> {
+        let mut owned = <EnumDescriptorProto as ::core::default::Default>::default();
+        owned.name = __buffa::to_owned(&self.name)?;
+        owned.value = __buffa::to_owned(&self.value)?;
+        owned.options = __buffa::to_owned(&self.options)?;
+        owned.reserved_range = __buffa::to_owned(&self.reserved_range)?;
+        owned.reserved_name = __buffa::to_owned(&self.reserved_name)?;
+        owned.visibility = self.visibility;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for EnumDescriptorProtoView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<EnumDescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <EnumDescriptorProtoView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for EnumDescriptorProtoView<'a> {
+    const NAME: &'static str = "google.protobuf.EnumDescriptorProto";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<__buffa::BorrowedStr<'a>>(1, &self.name);
+        size += __buffa::message::size_repeated(2, &self.value, cache);
+        size += __buffa::message::size_field(3, &self.options, cache);
+        size += __buffa::message::size_repeated(4, &self.reserved_range, cache);
+        size
+            += __buffa::repeated::size_expanded::<
+                __buffa::BorrowedStr<'a>,
+            >(5, &self.reserved_name);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<SymbolVisibility>,
+            >(6, &self.visibility);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+        __buffa::message::write_repeated(2, &self.value, cache, encoder);
+        __buffa::message::write_field(3, &self.options, cache, encoder);
+        __buffa::message::write_repeated(4, &self.reserved_range, cache, encoder);
+        __buffa::repeated::write_expanded::<
+            __buffa::BorrowedStr<'a>,
+        >(5, &self.reserved_name, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<SymbolVisibility>,
+        >(6, &self.visibility, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for EnumDescriptorProtoView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            2 => __buffa::message::merge_repeated(tag, &mut self.value, decoder),
+            3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            4 => __buffa::message::merge_repeated(tag, &mut self.reserved_range, decoder),
+            5 => {
+                __buffa::repeated::merge_unpackable::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.reserved_name, decoder)
+            }
+            6 => {
+                __buffa::closed_enum::merge_optional::<
+                    SymbolVisibility,
+                >(tag, &mut self.visibility, decoder, &mut self.unknown_fields)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Nested types of [`EnumDescriptorProto`].
+#[allow(clippy::module_inception)]
+pub mod enum_descriptor_proto {
+    #[allow(unused_imports)]
+    use ::buffa::__private::alias::*;
+    /// Range of reserved numeric values. Reserved values may not be used by
+    /// entries in the same enum. Reserved ranges may not overlap.
+    ///
+    /// Note that this is distinct from DescriptorProto.ReservedRange in that it
+    /// is inclusive such that it can appropriately represent the entire int32
+    /// domain.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct EnumReservedRange {
+        pub start: ::core::option::Option<i32>,
+        pub end: ::core::option::Option<i32>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFields,
+    }
+    impl EnumReservedRange {
+        /// The value of `start`, or its default when unset.
+        pub fn start(&self) -> i32 {
+            self.start.unwrap_or_default()
+        }
+        /// The value of `end`, or its default when unset.
+        pub fn end(&self) -> i32 {
+            self.end.unwrap_or_default()
+        }
+    }
+    impl ::buffa::Message for EnumReservedRange {
+        const NAME: &'static str = "google.protobuf.EnumDescriptorProto.EnumReservedRange";
+        const CACHES_SIZES: bool = false;
+        const SHARES_INPUT: bool = false;
+        fn default_instance() -> &'static Self {
+            static INSTANCE: ::std::sync::OnceLock<EnumReservedRange> = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(<EnumReservedRange as ::core::default::Default>::default)
+        }
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.start);
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(2, &self.end);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<__buffa::Int32>(1, &self.start, encoder);
+            __buffa::scalar::write_optional::<__buffa::Int32>(2, &self.end, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.start, decoder)
+                }
+                2 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.end, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        fn unknown_fields(&self) -> &::buffa::UnknownFields {
+            &self.unknown_fields
+        }
+        fn clear(&mut self) {
+            *self = <EnumReservedRange as ::core::default::Default>::default();
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::json::JsonMessage for EnumReservedRange {
+        fn serialize_json<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+            options: &::buffa::json::SerializeOptions,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+            out.optional::<__buffa::Int32>("start", "start", &self.start)?;
+            out.optional::<__buffa::Int32>("end", "end", &self.end)?;
+            out.end()
+        }
+        fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+            cx: __buffa::json::DeserializeCx<'_>,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize_fields(deserializer, cx)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::JsonFields for EnumReservedRange {
+        fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+            match key {
+                "start" => ::core::option::Option::Some(0),
+                "end" => ::core::option::Option::Some(1),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+            &mut self,
+            index: u32,
+            _key: &str,
+            input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+        ) -> ::core::result::Result<(), __A::Error> {
+            match index {
+                0 => input.optional::<__buffa::Int32>(&mut self.start),
+                1 => input.optional::<__buffa::Int32>(&mut self.end),
+                _ => ::core::result::Result::Ok(()),
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::serde::Serialize for EnumReservedRange {
+        fn serialize<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            __buffa::json::serialize(self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> __buffa::json::serde::Deserialize<'de> for EnumReservedRange {
+        fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize(deserializer)
+        }
+    }
+    /// A borrowed view of [`EnumReservedRange`]: the same fields, read from the input without copying it.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct EnumReservedRangeView<'a> {
+        pub start: ::core::option::Option<i32>,
+        pub end: ::core::option::Option<i32>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+    }
+    impl<'a> EnumReservedRangeView<'a> {
+        /// The value of `start`, or its default when unset.
+        pub fn start(&self) -> i32 {
+            self.start.unwrap_or_default()
+        }
+        /// The value of `end`, or its default when unset.
+        pub fn end(&self) -> i32 {
+            self.end.unwrap_or_default()
+        }
+    }
+    impl<'a> ::buffa::MessageView<'a> for EnumReservedRangeView<'a> {
+        type Owned = EnumReservedRange;
+    }
+    impl ::buffa::HasView for EnumReservedRange {
+        type View<'a> = EnumReservedRangeView<'a>;
+    }
+    impl<'a> __buffa::ToOwnedValue<EnumReservedRange> for EnumReservedRangeView<'a> {
+        #[allow(clippy::field_reassign_with_default)]
+        fn to_owned_value(
+            &self,
+        ) -> ::core::result::Result<EnumReservedRange, ::buffa::DecodeError> {
+            let mut owned = <EnumReservedRange as ::core::default::Default>::default();
+            owned.start = self.start;
+            owned.end = self.end;
+            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            ::core::result::Result::Ok(owned)
+        }
+    }
+    impl<'a> __buffa::DefaultRef for EnumReservedRangeView<'a> {
+        fn default_ref<'r>() -> &'r Self
+        where
+            Self: 'r,
+        {
+            static INSTANCE: ::std::sync::OnceLock<EnumReservedRangeView<'static>> = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(
+                    <EnumReservedRangeView<'static> as ::core::default::Default>::default,
+                )
+        }
+    }
+    impl<'a> __buffa::Encodable for EnumReservedRangeView<'a> {
+        const NAME: &'static str = "google.protobuf.EnumDescriptorProto.EnumReservedRange";
+        const CACHES_SIZES: bool = false;
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.start);
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(2, &self.end);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<__buffa::Int32>(1, &self.start, encoder);
+            __buffa::scalar::write_optional::<__buffa::Int32>(2, &self.end, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        fn unknown_group_depth(&self) -> u32 {
+            self.unknown_fields.nesting()
+        }
+    }
+    impl<'a> __buffa::Mergeable<'a> for EnumReservedRangeView<'a> {
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.start, decoder)
+                }
+                2 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.end, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+    }
+}
+/// Describes a value within an enum.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct EnumValueDescriptorProto {
+    pub name: ::core::option::Option<::std::string::String>,
+    pub number: ::core::option::Option<i32>,
+    pub options: ::buffa::MessageField<EnumValueOptions>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl EnumValueDescriptorProto {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &str {
+        self.name.as_deref().unwrap_or("")
+    }
+    /// The value of `number`, or its default when unset.
+    pub fn number(&self) -> i32 {
+        self.number.unwrap_or_default()
+    }
+}
+impl ::buffa::Message for EnumValueDescriptorProto {
+    const NAME: &'static str = "google.protobuf.EnumValueDescriptorProto";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<EnumValueDescriptorProto> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(<EnumValueDescriptorProto as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
+        size += __buffa::scalar::size_optional::<__buffa::Int32>(2, &self.number);
+        size += __buffa::message::size_field(3, &self.options, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::ProtoString>(1, &self.name, encoder);
+        __buffa::scalar::write_optional::<__buffa::Int32>(2, &self.number, encoder);
+        __buffa::message::write_field(3, &self.options, cache, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.name, decoder)
+            }
+            2 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Int32,
+                >(tag, &mut self.number, decoder)
+            }
+            3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <EnumValueDescriptorProto as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for EnumValueDescriptorProto {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.optional::<__buffa::ProtoString>("name", "name", &self.name)?;
+        out.optional::<__buffa::Int32>("number", "number", &self.number)?;
+        out.message("options", "options", &self.options)?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for EnumValueDescriptorProto {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "number" => ::core::option::Option::Some(1),
+            "options" => ::core::option::Option::Some(2),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => input.optional::<__buffa::ProtoString>(&mut self.name),
+            1 => input.optional::<__buffa::Int32>(&mut self.number),
+            2 => input.message(&mut self.options),
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for EnumValueDescriptorProto {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for EnumValueDescriptorProto {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`EnumValueDescriptorProto`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct EnumValueDescriptorProtoView<'a> {
+    pub name: ::core::option::Option<&'a str>,
+    pub number: ::core::option::Option<i32>,
+    pub options: ::buffa::MessageField<
+        EnumValueOptionsView<'a>,
+        ::buffa::Inline<EnumValueOptionsView<'a>>,
+    >,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> EnumValueDescriptorProtoView<'a> {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &'a str {
+        self.name.unwrap_or("")
+    }
+    /// The value of `number`, or its default when unset.
+    pub fn number(&self) -> i32 {
+        self.number.unwrap_or_default()
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for EnumValueDescriptorProtoView<'a> {
+    type Owned = EnumValueDescriptorProto;
+}
+impl ::buffa::HasView for EnumValueDescriptorProto {
+    type View<'a> = EnumValueDescriptorProtoView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<EnumValueDescriptorProto>
+for EnumValueDescriptorProtoView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<EnumValueDescriptorProto, ::buffa::DecodeError> {
+        let mut owned = <EnumValueDescriptorProto as ::core::default::Default>::default();
+        owned.name = __buffa::to_owned(&self.name)?;
+        owned.number = self.number;
+        owned.options = __buffa::to_owned(&self.options)?;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for EnumValueDescriptorProtoView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<EnumValueDescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <EnumValueDescriptorProtoView<
+                    'static,
+                > as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for EnumValueDescriptorProtoView<'a> {
+    const NAME: &'static str = "google.protobuf.EnumValueDescriptorProto";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<__buffa::BorrowedStr<'a>>(1, &self.name);
+        size += __buffa::scalar::size_optional::<__buffa::Int32>(2, &self.number);
+        size += __buffa::message::size_field(3, &self.options, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+        __buffa::scalar::write_optional::<__buffa::Int32>(2, &self.number, encoder);
+        __buffa::message::write_field(3, &self.options, cache, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for EnumValueDescriptorProtoView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            2 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Int32,
+                >(tag, &mut self.number, decoder)
+            }
+            3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Describes a service.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct ServiceDescriptorProto {
+    pub name: ::core::option::Option<::std::string::String>,
+    pub method: ::std::vec::Vec<MethodDescriptorProto>,
+    pub options: ::buffa::MessageField<ServiceOptions>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl ServiceDescriptorProto {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &str {
+        self.name.as_deref().unwrap_or("")
+    }
+}
+impl ::buffa::Message for ServiceDescriptorProto {
+    const NAME: &'static str = "google.protobuf.ServiceDescriptorProto";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<ServiceDescriptorProto> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(<ServiceDescriptorProto as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
+        size += __buffa::message::size_repeated(2, &self.method, cache);
+        size += __buffa::message::size_field(3, &self.options, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::ProtoString>(1, &self.name, encoder);
+        __buffa::message::write_repeated(2, &self.method, cache, encoder);
+        __buffa::message::write_field(3, &self.options, cache, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.name, decoder)
+            }
+            2 => __buffa::message::merge_repeated(tag, &mut self.method, decoder),
+            3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <ServiceDescriptorProto as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for ServiceDescriptorProto {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.optional::<__buffa::ProtoString>("name", "name", &self.name)?;
+        out.repeated::<
+                __buffa::json::MessageKind<MethodDescriptorProto>,
+            >("method", "method", &self.method)?;
+        out.message("options", "options", &self.options)?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for ServiceDescriptorProto {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "method" => ::core::option::Option::Some(1),
+            "options" => ::core::option::Option::Some(2),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => input.optional::<__buffa::ProtoString>(&mut self.name),
+            1 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<MethodDescriptorProto>,
+                    >(&mut self.method)
+            }
+            2 => input.message(&mut self.options),
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for ServiceDescriptorProto {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for ServiceDescriptorProto {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`ServiceDescriptorProto`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct ServiceDescriptorProtoView<'a> {
+    pub name: ::core::option::Option<&'a str>,
+    pub method: ::std::vec::Vec<MethodDescriptorProtoView<'a>>,
+    pub options: ::buffa::MessageField<
+        ServiceOptionsView<'a>,
+        ::buffa::Inline<ServiceOptionsView<'a>>,
+    >,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> ServiceDescriptorProtoView<'a> {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &'a str {
+        self.name.unwrap_or("")
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for ServiceDescriptorProtoView<'a> {
+    type Owned = ServiceDescriptorProto;
+}
+impl ::buffa::HasView for ServiceDescriptorProto {
+    type View<'a> = ServiceDescriptorProtoView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<ServiceDescriptorProto>
+for ServiceDescriptorProtoView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<ServiceDescriptorProto, ::buffa::DecodeError> {
+        let mut owned = <ServiceDescriptorProto as ::core::default::Default>::default();
+        owned.name = __buffa::to_owned(&self.name)?;
+        owned.method = __buffa::to_owned(&self.method)?;
+        owned.options = __buffa::to_owned(&self.options)?;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for ServiceDescriptorProtoView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<ServiceDescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <ServiceDescriptorProtoView<
+                    'static,
+                > as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for ServiceDescriptorProtoView<'a> {
+    const NAME: &'static str = "google.protobuf.ServiceDescriptorProto";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<__buffa::BorrowedStr<'a>>(1, &self.name);
+        size += __buffa::message::size_repeated(2, &self.method, cache);
+        size += __buffa::message::size_field(3, &self.options, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+        __buffa::message::write_repeated(2, &self.method, cache, encoder);
+        __buffa::message::write_field(3, &self.options, cache, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for ServiceDescriptorProtoView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            2 => __buffa::message::merge_repeated(tag, &mut self.method, decoder),
+            3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Describes a method of a service.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct MethodDescriptorProto {
+    pub name: ::core::option::Option<::std::string::String>,
+    /// Input and output type names.  These are resolved in the same way as
+    /// FieldDescriptorProto.type_name, but must refer to a message type.
+    pub input_type: ::core::option::Option<::std::string::String>,
+    pub output_type: ::core::option::Option<::std::string::String>,
+    pub options: ::buffa::MessageField<MethodOptions>,
+    /// Identifies if client streams multiple client messages
+    pub client_streaming: ::core::option::Option<bool>,
+    /// Identifies if server streams multiple server messages
+    pub server_streaming: ::core::option::Option<bool>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl MethodDescriptorProto {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &str {
+        self.name.as_deref().unwrap_or("")
+    }
+    /// The value of `input_type`, or its default when unset.
+    pub fn input_type(&self) -> &str {
+        self.input_type.as_deref().unwrap_or("")
+    }
+    /// The value of `output_type`, or its default when unset.
+    pub fn output_type(&self) -> &str {
+        self.output_type.as_deref().unwrap_or("")
+    }
+    /// The value of `client_streaming`, or its default when unset.
+    pub fn client_streaming(&self) -> bool {
+        self.client_streaming.unwrap_or(false)
+    }
+    /// The value of `server_streaming`, or its default when unset.
+    pub fn server_streaming(&self) -> bool {
+        self.server_streaming.unwrap_or(false)
+    }
+}
+impl ::buffa::Message for MethodDescriptorProto {
+    const NAME: &'static str = "google.protobuf.MethodDescriptorProto";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<MethodDescriptorProto> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(<MethodDescriptorProto as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(2, &self.input_type);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(3, &self.output_type);
+        size += __buffa::message::size_field(4, &self.options, cache);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(5, &self.client_streaming);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(6, &self.server_streaming);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::ProtoString>(1, &self.name, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(2, &self.input_type, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(3, &self.output_type, encoder);
+        __buffa::message::write_field(4, &self.options, cache, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(5, &self.client_streaming, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(6, &self.server_streaming, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.name, decoder)
+            }
+            2 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.input_type, decoder)
+            }
+            3 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.output_type, decoder)
+            }
+            4 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            5 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.client_streaming, decoder)
+            }
+            6 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.server_streaming, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <MethodDescriptorProto as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for MethodDescriptorProto {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.optional::<__buffa::ProtoString>("name", "name", &self.name)?;
+        out.optional::<
+                __buffa::ProtoString,
+            >("inputType", "input_type", &self.input_type)?;
+        out.optional::<
+                __buffa::ProtoString,
+            >("outputType", "output_type", &self.output_type)?;
+        out.message("options", "options", &self.options)?;
+        out.optional::<
+                __buffa::Bool,
+            >("clientStreaming", "client_streaming", &self.client_streaming)?;
+        out.optional::<
+                __buffa::Bool,
+            >("serverStreaming", "server_streaming", &self.server_streaming)?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for MethodDescriptorProto {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "inputType" => ::core::option::Option::Some(1),
+            "outputType" => ::core::option::Option::Some(2),
+            "options" => ::core::option::Option::Some(3),
+            "clientStreaming" => ::core::option::Option::Some(4),
+            "serverStreaming" => ::core::option::Option::Some(5),
+            "input_type" => ::core::option::Option::Some(1),
+            "output_type" => ::core::option::Option::Some(2),
+            "client_streaming" => ::core::option::Option::Some(4),
+            "server_streaming" => ::core::option::Option::Some(5),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => input.optional::<__buffa::ProtoString>(&mut self.name),
+            1 => input.optional::<__buffa::ProtoString>(&mut self.input_type),
+            2 => input.optional::<__buffa::ProtoString>(&mut self.output_type),
+            3 => input.message(&mut self.options),
+            4 => input.optional::<__buffa::Bool>(&mut self.client_streaming),
+            5 => input.optional::<__buffa::Bool>(&mut self.server_streaming),
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for MethodDescriptorProto {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for MethodDescriptorProto {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`MethodDescriptorProto`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct MethodDescriptorProtoView<'a> {
+    pub name: ::core::option::Option<&'a str>,
+    /// Input and output type names.  These are resolved in the same way as
+    /// FieldDescriptorProto.type_name, but must refer to a message type.
+    pub input_type: ::core::option::Option<&'a str>,
+    pub output_type: ::core::option::Option<&'a str>,
+    pub options: ::buffa::MessageField<
+        MethodOptionsView<'a>,
+        ::buffa::Inline<MethodOptionsView<'a>>,
+    >,
+    /// Identifies if client streams multiple client messages
+    pub client_streaming: ::core::option::Option<bool>,
+    /// Identifies if server streams multiple server messages
+    pub server_streaming: ::core::option::Option<bool>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> MethodDescriptorProtoView<'a> {
+    /// The value of `name`, or its default when unset.
+    pub fn name(&self) -> &'a str {
+        self.name.unwrap_or("")
+    }
+    /// The value of `input_type`, or its default when unset.
+    pub fn input_type(&self) -> &'a str {
+        self.input_type.unwrap_or("")
+    }
+    /// The value of `output_type`, or its default when unset.
+    pub fn output_type(&self) -> &'a str {
+        self.output_type.unwrap_or("")
+    }
+    /// The value of `client_streaming`, or its default when unset.
+    pub fn client_streaming(&self) -> bool {
+        self.client_streaming.unwrap_or(false)
+    }
+    /// The value of `server_streaming`, or its default when unset.
+    pub fn server_streaming(&self) -> bool {
+        self.server_streaming.unwrap_or(false)
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for MethodDescriptorProtoView<'a> {
+    type Owned = MethodDescriptorProto;
+}
+impl ::buffa::HasView for MethodDescriptorProto {
+    type View<'a> = MethodDescriptorProtoView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<MethodDescriptorProto> for MethodDescriptorProtoView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<MethodDescriptorProto, ::buffa::DecodeError> {
+        let mut owned = <MethodDescriptorProto as ::core::default::Default>::default();
+        owned.name = __buffa::to_owned(&self.name)?;
+        owned.input_type = __buffa::to_owned(&self.input_type)?;
+        owned.output_type = __buffa::to_owned(&self.output_type)?;
+        owned.options = __buffa::to_owned(&self.options)?;
+        owned.client_streaming = self.client_streaming;
+        owned.server_streaming = self.server_streaming;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for MethodDescriptorProtoView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<MethodDescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <MethodDescriptorProtoView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for MethodDescriptorProtoView<'a> {
+    const NAME: &'static str = "google.protobuf.MethodDescriptorProto";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<__buffa::BorrowedStr<'a>>(1, &self.name);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(2, &self.input_type);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(3, &self.output_type);
+        size += __buffa::message::size_field(4, &self.options, cache);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(5, &self.client_streaming);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(6, &self.server_streaming);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(2, &self.input_type, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(3, &self.output_type, encoder);
+        __buffa::message::write_field(4, &self.options, cache, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(5, &self.client_streaming, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(6, &self.server_streaming, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for MethodDescriptorProtoView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            2 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.input_type, decoder)
+            }
+            3 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.output_type, decoder)
+            }
+            4 => __buffa::message::merge_field(tag, &mut self.options, decoder),
+            5 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.client_streaming, decoder)
+            }
+            6 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.server_streaming, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct FileOptions {
+    /// Sets the Java package where classes generated from this .proto will be
+    /// placed.  By default, the proto package is used, but this is often
+    /// inappropriate because proto packages do not normally start with backwards
+    /// domain names.
+    pub java_package: ::core::option::Option<::std::string::String>,
+    /// Controls the name of the wrapper Java class generated for the .proto file.
+    /// That class will always contain the .proto file's getDescriptor() method as
+    /// well as any top-level extensions defined in the .proto file.
+    /// If java_multiple_files is disabled, then all the other classes from the
+    /// .proto file will be nested inside the single wrapper outer class.
+    pub java_outer_classname: ::core::option::Option<::std::string::String>,
+    /// If enabled, then the Java code generator will generate a separate .java
+    /// file for each top-level message, enum, and service defined in the .proto
+    /// file.  Thus, these types will *not* be nested inside the wrapper class
+    /// named by java_outer_classname.  However, the wrapper class will still be
+    /// generated to contain the file's getDescriptor() method as well as any
+    /// top-level extensions defined in the file.
+    pub java_multiple_files: ::core::option::Option<bool>,
+    /// This option does nothing.
+    pub java_generate_equals_and_hash: ::core::option::Option<bool>,
+    /// A proto2 file can set this to true to opt in to UTF-8 checking for Java,
+    /// which will throw an exception if invalid UTF-8 is parsed from the wire or
+    /// assigned to a string field.
+    ///
+    /// TODO: clarify exactly what kinds of field types this option
+    /// applies to, and update these docs accordingly.
+    ///
+    /// Proto3 files already perform these checks. Setting the option explicitly to
+    /// false has no effect: it cannot be used to opt proto3 files out of UTF-8
+    /// checks.
+    pub java_string_check_utf8: ::core::option::Option<bool>,
+    pub optimize_for: ::core::option::Option<file_options::OptimizeMode>,
+    /// Sets the Go package where structs generated from this .proto will be
+    /// placed. If omitted, the Go package will be derived from the following:
+    /// - The basename of the package import path, if provided.
+    /// - Otherwise, the package statement in the .proto file, if present.
+    /// - Otherwise, the basename of the .proto file, without extension.
+    pub go_package: ::core::option::Option<::std::string::String>,
+    /// Should generic services be generated in each language?  "Generic" services
+    /// are not specific to any particular RPC system.  They are generated by the
+    /// main code generators in each language (without additional plugins).
+    /// Generic services were the only kind of service generation supported by
+    /// early versions of google.protobuf.
+    ///
+    /// Generic services are now considered deprecated in favor of using plugins
+    /// that generate code specific to your particular RPC system.  Therefore,
+    /// these default to false.  Old code which depends on generic services should
+    /// explicitly set them to true.
+    pub cc_generic_services: ::core::option::Option<bool>,
+    pub java_generic_services: ::core::option::Option<bool>,
+    pub py_generic_services: ::core::option::Option<bool>,
+    /// Is this file deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for everything in the file, or it will be completely ignored; in the very
+    /// least, this is a formalization for deprecating files.
+    pub deprecated: ::core::option::Option<bool>,
+    /// Enables the use of arenas for the proto messages in this file. This applies
+    /// only to generated classes for C++.
+    pub cc_enable_arenas: ::core::option::Option<bool>,
+    /// Sets the objective c class prefix which is prepended to all objective c
+    /// generated classes from this .proto. There is no default.
+    pub objc_class_prefix: ::core::option::Option<::std::string::String>,
+    /// Namespace for generated classes; defaults to the package.
+    pub csharp_namespace: ::core::option::Option<::std::string::String>,
+    /// By default Swift generators will take the proto package and CamelCase it
+    /// replacing '.' with underscore and use that to prefix the types/symbols
+    /// defined. When this options is provided, they will use this value instead
+    /// to prefix the types/symbols defined.
+    pub swift_prefix: ::core::option::Option<::std::string::String>,
+    /// Sets the php class prefix which is prepended to all php generated classes
+    /// from this .proto. Default is empty.
+    pub php_class_prefix: ::core::option::Option<::std::string::String>,
+    /// Use this option to change the namespace of php generated classes. Default
+    /// is empty. When this option is empty, the package name will be used for
+    /// determining the namespace.
+    pub php_namespace: ::core::option::Option<::std::string::String>,
+    /// Use this option to change the namespace of php generated metadata classes.
+    /// Default is empty. When this option is empty, the proto file name will be
+    /// used for determining the namespace.
+    pub php_metadata_namespace: ::core::option::Option<::std::string::String>,
+    /// Use this option to change the package of ruby generated classes. Default
+    /// is empty. When this option is not set, the package name will be used for
+    /// determining the ruby package.
+    pub ruby_package: ::core::option::Option<::std::string::String>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<FeatureSet>,
+    /// The parser stores options it doesn't recognize here.
+    /// See the documentation for the "Options" section above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOption>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl FileOptions {
+    /// The value of `java_package`, or its default when unset.
+    pub fn java_package(&self) -> &str {
+        self.java_package.as_deref().unwrap_or("")
+    }
+    /// The value of `java_outer_classname`, or its default when unset.
+    pub fn java_outer_classname(&self) -> &str {
+        self.java_outer_classname.as_deref().unwrap_or("")
+    }
+    /// The value of `java_multiple_files`, or its default when unset.
+    pub fn java_multiple_files(&self) -> bool {
+        self.java_multiple_files.unwrap_or(false)
+    }
+    /// The value of `java_generate_equals_and_hash`, or its default when unset.
+    pub fn java_generate_equals_and_hash(&self) -> bool {
+        self.java_generate_equals_and_hash.unwrap_or_default()
+    }
+    /// The value of `java_string_check_utf8`, or its default when unset.
+    pub fn java_string_check_utf8(&self) -> bool {
+        self.java_string_check_utf8.unwrap_or(false)
+    }
+    /// The value of `optimize_for`, or its default when unset.
+    pub fn optimize_for(&self) -> file_options::OptimizeMode {
+        self.optimize_for.unwrap_or(file_options::OptimizeMode::Speed)
+    }
+    /// The value of `go_package`, or its default when unset.
+    pub fn go_package(&self) -> &str {
+        self.go_package.as_deref().unwrap_or("")
+    }
+    /// The value of `cc_generic_services`, or its default when unset.
+    pub fn cc_generic_services(&self) -> bool {
+        self.cc_generic_services.unwrap_or(false)
+    }
+    /// The value of `java_generic_services`, or its default when unset.
+    pub fn java_generic_services(&self) -> bool {
+        self.java_generic_services.unwrap_or(false)
+    }
+    /// The value of `py_generic_services`, or its default when unset.
+    pub fn py_generic_services(&self) -> bool {
+        self.py_generic_services.unwrap_or(false)
+    }
+    /// The value of `deprecated`, or its default when unset.
+    pub fn deprecated(&self) -> bool {
+        self.deprecated.unwrap_or(false)
+    }
+    /// The value of `cc_enable_arenas`, or its default when unset.
+    pub fn cc_enable_arenas(&self) -> bool {
+        self.cc_enable_arenas.unwrap_or(true)
+    }
+    /// The value of `objc_class_prefix`, or its default when unset.
+    pub fn objc_class_prefix(&self) -> &str {
+        self.objc_class_prefix.as_deref().unwrap_or("")
+    }
+    /// The value of `csharp_namespace`, or its default when unset.
+    pub fn csharp_namespace(&self) -> &str {
+        self.csharp_namespace.as_deref().unwrap_or("")
+    }
+    /// The value of `swift_prefix`, or its default when unset.
+    pub fn swift_prefix(&self) -> &str {
+        self.swift_prefix.as_deref().unwrap_or("")
+    }
+    /// The value of `php_class_prefix`, or its default when unset.
+    pub fn php_class_prefix(&self) -> &str {
+        self.php_class_prefix.as_deref().unwrap_or("")
+    }
+    /// The value of `php_namespace`, or its default when unset.
+    pub fn php_namespace(&self) -> &str {
+        self.php_namespace.as_deref().unwrap_or("")
+    }
+    /// The value of `php_metadata_namespace`, or its default when unset.
+    pub fn php_metadata_namespace(&self) -> &str {
+        self.php_metadata_namespace.as_deref().unwrap_or("")
+    }
+    /// The value of `ruby_package`, or its default when unset.
+    pub fn ruby_package(&self) -> &str {
+        self.ruby_package.as_deref().unwrap_or("")
+    }
+}
+impl ::buffa::Message for FileOptions {
+    const NAME: &'static str = "google.protobuf.FileOptions";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<FileOptions> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<FileOptions as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(1, &self.java_package);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(8, &self.java_outer_classname);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<file_options::OptimizeMode>,
+            >(9, &self.optimize_for);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(10, &self.java_multiple_files);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(11, &self.go_package);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(16, &self.cc_generic_services);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(17, &self.java_generic_services);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(18, &self.py_generic_services);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(20, &self.java_generate_equals_and_hash);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(23, &self.deprecated);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(27, &self.java_string_check_utf8);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(31, &self.cc_enable_arenas);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(36, &self.objc_class_prefix);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(37, &self.csharp_namespace);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(39, &self.swift_prefix);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(40, &self.php_class_prefix);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(41, &self.php_namespace);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(44, &self.php_metadata_namespace);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(45, &self.ruby_package);
+        size += __buffa::message::size_field(50, &self.features, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(1, &self.java_package, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(8, &self.java_outer_classname, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<file_options::OptimizeMode>,
+        >(9, &self.optimize_for, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(10, &self.java_multiple_files, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(11, &self.go_package, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(16, &self.cc_generic_services, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(17, &self.java_generic_services, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(18, &self.py_generic_services, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(20, &self.java_generate_equals_and_hash, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(23, &self.deprecated, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(27, &self.java_string_check_utf8, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(31, &self.cc_enable_arenas, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(36, &self.objc_class_prefix, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(37, &self.csharp_namespace, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(39, &self.swift_prefix, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(40, &self.php_class_prefix, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(41, &self.php_namespace, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(44, &self.php_metadata_namespace, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(45, &self.ruby_package, encoder);
+        __buffa::message::write_field(50, &self.features, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.java_package, decoder)
+            }
+            8 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.java_outer_classname, decoder)
+            }
+            10 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.java_multiple_files, decoder)
+            }
+            20 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.java_generate_equals_and_hash, decoder)
+            }
+            27 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.java_string_check_utf8, decoder)
+            }
+            9 => {
+                __buffa::closed_enum::merge_optional::<
+                    file_options::OptimizeMode,
+                >(tag, &mut self.optimize_for, decoder, &mut self.unknown_fields)
+            }
+            11 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.go_package, decoder)
+            }
+            16 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.cc_generic_services, decoder)
+            }
+            17 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.java_generic_services, decoder)
+            }
+            18 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.py_generic_services, decoder)
+            }
+            23 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            31 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.cc_enable_arenas, decoder)
+            }
+            36 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.objc_class_prefix, decoder)
+            }
+            37 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.csharp_namespace, decoder)
+            }
+            39 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.swift_prefix, decoder)
+            }
+            40 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.php_class_prefix, decoder)
+            }
+            41 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.php_namespace, decoder)
+            }
+            44 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.php_metadata_namespace, decoder)
+            }
+            45 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.ruby_package, decoder)
+            }
+            50 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <FileOptions as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for FileOptions {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.optional::<
+                __buffa::ProtoString,
+            >("javaPackage", "java_package", &self.java_package)?;
+        out.optional::<
+                __buffa::ProtoString,
+            >("javaOuterClassname", "java_outer_classname", &self.java_outer_classname)?;
+        out.optional::<
+                __buffa::Bool,
+            >("javaMultipleFiles", "java_multiple_files", &self.java_multiple_files)?;
+        out.optional::<
+                __buffa::Bool,
+            >(
+            "javaGenerateEqualsAndHash",
+            "java_generate_equals_and_hash",
+            &self.java_generate_equals_and_hash,
+        )?;
+        out.optional::<
+                __buffa::Bool,
+            >(
+            "javaStringCheckUtf8",
+            "java_string_check_utf8",
+            &self.java_string_check_utf8,
+        )?;
+        out.optional::<
+                __buffa::ClosedEnum<file_options::OptimizeMode>,
+            >("optimizeFor", "optimize_for", &self.optimize_for)?;
+        out.optional::<
+                __buffa::ProtoString,
+            >("goPackage", "go_package", &self.go_package)?;
+        out.optional::<
+                __buffa::Bool,
+            >("ccGenericServices", "cc_generic_services", &self.cc_generic_services)?;
+        out.optional::<
+                __buffa::Bool,
+            >(
+            "javaGenericServices",
+            "java_generic_services",
+            &self.java_generic_services,
+        )?;
+        out.optional::<
+                __buffa::Bool,
+            >("pyGenericServices", "py_generic_services", &self.py_generic_services)?;
+        out.optional::<__buffa::Bool>("deprecated", "deprecated", &self.deprecated)?;
+        out.optional::<
+                __buffa::Bool,
+            >("ccEnableArenas", "cc_enable_arenas", &self.cc_enable_arenas)?;
+        out.optional::<
+                __buffa::ProtoString,
+            >("objcClassPrefix", "objc_class_prefix", &self.objc_class_prefix)?;
+        out.optional::<
+                __buffa::ProtoString,
+            >("csharpNamespace", "csharp_namespace", &self.csharp_namespace)?;
+        out.optional::<
+                __buffa::ProtoString,
+            >("swiftPrefix", "swift_prefix", &self.swift_prefix)?;
+        out.optional::<
+                __buffa::ProtoString,
+            >("phpClassPrefix", "php_class_prefix", &self.php_class_prefix)?;
+        out.optional::<
+                __buffa::ProtoString,
+            >("phpNamespace", "php_namespace", &self.php_namespace)?;
+        out.optional::<
+                __buffa::ProtoString,
+            >(
+            "phpMetadataNamespace",
+            "php_metadata_namespace",
+            &self.php_metadata_namespace,
+        )?;
+        out.optional::<
+                __buffa::ProtoString,
+            >("rubyPackage", "ruby_package", &self.ruby_package)?;
+        out.message("features", "features", &self.features)?;
+        out.repeated::<
+                __buffa::json::MessageKind<UninterpretedOption>,
+            >(
+            "uninterpretedOption",
+            "uninterpreted_option",
+            &self.uninterpreted_option,
+        )?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for FileOptions {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "javaPackage" => ::core::option::Option::Some(0),
+            "javaOuterClassname" => ::core::option::Option::Some(1),
+            "javaMultipleFiles" => ::core::option::Option::Some(2),
+            "javaGenerateEqualsAndHash" => ::core::option::Option::Some(3),
+            "javaStringCheckUtf8" => ::core::option::Option::Some(4),
+            "optimizeFor" => ::core::option::Option::Some(5),
+            "goPackage" => ::core::option::Option::Some(6),
+            "ccGenericServices" => ::core::option::Option::Some(7),
+            "javaGenericServices" => ::core::option::Option::Some(8),
+            "pyGenericServices" => ::core::option::Option::Some(9),
+            "deprecated" => ::core::option::Option::Some(10),
+            "ccEnableArenas" => ::core::option::Option::Some(11),
+            "objcClassPrefix" => ::core::option::Option::Some(12),
+            "csharpNamespace" => ::core::option::Option::Some(13),
+            "swiftPrefix" => ::core::option::Option::Some(14),
+            "phpClassPrefix" => ::core::option::Option::Some(15),
+            "phpNamespace" => ::core::option::Option::Some(16),
+            "phpMetadataNamespace" => ::core::option::Option::Some(17),
+            "rubyPackage" => ::core::option::Option::Some(18),
+            "features" => ::core::option::Option::Some(19),
+            "uninterpretedOption" => ::core::option::Option::Some(20),
+            "java_package" => ::core::option::Option::Some(0),
+            "java_outer_classname" => ::core::option::Option::Some(1),
+            "java_multiple_files" => ::core::option::Option::Some(2),
+            "java_generate_equals_and_hash" => ::core::option::Option::Some(3),
+            "java_string_check_utf8" => ::core::option::Option::Some(4),
+            "optimize_for" => ::core::option::Option::Some(5),
+            "go_package" => ::core::option::Option::Some(6),
+            "cc_generic_services" => ::core::option::Option::Some(7),
+            "java_generic_services" => ::core::option::Option::Some(8),
+            "py_generic_services" => ::core::option::Option::Some(9),
+            "cc_enable_arenas" => ::core::option::Option::Some(11),
+            "objc_class_prefix" => ::core::option::Option::Some(12),
+            "csharp_namespace" => ::core::option::Option::Some(13),
+            "swift_prefix" => ::core::option::Option::Some(14),
+            "php_class_prefix" => ::core::option::Option::Some(15),
+            "php_namespace" => ::core::option::Option::Some(16),
+            "php_metadata_namespace" => ::core::option::Option::Some(17),
+            "ruby_package" => ::core::option::Option::Some(18),
+            "uninterpreted_option" => ::core::option::Option::Some(20),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => input.optional::<__buffa::ProtoString>(&mut self.java_package),
+            1 => input.optional::<__buffa::ProtoString>(&mut self.java_outer_classname),
+            2 => input.optional::<__buffa::Bool>(&mut self.java_multiple_files),
+            3 => input.optional::<__buffa::Bool>(&mut self.java_generate_equals_and_hash),
+            4 => input.optional::<__buffa::Bool>(&mut self.java_string_check_utf8),
+            5 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<file_options::OptimizeMode>,
+                    >(&mut self.optimize_for)
+            }
+            6 => input.optional::<__buffa::ProtoString>(&mut self.go_package),
+            7 => input.optional::<__buffa::Bool>(&mut self.cc_generic_services),
+            8 => input.optional::<__buffa::Bool>(&mut self.java_generic_services),
+            9 => input.optional::<__buffa::Bool>(&mut self.py_generic_services),
+            10 => input.optional::<__buffa::Bool>(&mut self.deprecated),
+            11 => input.optional::<__buffa::Bool>(&mut self.cc_enable_arenas),
+            12 => input.optional::<__buffa::ProtoString>(&mut self.objc_class_prefix),
+            13 => input.optional::<__buffa::ProtoString>(&mut self.csharp_namespace),
+            14 => input.optional::<__buffa::ProtoString>(&mut self.swift_prefix),
+            15 => input.optional::<__buffa::ProtoString>(&mut self.php_class_prefix),
+            16 => input.optional::<__buffa::ProtoString>(&mut self.php_namespace),
+            17 => {
+                input.optional::<__buffa::ProtoString>(&mut self.php_metadata_namespace)
+            }
+            18 => input.optional::<__buffa::ProtoString>(&mut self.ruby_package),
+            19 => input.message(&mut self.features),
+            20 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<UninterpretedOption>,
+                    >(&mut self.uninterpreted_option)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for FileOptions {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for FileOptions {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`FileOptions`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct FileOptionsView<'a> {
+    /// Sets the Java package where classes generated from this .proto will be
+    /// placed.  By default, the proto package is used, but this is often
+    /// inappropriate because proto packages do not normally start with backwards
+    /// domain names.
+    pub java_package: ::core::option::Option<&'a str>,
+    /// Controls the name of the wrapper Java class generated for the .proto file.
+    /// That class will always contain the .proto file's getDescriptor() method as
+    /// well as any top-level extensions defined in the .proto file.
+    /// If java_multiple_files is disabled, then all the other classes from the
+    /// .proto file will be nested inside the single wrapper outer class.
+    pub java_outer_classname: ::core::option::Option<&'a str>,
+    /// If enabled, then the Java code generator will generate a separate .java
+    /// file for each top-level message, enum, and service defined in the .proto
+    /// file.  Thus, these types will *not* be nested inside the wrapper class
+    /// named by java_outer_classname.  However, the wrapper class will still be
+    /// generated to contain the file's getDescriptor() method as well as any
+    /// top-level extensions defined in the file.
+    pub java_multiple_files: ::core::option::Option<bool>,
+    /// This option does nothing.
+    pub java_generate_equals_and_hash: ::core::option::Option<bool>,
+    /// A proto2 file can set this to true to opt in to UTF-8 checking for Java,
+    /// which will throw an exception if invalid UTF-8 is parsed from the wire or
+    /// assigned to a string field.
+    ///
+    /// TODO: clarify exactly what kinds of field types this option
+    /// applies to, and update these docs accordingly.
+    ///
+    /// Proto3 files already perform these checks. Setting the option explicitly to
+    /// false has no effect: it cannot be used to opt proto3 files out of UTF-8
+    /// checks.
+    pub java_string_check_utf8: ::core::option::Option<bool>,
+    pub optimize_for: ::core::option::Option<file_options::OptimizeMode>,
+    /// Sets the Go package where structs generated from this .proto will be
+    /// placed. If omitted, the Go package will be derived from the following:
+    /// - The basename of the package import path, if provided.
+    /// - Otherwise, the package statement in the .proto file, if present.
+    /// - Otherwise, the basename of the .proto file, without extension.
+    pub go_package: ::core::option::Option<&'a str>,
+    /// Should generic services be generated in each language?  "Generic" services
+    /// are not specific to any particular RPC system.  They are generated by the
+    /// main code generators in each language (without additional plugins).
+    /// Generic services were the only kind of service generation supported by
+    /// early versions of google.protobuf.
+    ///
+    /// Generic services are now considered deprecated in favor of using plugins
+    /// that generate code specific to your particular RPC system.  Therefore,
+    /// these default to false.  Old code which depends on generic services should
+    /// explicitly set them to true.
+    pub cc_generic_services: ::core::option::Option<bool>,
+    pub java_generic_services: ::core::option::Option<bool>,
+    pub py_generic_services: ::core::option::Option<bool>,
+    /// Is this file deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for everything in the file, or it will be completely ignored; in the very
+    /// least, this is a formalization for deprecating files.
+    pub deprecated: ::core::option::Option<bool>,
+    /// Enables the use of arenas for the proto messages in this file. This applies
+    /// only to generated classes for C++.
+    pub cc_enable_arenas: ::core::option::Option<bool>,
+    /// Sets the objective c class prefix which is prepended to all objective c
+    /// generated classes from this .proto. There is no default.
+    pub objc_class_prefix: ::core::option::Option<&'a str>,
+    /// Namespace for generated classes; defaults to the package.
+    pub csharp_namespace: ::core::option::Option<&'a str>,
+    /// By default Swift generators will take the proto package and CamelCase it
+    /// replacing '.' with underscore and use that to prefix the types/symbols
+    /// defined. When this options is provided, they will use this value instead
+    /// to prefix the types/symbols defined.
+    pub swift_prefix: ::core::option::Option<&'a str>,
+    /// Sets the php class prefix which is prepended to all php generated classes
+    /// from this .proto. Default is empty.
+    pub php_class_prefix: ::core::option::Option<&'a str>,
+    /// Use this option to change the namespace of php generated classes. Default
+    /// is empty. When this option is empty, the package name will be used for
+    /// determining the namespace.
+    pub php_namespace: ::core::option::Option<&'a str>,
+    /// Use this option to change the namespace of php generated metadata classes.
+    /// Default is empty. When this option is empty, the proto file name will be
+    /// used for determining the namespace.
+    pub php_metadata_namespace: ::core::option::Option<&'a str>,
+    /// Use this option to change the package of ruby generated classes. Default
+    /// is empty. When this option is not set, the package name will be used for
+    /// determining the ruby package.
+    pub ruby_package: ::core::option::Option<&'a str>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<
+        FeatureSetView<'a>,
+        ::buffa::Inline<FeatureSetView<'a>>,
+    >,
+    /// The parser stores options it doesn't recognize here.
+    /// See the documentation for the "Options" section above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> FileOptionsView<'a> {
+    /// The value of `java_package`, or its default when unset.
+    pub fn java_package(&self) -> &'a str {
+        self.java_package.unwrap_or("")
+    }
+    /// The value of `java_outer_classname`, or its default when unset.
+    pub fn java_outer_classname(&self) -> &'a str {
+        self.java_outer_classname.unwrap_or("")
+    }
+    /// The value of `java_multiple_files`, or its default when unset.
+    pub fn java_multiple_files(&self) -> bool {
+        self.java_multiple_files.unwrap_or(false)
+    }
+    /// The value of `java_generate_equals_and_hash`, or its default when unset.
+    pub fn java_generate_equals_and_hash(&self) -> bool {
+        self.java_generate_equals_and_hash.unwrap_or_default()
+    }
+    /// The value of `java_string_check_utf8`, or its default when unset.
+    pub fn java_string_check_utf8(&self) -> bool {
+        self.java_string_check_utf8.unwrap_or(false)
+    }
+    /// The value of `optimize_for`, or its default when unset.
+    pub fn optimize_for(&self) -> file_options::OptimizeMode {
+        self.optimize_for.unwrap_or(file_options::OptimizeMode::Speed)
+    }
+    /// The value of `go_package`, or its default when unset.
+    pub fn go_package(&self) -> &'a str {
+        self.go_package.unwrap_or("")
+    }
+    /// The value of `cc_generic_services`, or its default when unset.
+    pub fn cc_generic_services(&self) -> bool {
+        self.cc_generic_services.unwrap_or(false)
+    }
+    /// The value of `java_generic_services`, or its default when unset.
+    pub fn java_generic_services(&self) -> bool {
+        self.java_generic_services.unwrap_or(false)
+    }
+    /// The value of `py_generic_services`, or its default when unset.
+    pub fn py_generic_services(&self) -> bool {
+        self.py_generic_services.unwrap_or(false)
+    }
+    /// The value of `deprecated`, or its default when unset.
+    pub fn deprecated(&self) -> bool {
+        self.deprecated.unwrap_or(false)
+    }
+    /// The value of `cc_enable_arenas`, or its default when unset.
+    pub fn cc_enable_arenas(&self) -> bool {
+        self.cc_enable_arenas.unwrap_or(true)
+    }
+    /// The value of `objc_class_prefix`, or its default when unset.
+    pub fn objc_class_prefix(&self) -> &'a str {
+        self.objc_class_prefix.unwrap_or("")
+    }
+    /// The value of `csharp_namespace`, or its default when unset.
+    pub fn csharp_namespace(&self) -> &'a str {
+        self.csharp_namespace.unwrap_or("")
+    }
+    /// The value of `swift_prefix`, or its default when unset.
+    pub fn swift_prefix(&self) -> &'a str {
+        self.swift_prefix.unwrap_or("")
+    }
+    /// The value of `php_class_prefix`, or its default when unset.
+    pub fn php_class_prefix(&self) -> &'a str {
+        self.php_class_prefix.unwrap_or("")
+    }
+    /// The value of `php_namespace`, or its default when unset.
+    pub fn php_namespace(&self) -> &'a str {
+        self.php_namespace.unwrap_or("")
+    }
+    /// The value of `php_metadata_namespace`, or its default when unset.
+    pub fn php_metadata_namespace(&self) -> &'a str {
+        self.php_metadata_namespace.unwrap_or("")
+    }
+    /// The value of `ruby_package`, or its default when unset.
+    pub fn ruby_package(&self) -> &'a str {
+        self.ruby_package.unwrap_or("")
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for FileOptionsView<'a> {
+    type Owned = FileOptions;
+}
+impl ::buffa::HasView for FileOptions {
+    type View<'a> = FileOptionsView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<FileOptions> for FileOptionsView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<FileOptions, ::buffa::DecodeError> {
+        let mut owned = <FileOptions as ::core::default::Default>::default();
+        owned.java_package = __buffa::to_owned(&self.java_package)?;
+        owned.java_outer_classname = __buffa::to_owned(&self.java_outer_classname)?;
+        owned.java_multiple_files = self.java_multiple_files;
+        owned.java_generate_equals_and_hash = self.java_generate_equals_and_hash;
+        owned.java_string_check_utf8 = self.java_string_check_utf8;
+        owned.optimize_for = self.optimize_for;
+        owned.go_package = __buffa::to_owned(&self.go_package)?;
+        owned.cc_generic_services = self.cc_generic_services;
+        owned.java_generic_services = self.java_generic_services;
+        owned.py_generic_services = self.py_generic_services;
+        owned.deprecated = self.deprecated;
+        owned.cc_enable_arenas = self.cc_enable_arenas;
+        owned.objc_class_prefix = __buffa::to_owned(&self.objc_class_prefix)?;
+        owned.csharp_namespace = __buffa::to_owned(&self.csharp_namespace)?;
+        owned.swift_prefix = __buffa::to_owned(&self.swift_prefix)?;
+        owned.php_class_prefix = __buffa::to_owned(&self.php_class_prefix)?;
+        owned.php_namespace = __buffa::to_owned(&self.php_namespace)?;
+        owned.php_metadata_namespace = __buffa::to_owned(&self.php_metadata_namespace)?;
+        owned.ruby_package = __buffa::to_owned(&self.ruby_package)?;
+        owned.features = __buffa::to_owned(&self.features)?;
+        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for FileOptionsView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<FileOptionsView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(<FileOptionsView<'static> as ::core::default::Default>::default)
+    }
+}
+impl<'a> __buffa::Encodable for FileOptionsView<'a> {
+    const NAME: &'static str = "google.protobuf.FileOptions";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(1, &self.java_package);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(8, &self.java_outer_classname);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<file_options::OptimizeMode>,
+            >(9, &self.optimize_for);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(10, &self.java_multiple_files);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(11, &self.go_package);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(16, &self.cc_generic_services);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(17, &self.java_generic_services);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(18, &self.py_generic_services);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(20, &self.java_generate_equals_and_hash);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(23, &self.deprecated);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(27, &self.java_string_check_utf8);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(31, &self.cc_enable_arenas);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(36, &self.objc_class_prefix);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(37, &self.csharp_namespace);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(39, &self.swift_prefix);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(40, &self.php_class_prefix);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(41, &self.php_namespace);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(44, &self.php_metadata_namespace);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(45, &self.ruby_package);
+        size += __buffa::message::size_field(50, &self.features, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.java_package, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(8, &self.java_outer_classname, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<file_options::OptimizeMode>,
+        >(9, &self.optimize_for, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(10, &self.java_multiple_files, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(11, &self.go_package, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(16, &self.cc_generic_services, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(17, &self.java_generic_services, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(18, &self.py_generic_services, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(20, &self.java_generate_equals_and_hash, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(23, &self.deprecated, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(27, &self.java_string_check_utf8, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(31, &self.cc_enable_arenas, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(36, &self.objc_class_prefix, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(37, &self.csharp_namespace, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(39, &self.swift_prefix, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(40, &self.php_class_prefix, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(41, &self.php_namespace, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(44, &self.php_metadata_namespace, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(45, &self.ruby_package, encoder);
+        __buffa::message::write_field(50, &self.features, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for FileOptionsView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.java_package, decoder)
+            }
+            8 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.java_outer_classname, decoder)
+            }
+            10 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.java_multiple_files, decoder)
+            }
+            20 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.java_generate_equals_and_hash, decoder)
+            }
+            27 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.java_string_check_utf8, decoder)
+            }
+            9 => {
+                __buffa::closed_enum::merge_optional::<
+                    file_options::OptimizeMode,
+                >(tag, &mut self.optimize_for, decoder, &mut self.unknown_fields)
+            }
+            11 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.go_package, decoder)
+            }
+            16 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.cc_generic_services, decoder)
+            }
+            17 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.java_generic_services, decoder)
+            }
+            18 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.py_generic_services, decoder)
+            }
+            23 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            31 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.cc_enable_arenas, decoder)
+            }
+            36 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.objc_class_prefix, decoder)
+            }
+            37 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.csharp_namespace, decoder)
+            }
+            39 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.swift_prefix, decoder)
+            }
+            40 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.php_class_prefix, decoder)
+            }
+            41 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.php_namespace, decoder)
+            }
+            44 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.php_metadata_namespace, decoder)
+            }
+            45 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.ruby_package, decoder)
+            }
+            50 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Nested types of [`FileOptions`].
+#[allow(clippy::module_inception)]
+pub mod file_options {
+    /// Generated classes can be optimized for speed or code size.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum OptimizeMode {
+        #[default]
+        Speed = 1,
+        /// etc.
+        CodeSize = 2,
+        LiteRuntime = 3,
+    }
+    impl ::buffa::Enumeration for OptimizeMode {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                1 => ::core::option::Option::Some(OptimizeMode::Speed),
+                2 => ::core::option::Option::Some(OptimizeMode::CodeSize),
+                3 => ::core::option::Option::Some(OptimizeMode::LiteRuntime),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                OptimizeMode::Speed => "SPEED",
+                OptimizeMode::CodeSize => "CODE_SIZE",
+                OptimizeMode::LiteRuntime => "LITE_RUNTIME",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "SPEED" => ::core::option::Option::Some(OptimizeMode::Speed),
+                "CODE_SIZE" => ::core::option::Option::Some(OptimizeMode::CodeSize),
+                "LITE_RUNTIME" => ::core::option::Option::Some(OptimizeMode::LiteRuntime),
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for OptimizeMode {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for OptimizeMode {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+}
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct MessageOptions {
+    /// Set true to use the old proto1 MessageSet wire format for extensions.
+    /// This is provided for backwards-compatibility with the MessageSet wire
+    /// format.  You should not use this for any other reason:  It's less
+    /// efficient, has fewer features, and is more complicated.
+    ///
+    /// The message must be defined exactly as follows:
+    /// message Foo {
+    /// option message_set_wire_format = true;
+    /// extensions 4 to max;
+    /// }
+    /// Note that the message cannot have any defined fields; MessageSets only
+    /// have extensions.
+    ///
+    /// All extensions of your type must be singular messages; e.g. they cannot
+    /// be int32s, enums, or repeated messages.
+    ///
+    /// Because this is an option, the above two restrictions are not enforced by
+    /// the protocol compiler.
+    pub message_set_wire_format: ::core::option::Option<bool>,
+    /// Disables the generation of the standard "descriptor()" accessor, which can
+    /// conflict with a field of the same name.  This is meant to make migration
+    /// from proto1 easier; new code should avoid fields named "descriptor".
+    pub no_standard_descriptor_accessor: ::core::option::Option<bool>,
+    /// Is this message deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for the message, or it will be completely ignored; in the very least,
+    /// this is a formalization for deprecating messages.
+    pub deprecated: ::core::option::Option<bool>,
+    /// Whether the message is an automatically generated map entry type for the
+    /// maps field.
+    ///
+    /// For maps fields:
+    /// map<KeyType, ValueType> map_field = 1;
+    /// The parsed descriptor looks like:
+    /// message MapFieldEntry {
+    /// option map_entry = true;
+    /// optional KeyType key = 1;
+    /// optional ValueType value = 2;
+    /// }
+    /// repeated MapFieldEntry map_field = 1;
+    ///
+    /// Implementations may choose not to generate the map_entry=true message, but
+    /// use a native map in the target language to hold the keys and values.
+    /// The reflection APIs in such implementations still need to work as
+    /// if the field is a repeated message field.
+    ///
+    /// NOTE: Do not set the option in .proto files. Always use the maps syntax
+    /// instead. The option should only be implicitly set by the proto compiler
+    /// parser.
+    pub map_entry: ::core::option::Option<bool>,
+    /// Enable the legacy handling of JSON field name conflicts.  This lowercases
+    /// and strips underscored from the fields before comparison in proto3 only.
+    /// The new behavior takes `json_name` into account and applies to proto2 as
+    /// well.
+    ///
+    /// This should only be used as a temporary measure against broken builds due
+    /// to the change in behavior for JSON field name conflicts.
+    ///
+    /// TODO This is legacy behavior we plan to remove once downstream
+    /// teams have had time to migrate.
+    pub deprecated_legacy_json_field_conflicts: ::core::option::Option<bool>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<FeatureSet>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOption>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl MessageOptions {
+    /// The value of `message_set_wire_format`, or its default when unset.
+    pub fn message_set_wire_format(&self) -> bool {
+        self.message_set_wire_format.unwrap_or(false)
+    }
+    /// The value of `no_standard_descriptor_accessor`, or its default when unset.
+    pub fn no_standard_descriptor_accessor(&self) -> bool {
+        self.no_standard_descriptor_accessor.unwrap_or(false)
+    }
+    /// The value of `deprecated`, or its default when unset.
+    pub fn deprecated(&self) -> bool {
+        self.deprecated.unwrap_or(false)
+    }
+    /// The value of `map_entry`, or its default when unset.
+    pub fn map_entry(&self) -> bool {
+        self.map_entry.unwrap_or_default()
+    }
+    /// The value of `deprecated_legacy_json_field_conflicts`, or its default when unset.
+    pub fn deprecated_legacy_json_field_conflicts(&self) -> bool {
+        self.deprecated_legacy_json_field_conflicts.unwrap_or_default()
+    }
+}
+impl ::buffa::Message for MessageOptions {
+    const NAME: &'static str = "google.protobuf.MessageOptions";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<MessageOptions> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<MessageOptions as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(1, &self.message_set_wire_format);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(2, &self.no_standard_descriptor_accessor);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(3, &self.deprecated);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(7, &self.map_entry);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(11, &self.deprecated_legacy_json_field_conflicts);
+        size += __buffa::message::size_field(12, &self.features, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(1, &self.message_set_wire_format, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(2, &self.no_standard_descriptor_accessor, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(3, &self.deprecated, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(7, &self.map_entry, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(11, &self.deprecated_legacy_json_field_conflicts, encoder);
+        __buffa::message::write_field(12, &self.features, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.message_set_wire_format, decoder)
+            }
+            2 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.no_standard_descriptor_accessor, decoder)
+            }
+            3 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            7 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.map_entry, decoder)
+            }
+            11 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated_legacy_json_field_conflicts, decoder)
+            }
+            12 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <MessageOptions as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for MessageOptions {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.optional::<
+                __buffa::Bool,
+            >(
+            "messageSetWireFormat",
+            "message_set_wire_format",
+            &self.message_set_wire_format,
+        )?;
+        out.optional::<
+                __buffa::Bool,
+            >(
+            "noStandardDescriptorAccessor",
+            "no_standard_descriptor_accessor",
+            &self.no_standard_descriptor_accessor,
+        )?;
+        out.optional::<__buffa::Bool>("deprecated", "deprecated", &self.deprecated)?;
+        out.optional::<__buffa::Bool>("mapEntry", "map_entry", &self.map_entry)?;
+        out.optional::<
+                __buffa::Bool,
+            >(
+            "deprecatedLegacyJsonFieldConflicts",
+            "deprecated_legacy_json_field_conflicts",
+            &self.deprecated_legacy_json_field_conflicts,
+        )?;
+        out.message("features", "features", &self.features)?;
+        out.repeated::<
+                __buffa::json::MessageKind<UninterpretedOption>,
+            >(
+            "uninterpretedOption",
+            "uninterpreted_option",
+            &self.uninterpreted_option,
+        )?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for MessageOptions {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "messageSetWireFormat" => ::core::option::Option::Some(0),
+            "noStandardDescriptorAccessor" => ::core::option::Option::Some(1),
+            "deprecated" => ::core::option::Option::Some(2),
+            "mapEntry" => ::core::option::Option::Some(3),
+            "deprecatedLegacyJsonFieldConflicts" => ::core::option::Option::Some(4),
+            "features" => ::core::option::Option::Some(5),
+            "uninterpretedOption" => ::core::option::Option::Some(6),
+            "message_set_wire_format" => ::core::option::Option::Some(0),
+            "no_standard_descriptor_accessor" => ::core::option::Option::Some(1),
+            "map_entry" => ::core::option::Option::Some(3),
+            "deprecated_legacy_json_field_conflicts" => ::core::option::Option::Some(4),
+            "uninterpreted_option" => ::core::option::Option::Some(6),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => input.optional::<__buffa::Bool>(&mut self.message_set_wire_format),
+            1 => {
+                input
+                    .optional::<__buffa::Bool>(&mut self.no_standard_descriptor_accessor)
+            }
+            2 => input.optional::<__buffa::Bool>(&mut self.deprecated),
+            3 => input.optional::<__buffa::Bool>(&mut self.map_entry),
+            4 => {
+                input
+                    .optional::<
+                        __buffa::Bool,
+                    >(&mut self.deprecated_legacy_json_field_conflicts)
+            }
+            5 => input.message(&mut self.features),
+            6 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<UninterpretedOption>,
+                    >(&mut self.uninterpreted_option)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for MessageOptions {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for MessageOptions {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`MessageOptions`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct MessageOptionsView<'a> {
+    /// Set true to use the old proto1 MessageSet wire format for extensions.
+    /// This is provided for backwards-compatibility with the MessageSet wire
+    /// format.  You should not use this for any other reason:  It's less
+    /// efficient, has fewer features, and is more complicated.
+    ///
+    /// The message must be defined exactly as follows:
+    /// message Foo {
+    /// option message_set_wire_format = true;
+    /// extensions 4 to max;
+    /// }
+    /// Note that the message cannot have any defined fields; MessageSets only
+    /// have extensions.
+    ///
+    /// All extensions of your type must be singular messages; e.g. they cannot
+    /// be int32s, enums, or repeated messages.
+    ///
+    /// Because this is an option, the above two restrictions are not enforced by
+    /// the protocol compiler.
+    pub message_set_wire_format: ::core::option::Option<bool>,
+    /// Disables the generation of the standard "descriptor()" accessor, which can
+    /// conflict with a field of the same name.  This is meant to make migration
+    /// from proto1 easier; new code should avoid fields named "descriptor".
+    pub no_standard_descriptor_accessor: ::core::option::Option<bool>,
+    /// Is this message deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for the message, or it will be completely ignored; in the very least,
+    /// this is a formalization for deprecating messages.
+    pub deprecated: ::core::option::Option<bool>,
+    /// Whether the message is an automatically generated map entry type for the
+    /// maps field.
+    ///
+    /// For maps fields:
+    /// map<KeyType, ValueType> map_field = 1;
+    /// The parsed descriptor looks like:
+    /// message MapFieldEntry {
+    /// option map_entry = true;
+    /// optional KeyType key = 1;
+    /// optional ValueType value = 2;
+    /// }
+    /// repeated MapFieldEntry map_field = 1;
+    ///
+    /// Implementations may choose not to generate the map_entry=true message, but
+    /// use a native map in the target language to hold the keys and values.
+    /// The reflection APIs in such implementations still need to work as
+    /// if the field is a repeated message field.
+    ///
+    /// NOTE: Do not set the option in .proto files. Always use the maps syntax
+    /// instead. The option should only be implicitly set by the proto compiler
+    /// parser.
+    pub map_entry: ::core::option::Option<bool>,
+    /// Enable the legacy handling of JSON field name conflicts.  This lowercases
+    /// and strips underscored from the fields before comparison in proto3 only.
+    /// The new behavior takes `json_name` into account and applies to proto2 as
+    /// well.
+    ///
+    /// This should only be used as a temporary measure against broken builds due
+    /// to the change in behavior for JSON field name conflicts.
+    ///
+    /// TODO This is legacy behavior we plan to remove once downstream
+    /// teams have had time to migrate.
+    pub deprecated_legacy_json_field_conflicts: ::core::option::Option<bool>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<
+        FeatureSetView<'a>,
+        ::buffa::Inline<FeatureSetView<'a>>,
+    >,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> MessageOptionsView<'a> {
+    /// The value of `message_set_wire_format`, or its default when unset.
+    pub fn message_set_wire_format(&self) -> bool {
+        self.message_set_wire_format.unwrap_or(false)
+    }
+    /// The value of `no_standard_descriptor_accessor`, or its default when unset.
+    pub fn no_standard_descriptor_accessor(&self) -> bool {
+        self.no_standard_descriptor_accessor.unwrap_or(false)
+    }
+    /// The value of `deprecated`, or its default when unset.
+    pub fn deprecated(&self) -> bool {
+        self.deprecated.unwrap_or(false)
+    }
+    /// The value of `map_entry`, or its default when unset.
+    pub fn map_entry(&self) -> bool {
+        self.map_entry.unwrap_or_default()
+    }
+    /// The value of `deprecated_legacy_json_field_conflicts`, or its default when unset.
+    pub fn deprecated_legacy_json_field_conflicts(&self) -> bool {
+        self.deprecated_legacy_json_field_conflicts.unwrap_or_default()
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for MessageOptionsView<'a> {
+    type Owned = MessageOptions;
+}
+impl ::buffa::HasView for MessageOptions {
+    type View<'a> = MessageOptionsView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<MessageOptions> for MessageOptionsView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<MessageOptions, ::buffa::DecodeError> {
+        let mut owned = <MessageOptions as ::core::default::Default>::default();
+        owned.message_set_wire_format = self.message_set_wire_format;
+        owned.no_standard_descriptor_accessor = self.no_standard_descriptor_accessor;
+        owned.deprecated = self.deprecated;
+        owned.map_entry = self.map_entry;
+        owned.deprecated_legacy_json_field_conflicts = self
+            .deprecated_legacy_json_field_conflicts;
+        owned.features = __buffa::to_owned(&self.features)?;
+        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for MessageOptionsView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<MessageOptionsView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <MessageOptionsView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for MessageOptionsView<'a> {
+    const NAME: &'static str = "google.protobuf.MessageOptions";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(1, &self.message_set_wire_format);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(2, &self.no_standard_descriptor_accessor);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(3, &self.deprecated);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(7, &self.map_entry);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(11, &self.deprecated_legacy_json_field_conflicts);
+        size += __buffa::message::size_field(12, &self.features, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(1, &self.message_set_wire_format, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(2, &self.no_standard_descriptor_accessor, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(3, &self.deprecated, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(7, &self.map_entry, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(11, &self.deprecated_legacy_json_field_conflicts, encoder);
+        __buffa::message::write_field(12, &self.features, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for MessageOptionsView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.message_set_wire_format, decoder)
+            }
+            2 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.no_standard_descriptor_accessor, decoder)
+            }
+            3 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            7 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.map_entry, decoder)
+            }
+            11 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated_legacy_json_field_conflicts, decoder)
+            }
+            12 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct FieldOptions {
+    /// NOTE: ctype is deprecated. Use `features.(pb.cpp).string_type` instead.
+    /// The ctype option instructs the C++ code generator to use a different
+    /// representation of the field than it normally would.  See the specific
+    /// options below.  This option is only implemented to support use of
+    /// [ctype=CORD] and [ctype=STRING] (the default) on non-repeated fields of
+    /// type "bytes" in the open source release.
+    /// TODO: make ctype actually deprecated.
+    pub ctype: ::core::option::Option<field_options::CType>,
+    /// The packed option can be enabled for repeated primitive fields to enable
+    /// a more efficient representation on the wire. Rather than repeatedly
+    /// writing the tag and type for each element, the entire array is encoded as
+    /// a single length-delimited blob. In proto3, only explicit setting it to
+    /// false will avoid using packed encoding.  This option is prohibited in
+    /// Editions, but the `repeated_field_encoding` feature can be used to control
+    /// the behavior.
+    pub packed: ::core::option::Option<bool>,
+    /// The jstype option determines the JavaScript type used for values of the
+    /// field.  The option is permitted only for 64 bit integral and fixed types
+    /// (int64, uint64, sint64, fixed64, sfixed64).  A field with jstype JS_STRING
+    /// is represented as JavaScript string, which avoids loss of precision that
+    /// can happen when a large value is converted to a floating point JavaScript.
+    /// Specifying JS_NUMBER for the jstype causes the generated JavaScript code to
+    /// use the JavaScript "number" type.  The behavior of the default option
+    /// JS_NORMAL is implementation dependent.
+    ///
+    /// This option is an enum to permit additional types to be added, e.g.
+    /// goog.math.Integer.
+    pub jstype: ::core::option::Option<field_options::JsType>,
+    /// Should this field be parsed lazily?  Lazy applies only to message-type
+    /// fields.  It means that when the outer message is initially parsed, the
+    /// inner message's contents will not be parsed but instead stored in encoded
+    /// form.  The inner message will actually be parsed when it is first accessed.
+    ///
+    /// This is only a hint.  Implementations are free to choose whether to use
+    /// eager or lazy parsing regardless of the value of this option.  However,
+    /// setting this option true suggests that the protocol author believes that
+    /// using lazy parsing on this field is worth the additional bookkeeping
+    /// overhead typically needed to implement it.
+    ///
+    /// This option does not affect the public interface of any generated code;
+    /// all method signatures remain the same.  Furthermore, thread-safety of the
+    /// interface is not affected by this option; const methods remain safe to
+    /// call from multiple threads concurrently, while non-const methods continue
+    /// to require exclusive access.
+    ///
+    /// Note that lazy message fields are still eagerly verified to check
+    /// ill-formed wireformat or missing required fields. Calling IsInitialized()
+    /// on the outer message would fail if the inner message has missing required
+    /// fields. Failed verification would result in parsing failure (except when
+    /// uninitialized messages are acceptable).
+    pub lazy: ::core::option::Option<bool>,
+    /// unverified_lazy does no correctness checks on the byte stream. This should
+    /// only be used where lazy with verification is prohibitive for performance
+    /// reasons.
+    pub unverified_lazy: ::core::option::Option<bool>,
+    /// Is this field deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for accessors, or it will be completely ignored; in the very least, this
+    /// is a formalization for deprecating fields.
+    pub deprecated: ::core::option::Option<bool>,
+    /// DEPRECATED. DO NOT USE!
+    /// For Google-internal migration only. Do not use.
+    pub weak: ::core::option::Option<bool>,
+    /// Indicate that the field value should not be printed out when using debug
+    /// formats, e.g. when the field contains sensitive credentials.
+    pub debug_redact: ::core::option::Option<bool>,
+    pub retention: ::core::option::Option<field_options::OptionRetention>,
+    pub targets: ::std::vec::Vec<field_options::OptionTargetType>,
+    pub edition_defaults: ::std::vec::Vec<field_options::EditionDefault>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<FeatureSet>,
+    pub feature_support: ::buffa::MessageField<field_options::FeatureSupport>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOption>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl FieldOptions {
+    /// The value of `ctype`, or its default when unset.
+    pub fn ctype(&self) -> field_options::CType {
+        self.ctype.unwrap_or(field_options::CType::String)
+    }
+    /// The value of `packed`, or its default when unset.
+    pub fn packed(&self) -> bool {
+        self.packed.unwrap_or_default()
+    }
+    /// The value of `jstype`, or its default when unset.
+    pub fn jstype(&self) -> field_options::JsType {
+        self.jstype.unwrap_or(field_options::JsType::JsNormal)
+    }
+    /// The value of `lazy`, or its default when unset.
+    pub fn lazy(&self) -> bool {
+        self.lazy.unwrap_or(false)
+    }
+    /// The value of `unverified_lazy`, or its default when unset.
+    pub fn unverified_lazy(&self) -> bool {
+        self.unverified_lazy.unwrap_or(false)
+    }
+    /// The value of `deprecated`, or its default when unset.
+    pub fn deprecated(&self) -> bool {
+        self.deprecated.unwrap_or(false)
+    }
+    /// The value of `weak`, or its default when unset.
+    pub fn weak(&self) -> bool {
+        self.weak.unwrap_or(false)
+    }
+    /// The value of `debug_redact`, or its default when unset.
+    pub fn debug_redact(&self) -> bool {
+        self.debug_redact.unwrap_or(false)
+    }
+    /// The value of `retention`, or its default when unset.
+    pub fn retention(&self) -> field_options::OptionRetention {
+        self.retention.unwrap_or_default()
+    }
+}
+impl ::buffa::Message for FieldOptions {
+    const NAME: &'static str = "google.protobuf.FieldOptions";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<FieldOptions> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<FieldOptions as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<field_options::CType>,
+            >(1, &self.ctype);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(2, &self.packed);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(3, &self.deprecated);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(5, &self.lazy);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<field_options::JsType>,
+            >(6, &self.jstype);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(10, &self.weak);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(15, &self.unverified_lazy);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(16, &self.debug_redact);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<field_options::OptionRetention>,
+            >(17, &self.retention);
+        size
+            += __buffa::repeated::size_expanded::<
+                __buffa::ClosedEnum<field_options::OptionTargetType>,
+            >(19, &self.targets);
+        size += __buffa::message::size_repeated(20, &self.edition_defaults, cache);
+        size += __buffa::message::size_field(21, &self.features, cache);
+        size += __buffa::message::size_field(22, &self.feature_support, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<field_options::CType>,
+        >(1, &self.ctype, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(2, &self.packed, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(3, &self.deprecated, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(5, &self.lazy, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<field_options::JsType>,
+        >(6, &self.jstype, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(10, &self.weak, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(15, &self.unverified_lazy, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(16, &self.debug_redact, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<field_options::OptionRetention>,
+        >(17, &self.retention, encoder);
+        __buffa::repeated::write_expanded::<
+            __buffa::ClosedEnum<field_options::OptionTargetType>,
+        >(19, &self.targets, encoder);
+        __buffa::message::write_repeated(20, &self.edition_defaults, cache, encoder);
+        __buffa::message::write_field(21, &self.features, cache, encoder);
+        __buffa::message::write_field(22, &self.feature_support, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::closed_enum::merge_optional::<
+                    field_options::CType,
+                >(tag, &mut self.ctype, decoder, &mut self.unknown_fields)
+            }
+            2 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.packed, decoder)
+            }
+            6 => {
+                __buffa::closed_enum::merge_optional::<
+                    field_options::JsType,
+                >(tag, &mut self.jstype, decoder, &mut self.unknown_fields)
+            }
+            5 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.lazy, decoder)
+            }
+            15 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.unverified_lazy, decoder)
+            }
+            3 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            10 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.weak, decoder)
+            }
+            16 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.debug_redact, decoder)
+            }
+            17 => {
+                __buffa::closed_enum::merge_optional::<
+                    field_options::OptionRetention,
+                >(tag, &mut self.retention, decoder, &mut self.unknown_fields)
+            }
+            19 => {
+                __buffa::closed_enum::merge_repeated::<
+                    field_options::OptionTargetType,
+                >(tag, &mut self.targets, decoder, &mut self.unknown_fields)
+            }
+            20 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.edition_defaults,
+                    decoder,
+                )
+            }
+            21 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            22 => __buffa::message::merge_field(tag, &mut self.feature_support, decoder),
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <FieldOptions as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for FieldOptions {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.optional::<
+                __buffa::ClosedEnum<field_options::CType>,
+            >("ctype", "ctype", &self.ctype)?;
+        out.optional::<__buffa::Bool>("packed", "packed", &self.packed)?;
+        out.optional::<
+                __buffa::ClosedEnum<field_options::JsType>,
+            >("jstype", "jstype", &self.jstype)?;
+        out.optional::<__buffa::Bool>("lazy", "lazy", &self.lazy)?;
+        out.optional::<
+                __buffa::Bool,
+            >("unverifiedLazy", "unverified_lazy", &self.unverified_lazy)?;
+        out.optional::<__buffa::Bool>("deprecated", "deprecated", &self.deprecated)?;
+        out.optional::<__buffa::Bool>("weak", "weak", &self.weak)?;
+        out.optional::<
+                __buffa::Bool,
+            >("debugRedact", "debug_redact", &self.debug_redact)?;
+        out.optional::<
+                __buffa::ClosedEnum<field_options::OptionRetention>,
+            >("retention", "retention", &self.retention)?;
+        out.repeated::<
+                __buffa::ClosedEnum<field_options::OptionTargetType>,
+            >("targets", "targets", &self.targets)?;
+        out.repeated::<
+                __buffa::json::MessageKind<field_options::EditionDefault>,
+            >("editionDefaults", "edition_defaults", &self.edition_defaults)?;
+        out.message("features", "features", &self.features)?;
+        out.message("featureSupport", "feature_support", &self.feature_support)?;
+        out.repeated::<
+                __buffa::json::MessageKind<UninterpretedOption>,
+            >(
+            "uninterpretedOption",
+            "uninterpreted_option",
+            &self.uninterpreted_option,
+        )?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for FieldOptions {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "ctype" => ::core::option::Option::Some(0),
+            "packed" => ::core::option::Option::Some(1),
+            "jstype" => ::core::option::Option::Some(2),
+            "lazy" => ::core::option::Option::Some(3),
+            "unverifiedLazy" => ::core::option::Option::Some(4),
+            "deprecated" => ::core::option::Option::Some(5),
+            "weak" => ::core::option::Option::Some(6),
+            "debugRedact" => ::core::option::Option::Some(7),
+            "retention" => ::core::option::Option::Some(8),
+            "targets" => ::core::option::Option::Some(9),
+            "editionDefaults" => ::core::option::Option::Some(10),
+            "features" => ::core::option::Option::Some(11),
+            "featureSupport" => ::core::option::Option::Some(12),
+            "uninterpretedOption" => ::core::option::Option::Some(13),
+            "unverified_lazy" => ::core::option::Option::Some(4),
+            "debug_redact" => ::core::option::Option::Some(7),
+            "edition_defaults" => ::core::option::Option::Some(10),
+            "feature_support" => ::core::option::Option::Some(12),
+            "uninterpreted_option" => ::core::option::Option::Some(13),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<field_options::CType>,
+                    >(&mut self.ctype)
+            }
+            1 => input.optional::<__buffa::Bool>(&mut self.packed),
+            2 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<field_options::JsType>,
+                    >(&mut self.jstype)
+            }
+            3 => input.optional::<__buffa::Bool>(&mut self.lazy),
+            4 => input.optional::<__buffa::Bool>(&mut self.unverified_lazy),
+            5 => input.optional::<__buffa::Bool>(&mut self.deprecated),
+            6 => input.optional::<__buffa::Bool>(&mut self.weak),
+            7 => input.optional::<__buffa::Bool>(&mut self.debug_redact),
+            8 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<field_options::OptionRetention>,
+                    >(&mut self.retention)
+            }
+            9 => {
+                input
+                    .repeated::<
+                        __buffa::ClosedEnum<field_options::OptionTargetType>,
+                    >(&mut self.targets)
+            }
+            10 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<field_options::EditionDefault>,
+                    >(&mut self.edition_defaults)
+            }
+            11 => input.message(&mut self.features),
+            12 => input.message(&mut self.feature_support),
+            13 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<UninterpretedOption>,
+                    >(&mut self.uninterpreted_option)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for FieldOptions {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for FieldOptions {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`FieldOptions`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct FieldOptionsView<'a> {
+    /// NOTE: ctype is deprecated. Use `features.(pb.cpp).string_type` instead.
+    /// The ctype option instructs the C++ code generator to use a different
+    /// representation of the field than it normally would.  See the specific
+    /// options below.  This option is only implemented to support use of
+    /// [ctype=CORD] and [ctype=STRING] (the default) on non-repeated fields of
+    /// type "bytes" in the open source release.
+    /// TODO: make ctype actually deprecated.
+    pub ctype: ::core::option::Option<field_options::CType>,
+    /// The packed option can be enabled for repeated primitive fields to enable
+    /// a more efficient representation on the wire. Rather than repeatedly
+    /// writing the tag and type for each element, the entire array is encoded as
+    /// a single length-delimited blob. In proto3, only explicit setting it to
+    /// false will avoid using packed encoding.  This option is prohibited in
+    /// Editions, but the `repeated_field_encoding` feature can be used to control
+    /// the behavior.
+    pub packed: ::core::option::Option<bool>,
+    /// The jstype option determines the JavaScript type used for values of the
+    /// field.  The option is permitted only for 64 bit integral and fixed types
+    /// (int64, uint64, sint64, fixed64, sfixed64).  A field with jstype JS_STRING
+    /// is represented as JavaScript string, which avoids loss of precision that
+    /// can happen when a large value is converted to a floating point JavaScript.
+    /// Specifying JS_NUMBER for the jstype causes the generated JavaScript code to
+    /// use the JavaScript "number" type.  The behavior of the default option
+    /// JS_NORMAL is implementation dependent.
+    ///
+    /// This option is an enum to permit additional types to be added, e.g.
+    /// goog.math.Integer.
+    pub jstype: ::core::option::Option<field_options::JsType>,
+    /// Should this field be parsed lazily?  Lazy applies only to message-type
+    /// fields.  It means that when the outer message is initially parsed, the
+    /// inner message's contents will not be parsed but instead stored in encoded
+    /// form.  The inner message will actually be parsed when it is first accessed.
+    ///
+    /// This is only a hint.  Implementations are free to choose whether to use
+    /// eager or lazy parsing regardless of the value of this option.  However,
+    /// setting this option true suggests that the protocol author believes that
+    /// using lazy parsing on this field is worth the additional bookkeeping
+    /// overhead typically needed to implement it.
+    ///
+    /// This option does not affect the public interface of any generated code;
+    /// all method signatures remain the same.  Furthermore, thread-safety of the
+    /// interface is not affected by this option; const methods remain safe to
+    /// call from multiple threads concurrently, while non-const methods continue
+    /// to require exclusive access.
+    ///
+    /// Note that lazy message fields are still eagerly verified to check
+    /// ill-formed wireformat or missing required fields. Calling IsInitialized()
+    /// on the outer message would fail if the inner message has missing required
+    /// fields. Failed verification would result in parsing failure (except when
+    /// uninitialized messages are acceptable).
+    pub lazy: ::core::option::Option<bool>,
+    /// unverified_lazy does no correctness checks on the byte stream. This should
+    /// only be used where lazy with verification is prohibitive for performance
+    /// reasons.
+    pub unverified_lazy: ::core::option::Option<bool>,
+    /// Is this field deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for accessors, or it will be completely ignored; in the very least, this
+    /// is a formalization for deprecating fields.
+    pub deprecated: ::core::option::Option<bool>,
+    /// DEPRECATED. DO NOT USE!
+    /// For Google-internal migration only. Do not use.
+    pub weak: ::core::option::Option<bool>,
+    /// Indicate that the field value should not be printed out when using debug
+    /// formats, e.g. when the field contains sensitive credentials.
+    pub debug_redact: ::core::option::Option<bool>,
+    pub retention: ::core::option::Option<field_options::OptionRetention>,
+    pub targets: ::std::vec::Vec<field_options::OptionTargetType>,
+    pub edition_defaults: ::std::vec::Vec<field_options::EditionDefaultView<'a>>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<
+        FeatureSetView<'a>,
+        ::buffa::Inline<FeatureSetView<'a>>,
+    >,
+    pub feature_support: ::buffa::MessageField<
+        field_options::FeatureSupportView<'a>,
+        ::buffa::Inline<field_options::FeatureSupportView<'a>>,
+    >,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> FieldOptionsView<'a> {
+    /// The value of `ctype`, or its default when unset.
+    pub fn ctype(&self) -> field_options::CType {
+        self.ctype.unwrap_or(field_options::CType::String)
+    }
+    /// The value of `packed`, or its default when unset.
+    pub fn packed(&self) -> bool {
+        self.packed.unwrap_or_default()
+    }
+    /// The value of `jstype`, or its default when unset.
+    pub fn jstype(&self) -> field_options::JsType {
+        self.jstype.unwrap_or(field_options::JsType::JsNormal)
+    }
+    /// The value of `lazy`, or its default when unset.
+    pub fn lazy(&self) -> bool {
+        self.lazy.unwrap_or(false)
+    }
+    /// The value of `unverified_lazy`, or its default when unset.
+    pub fn unverified_lazy(&self) -> bool {
+        self.unverified_lazy.unwrap_or(false)
+    }
+    /// The value of `deprecated`, or its default when unset.
+    pub fn deprecated(&self) -> bool {
+        self.deprecated.unwrap_or(false)
+    }
+    /// The value of `weak`, or its default when unset.
+    pub fn weak(&self) -> bool {
+        self.weak.unwrap_or(false)
+    }
+    /// The value of `debug_redact`, or its default when unset.
+    pub fn debug_redact(&self) -> bool {
+        self.debug_redact.unwrap_or(false)
+    }
+    /// The value of `retention`, or its default when unset.
+    pub fn retention(&self) -> field_options::OptionRetention {
+        self.retention.unwrap_or_default()
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for FieldOptionsView<'a> {
+    type Owned = FieldOptions;
+}
+impl ::buffa::HasView for FieldOptions {
+    type View<'a> = FieldOptionsView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<FieldOptions> for FieldOptionsView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<FieldOptions, ::buffa::DecodeError> {
+        let mut owned = <FieldOptions as ::core::default::Default>::default();
+        owned.ctype = self.ctype;
+        owned.packed = self.packed;
+        owned.jstype = self.jstype;
+        owned.lazy = self.lazy;
+        owned.unverified_lazy = self.unverified_lazy;
+        owned.deprecated = self.deprecated;
+        owned.weak = self.weak;
+        owned.debug_redact = self.debug_redact;
+        owned.retention = self.retention;
+        owned.targets = ::core::clone::Clone::clone(&self.targets);
+        owned.edition_defaults = __buffa::to_owned(&self.edition_defaults)?;
+        owned.features = __buffa::to_owned(&self.features)?;
+        owned.feature_support = __buffa::to_owned(&self.feature_support)?;
+        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for FieldOptionsView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<FieldOptionsView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <FieldOptionsView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for FieldOptionsView<'a> {
+    const NAME: &'static str = "google.protobuf.FieldOptions";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<field_options::CType>,
+            >(1, &self.ctype);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(2, &self.packed);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(3, &self.deprecated);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(5, &self.lazy);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<field_options::JsType>,
+            >(6, &self.jstype);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(10, &self.weak);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(15, &self.unverified_lazy);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(16, &self.debug_redact);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<field_options::OptionRetention>,
+            >(17, &self.retention);
+        size
+            += __buffa::repeated::size_expanded::<
+                __buffa::ClosedEnum<field_options::OptionTargetType>,
+            >(19, &self.targets);
+        size += __buffa::message::size_repeated(20, &self.edition_defaults, cache);
+        size += __buffa::message::size_field(21, &self.features, cache);
+        size += __buffa::message::size_field(22, &self.feature_support, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<field_options::CType>,
+        >(1, &self.ctype, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(2, &self.packed, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(3, &self.deprecated, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(5, &self.lazy, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<field_options::JsType>,
+        >(6, &self.jstype, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(10, &self.weak, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(15, &self.unverified_lazy, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(16, &self.debug_redact, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<field_options::OptionRetention>,
+        >(17, &self.retention, encoder);
+        __buffa::repeated::write_expanded::<
+            __buffa::ClosedEnum<field_options::OptionTargetType>,
+        >(19, &self.targets, encoder);
+        __buffa::message::write_repeated(20, &self.edition_defaults, cache, encoder);
+        __buffa::message::write_field(21, &self.features, cache, encoder);
+        __buffa::message::write_field(22, &self.feature_support, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for FieldOptionsView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::closed_enum::merge_optional::<
+                    field_options::CType,
+                >(tag, &mut self.ctype, decoder, &mut self.unknown_fields)
+            }
+            2 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.packed, decoder)
+            }
+            6 => {
+                __buffa::closed_enum::merge_optional::<
+                    field_options::JsType,
+                >(tag, &mut self.jstype, decoder, &mut self.unknown_fields)
+            }
+            5 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.lazy, decoder)
+            }
+            15 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.unverified_lazy, decoder)
+            }
+            3 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            10 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.weak, decoder)
+            }
+            16 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.debug_redact, decoder)
+            }
+            17 => {
+                __buffa::closed_enum::merge_optional::<
+                    field_options::OptionRetention,
+                >(tag, &mut self.retention, decoder, &mut self.unknown_fields)
+            }
+            19 => {
+                __buffa::closed_enum::merge_repeated::<
+                    field_options::OptionTargetType,
+                >(tag, &mut self.targets, decoder, &mut self.unknown_fields)
+            }
+            20 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.edition_defaults,
+                    decoder,
+                )
+            }
+            21 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            22 => __buffa::message::merge_field(tag, &mut self.feature_support, decoder),
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Nested types of [`FieldOptions`].
+#[allow(clippy::module_inception)]
+pub mod field_options {
+    #[allow(unused_imports)]
+    use ::buffa::__private::alias::*;
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct EditionDefault {
+        pub edition: ::core::option::Option<super::Edition>,
+        pub value: ::core::option::Option<::std::string::String>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFields,
+    }
+    impl EditionDefault {
+        /// The value of `edition`, or its default when unset.
+        pub fn edition(&self) -> super::Edition {
+            self.edition.unwrap_or_default()
+        }
+        /// The value of `value`, or its default when unset.
+        pub fn value(&self) -> &str {
+            self.value.as_deref().unwrap_or("")
+        }
+    }
+    impl ::buffa::Message for EditionDefault {
+        const NAME: &'static str = "google.protobuf.FieldOptions.EditionDefault";
+        const CACHES_SIZES: bool = false;
+        const SHARES_INPUT: bool = false;
+        fn default_instance() -> &'static Self {
+            static INSTANCE: ::std::sync::OnceLock<EditionDefault> = ::std::sync::OnceLock::new();
+            INSTANCE.get_or_init(<EditionDefault as ::core::default::Default>::default)
+        }
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ProtoString,
+                >(2, &self.value);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ClosedEnum<super::Edition>,
+                >(3, &self.edition);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<
+                __buffa::ProtoString,
+            >(2, &self.value, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::ClosedEnum<super::Edition>,
+            >(3, &self.edition, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                3 => {
+                    __buffa::closed_enum::merge_optional::<
+                        super::Edition,
+                    >(tag, &mut self.edition, decoder, &mut self.unknown_fields)
+                }
+                2 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::ProtoString,
+                    >(tag, &mut self.value, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        fn unknown_fields(&self) -> &::buffa::UnknownFields {
+            &self.unknown_fields
+        }
+        fn clear(&mut self) {
+            *self = <EditionDefault as ::core::default::Default>::default();
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::json::JsonMessage for EditionDefault {
+        fn serialize_json<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+            options: &::buffa::json::SerializeOptions,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+            out.optional::<
+                    __buffa::ClosedEnum<super::Edition>,
+                >("edition", "edition", &self.edition)?;
+            out.optional::<__buffa::ProtoString>("value", "value", &self.value)?;
+            out.end()
+        }
+        fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+            cx: __buffa::json::DeserializeCx<'_>,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize_fields(deserializer, cx)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::JsonFields for EditionDefault {
+        fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+            match key {
+                "edition" => ::core::option::Option::Some(0),
+                "value" => ::core::option::Option::Some(1),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+            &mut self,
+            index: u32,
+            _key: &str,
+            input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+        ) -> ::core::result::Result<(), __A::Error> {
+            match index {
+                0 => {
+                    input
+                        .optional::<
+                            __buffa::ClosedEnum<super::Edition>,
+                        >(&mut self.edition)
+                }
+                1 => input.optional::<__buffa::ProtoString>(&mut self.value),
+                _ => ::core::result::Result::Ok(()),
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::serde::Serialize for EditionDefault {
+        fn serialize<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            __buffa::json::serialize(self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> __buffa::json::serde::Deserialize<'de> for EditionDefault {
+        fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize(deserializer)
+        }
+    }
+    /// A borrowed view of [`EditionDefault`]: the same fields, read from the input without copying it.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct EditionDefaultView<'a> {
+        pub edition: ::core::option::Option<super::Edition>,
+        pub value: ::core::option::Option<&'a str>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+    }
+    impl<'a> EditionDefaultView<'a> {
+        /// The value of `edition`, or its default when unset.
+        pub fn edition(&self) -> super::Edition {
+            self.edition.unwrap_or_default()
+        }
+        /// The value of `value`, or its default when unset.
+        pub fn value(&self) -> &'a str {
+            self.value.unwrap_or("")
+        }
+    }
+    impl<'a> ::buffa::MessageView<'a> for EditionDefaultView<'a> {
+        type Owned = EditionDefault;
+    }
+    impl ::buffa::HasView for EditionDefault {
+        type View<'a> = EditionDefaultView<'a>;
+    }
+    impl<'a> __buffa::ToOwnedValue<EditionDefault> for EditionDefaultView<'a> {
+        #[allow(clippy::field_reassign_with_default)]
+        fn to_owned_value(
+            &self,
+        ) -> ::core::result::Result<EditionDefault, ::buffa::DecodeError> {
+            let mut owned = <EditionDefault as ::core::default::Default>::default();
+            owned.edition = self.edition;
+            owned.value = __buffa::to_owned(&self.value)?;
+            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            ::core::result::Result::Ok(owned)
+        }
+    }
+    impl<'a> __buffa::DefaultRef for EditionDefaultView<'a> {
+        fn default_ref<'r>() -> &'r Self
+        where
+            Self: 'r,
+        {
+            static INSTANCE: ::std::sync::OnceLock<EditionDefaultView<'static>> = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(
+                    <EditionDefaultView<'static> as ::core::default::Default>::default,
+                )
+        }
+    }
+    impl<'a> __buffa::Encodable for EditionDefaultView<'a> {
+        const NAME: &'static str = "google.protobuf.FieldOptions.EditionDefault";
+        const CACHES_SIZES: bool = false;
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(2, &self.value);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ClosedEnum<super::Edition>,
+                >(3, &self.edition);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(2, &self.value, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::ClosedEnum<super::Edition>,
+            >(3, &self.edition, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        fn unknown_group_depth(&self) -> u32 {
+            self.unknown_fields.nesting()
+        }
+    }
+    impl<'a> __buffa::Mergeable<'a> for EditionDefaultView<'a> {
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                3 => {
+                    __buffa::closed_enum::merge_optional::<
+                        super::Edition,
+                    >(tag, &mut self.edition, decoder, &mut self.unknown_fields)
+                }
+                2 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.value, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+    }
+    /// Information about the support window of a feature.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct FeatureSupport {
+        /// The edition that this feature was first available in.  In editions
+        /// earlier than this one, the default assigned to EDITION_LEGACY will be
+        /// used, and proto files will not be able to override it.
+        pub edition_introduced: ::core::option::Option<super::Edition>,
+        /// The edition this feature becomes deprecated in.  Using this after this
+        /// edition may trigger warnings.
+        pub edition_deprecated: ::core::option::Option<super::Edition>,
+        /// The deprecation warning text if this feature is used after the edition it
+        /// was marked deprecated in.
+        pub deprecation_warning: ::core::option::Option<::std::string::String>,
+        /// The edition this feature is no longer available in.  In editions after
+        /// this one, the last default assigned will be used, and proto files will
+        /// not be able to override it.
+        pub edition_removed: ::core::option::Option<super::Edition>,
+        /// The removal error text if this feature is used after the edition it was
+        /// removed in.
+        pub removal_error: ::core::option::Option<::std::string::String>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFields,
+    }
+    impl FeatureSupport {
+        /// The value of `edition_introduced`, or its default when unset.
+        pub fn edition_introduced(&self) -> super::Edition {
+            self.edition_introduced.unwrap_or_default()
+        }
+        /// The value of `edition_deprecated`, or its default when unset.
+        pub fn edition_deprecated(&self) -> super::Edition {
+            self.edition_deprecated.unwrap_or_default()
+        }
+        /// The value of `deprecation_warning`, or its default when unset.
+        pub fn deprecation_warning(&self) -> &str {
+            self.deprecation_warning.as_deref().unwrap_or("")
+        }
+        /// The value of `edition_removed`, or its default when unset.
+        pub fn edition_removed(&self) -> super::Edition {
+            self.edition_removed.unwrap_or_default()
+        }
+        /// The value of `removal_error`, or its default when unset.
+        pub fn removal_error(&self) -> &str {
+            self.removal_error.as_deref().unwrap_or("")
+        }
+    }
+    impl ::buffa::Message for FeatureSupport {
+        const NAME: &'static str = "google.protobuf.FieldOptions.FeatureSupport";
+        const CACHES_SIZES: bool = false;
+        const SHARES_INPUT: bool = false;
+        fn default_instance() -> &'static Self {
+            static INSTANCE: ::std::sync::OnceLock<FeatureSupport> = ::std::sync::OnceLock::new();
+            INSTANCE.get_or_init(<FeatureSupport as ::core::default::Default>::default)
+        }
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ClosedEnum<super::Edition>,
+                >(1, &self.edition_introduced);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ClosedEnum<super::Edition>,
+                >(2, &self.edition_deprecated);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ProtoString,
+                >(3, &self.deprecation_warning);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ClosedEnum<super::Edition>,
+                >(4, &self.edition_removed);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ProtoString,
+                >(5, &self.removal_error);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<
+                __buffa::ClosedEnum<super::Edition>,
+            >(1, &self.edition_introduced, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::ClosedEnum<super::Edition>,
+            >(2, &self.edition_deprecated, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::ProtoString,
+            >(3, &self.deprecation_warning, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::ClosedEnum<super::Edition>,
+            >(4, &self.edition_removed, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::ProtoString,
+            >(5, &self.removal_error, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::closed_enum::merge_optional::<
+                        super::Edition,
+                    >(
+                        tag,
+                        &mut self.edition_introduced,
+                        decoder,
+                        &mut self.unknown_fields,
+                    )
+                }
+                2 => {
+                    __buffa::closed_enum::merge_optional::<
+                        super::Edition,
+                    >(
+                        tag,
+                        &mut self.edition_deprecated,
+                        decoder,
+                        &mut self.unknown_fields,
+                    )
+                }
+                3 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::ProtoString,
+                    >(tag, &mut self.deprecation_warning, decoder)
+                }
+                4 => {
+                    __buffa::closed_enum::merge_optional::<
+                        super::Edition,
+                    >(tag, &mut self.edition_removed, decoder, &mut self.unknown_fields)
+                }
+                5 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::ProtoString,
+                    >(tag, &mut self.removal_error, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        fn unknown_fields(&self) -> &::buffa::UnknownFields {
+            &self.unknown_fields
+        }
+        fn clear(&mut self) {
+            *self = <FeatureSupport as ::core::default::Default>::default();
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::json::JsonMessage for FeatureSupport {
+        fn serialize_json<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+            options: &::buffa::json::SerializeOptions,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+            out.optional::<
+                    __buffa::ClosedEnum<super::Edition>,
+                >("editionIntroduced", "edition_introduced", &self.edition_introduced)?;
+            out.optional::<
+                    __buffa::ClosedEnum<super::Edition>,
+                >("editionDeprecated", "edition_deprecated", &self.edition_deprecated)?;
+            out.optional::<
+                    __buffa::ProtoString,
+                >(
+                "deprecationWarning",
+                "deprecation_warning",
+                &self.deprecation_warning,
+            )?;
+            out.optional::<
+                    __buffa::ClosedEnum<super::Edition>,
+                >("editionRemoved", "edition_removed", &self.edition_removed)?;
+            out.optional::<
+                    __buffa::ProtoString,
+                >("removalError", "removal_error", &self.removal_error)?;
+            out.end()
+        }
+        fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+            cx: __buffa::json::DeserializeCx<'_>,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize_fields(deserializer, cx)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::JsonFields for FeatureSupport {
+        fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+            match key {
+                "editionIntroduced" => ::core::option::Option::Some(0),
+                "editionDeprecated" => ::core::option::Option::Some(1),
+                "deprecationWarning" => ::core::option::Option::Some(2),
+                "editionRemoved" => ::core::option::Option::Some(3),
+                "removalError" => ::core::option::Option::Some(4),
+                "edition_introduced" => ::core::option::Option::Some(0),
+                "edition_deprecated" => ::core::option::Option::Some(1),
+                "deprecation_warning" => ::core::option::Option::Some(2),
+                "edition_removed" => ::core::option::Option::Some(3),
+                "removal_error" => ::core::option::Option::Some(4),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+            &mut self,
+            index: u32,
+            _key: &str,
+            input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+        ) -> ::core::result::Result<(), __A::Error> {
+            match index {
+                0 => {
+                    input
+                        .optional::<
+                            __buffa::ClosedEnum<super::Edition>,
+                        >(&mut self.edition_introduced)
+                }
+                1 => {
+                    input
+                        .optional::<
+                            __buffa::ClosedEnum<super::Edition>,
+                        >(&mut self.edition_deprecated)
+                }
+                2 => {
+                    input.optional::<__buffa::ProtoString>(&mut self.deprecation_warning)
+                }
+                3 => {
+                    input
+                        .optional::<
+                            __buffa::ClosedEnum<super::Edition>,
+                        >(&mut self.edition_removed)
+                }
+                4 => input.optional::<__buffa::ProtoString>(&mut self.removal_error),
+                _ => ::core::result::Result::Ok(()),
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::serde::Serialize for FeatureSupport {
+        fn serialize<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            __buffa::json::serialize(self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> __buffa::json::serde::Deserialize<'de> for FeatureSupport {
+        fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize(deserializer)
+        }
+    }
+    /// A borrowed view of [`FeatureSupport`]: the same fields, read from the input without copying it.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct FeatureSupportView<'a> {
+        /// The edition that this feature was first available in.  In editions
+        /// earlier than this one, the default assigned to EDITION_LEGACY will be
+        /// used, and proto files will not be able to override it.
+        pub edition_introduced: ::core::option::Option<super::Edition>,
+        /// The edition this feature becomes deprecated in.  Using this after this
+        /// edition may trigger warnings.
+        pub edition_deprecated: ::core::option::Option<super::Edition>,
+        /// The deprecation warning text if this feature is used after the edition it
+        /// was marked deprecated in.
+        pub deprecation_warning: ::core::option::Option<&'a str>,
+        /// The edition this feature is no longer available in.  In editions after
+        /// this one, the last default assigned will be used, and proto files will
+        /// not be able to override it.
+        pub edition_removed: ::core::option::Option<super::Edition>,
+        /// The removal error text if this feature is used after the edition it was
+        /// removed in.
+        pub removal_error: ::core::option::Option<&'a str>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+    }
+    impl<'a> FeatureSupportView<'a> {
+        /// The value of `edition_introduced`, or its default when unset.
+        pub fn edition_introduced(&self) -> super::Edition {
+            self.edition_introduced.unwrap_or_default()
+        }
+        /// The value of `edition_deprecated`, or its default when unset.
+        pub fn edition_deprecated(&self) -> super::Edition {
+            self.edition_deprecated.unwrap_or_default()
+        }
+        /// The value of `deprecation_warning`, or its default when unset.
+        pub fn deprecation_warning(&self) -> &'a str {
+            self.deprecation_warning.unwrap_or("")
+        }
+        /// The value of `edition_removed`, or its default when unset.
+        pub fn edition_removed(&self) -> super::Edition {
+            self.edition_removed.unwrap_or_default()
+        }
+        /// The value of `removal_error`, or its default when unset.
+        pub fn removal_error(&self) -> &'a str {
+            self.removal_error.unwrap_or("")
+        }
+    }
+    impl<'a> ::buffa::MessageView<'a> for FeatureSupportView<'a> {
+        type Owned = FeatureSupport;
+    }
+    impl ::buffa::HasView for FeatureSupport {
+        type View<'a> = FeatureSupportView<'a>;
+    }
+    impl<'a> __buffa::ToOwnedValue<FeatureSupport> for FeatureSupportView<'a> {
+        #[allow(clippy::field_reassign_with_default)]
+        fn to_owned_value(
+            &self,
+        ) -> ::core::result::Result<FeatureSupport, ::buffa::DecodeError> {
+            let mut owned = <FeatureSupport as ::core::default::Default>::default();
+            owned.edition_introduced = self.edition_introduced;
+            owned.edition_deprecated = self.edition_deprecated;
+            owned.deprecation_warning = __buffa::to_owned(&self.deprecation_warning)?;
+            owned.edition_removed = self.edition_removed;
+            owned.removal_error = __buffa::to_owned(&self.removal_error)?;
+            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            ::core::result::Result::Ok(owned)
+        }
+    }
+    impl<'a> __buffa::DefaultRef for FeatureSupportView<'a> {
+        fn default_ref<'r>() -> &'r Self
+        where
+            Self: 'r,
+        {
+            static INSTANCE: ::std::sync::OnceLock<FeatureSupportView<'static>> = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(
+                    <FeatureSupportView<'static> as ::core::default::Default>::default,
+                )
+        }
+    }
+    impl<'a> __buffa::Encodable for FeatureSupportView<'a> {
+        const NAME: &'static str = "google.protobuf.FieldOptions.FeatureSupport";
+        const CACHES_SIZES: bool = false;
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ClosedEnum<super::Edition>,
+                >(1, &self.edition_introduced);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ClosedEnum<super::Edition>,
+                >(2, &self.edition_deprecated);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(3, &self.deprecation_warning);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ClosedEnum<super::Edition>,
+                >(4, &self.edition_removed);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(5, &self.removal_error);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<
+                __buffa::ClosedEnum<super::Edition>,
+            >(1, &self.edition_introduced, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::ClosedEnum<super::Edition>,
+            >(2, &self.edition_deprecated, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(3, &self.deprecation_warning, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::ClosedEnum<super::Edition>,
+            >(4, &self.edition_removed, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(5, &self.removal_error, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        fn unknown_group_depth(&self) -> u32 {
+            self.unknown_fields.nesting()
+        }
+    }
+    impl<'a> __buffa::Mergeable<'a> for FeatureSupportView<'a> {
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::closed_enum::merge_optional::<
+                        super::Edition,
+                    >(
+                        tag,
+                        &mut self.edition_introduced,
+                        decoder,
+                        &mut self.unknown_fields,
+                    )
+                }
+                2 => {
+                    __buffa::closed_enum::merge_optional::<
+                        super::Edition,
+                    >(
+                        tag,
+                        &mut self.edition_deprecated,
+                        decoder,
+                        &mut self.unknown_fields,
+                    )
+                }
+                3 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.deprecation_warning, decoder)
+                }
+                4 => {
+                    __buffa::closed_enum::merge_optional::<
+                        super::Edition,
+                    >(tag, &mut self.edition_removed, decoder, &mut self.unknown_fields)
+                }
+                5 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.removal_error, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+    }
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum CType {
+        /// Default mode.
+        #[default]
+        String = 0,
+        /// The option [ctype=CORD] may be applied to a non-repeated field of type
+        /// "bytes". It indicates that in C++, the data should be stored in a Cord
+        /// instead of a string.  For very large strings, this may reduce memory
+        /// fragmentation. It may also allow better performance when parsing from a
+        /// Cord, or when parsing with aliasing enabled, as the parsed Cord may then
+        /// alias the original buffer.
+        Cord = 1,
+        StringPiece = 2,
+    }
+    impl ::buffa::Enumeration for CType {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                0 => ::core::option::Option::Some(CType::String),
+                1 => ::core::option::Option::Some(CType::Cord),
+                2 => ::core::option::Option::Some(CType::StringPiece),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                CType::String => "STRING",
+                CType::Cord => "CORD",
+                CType::StringPiece => "STRING_PIECE",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "STRING" => ::core::option::Option::Some(CType::String),
+                "CORD" => ::core::option::Option::Some(CType::Cord),
+                "STRING_PIECE" => ::core::option::Option::Some(CType::StringPiece),
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for CType {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for CType {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum JsType {
+        /// Use the default type.
+        #[default]
+        JsNormal = 0,
+        /// Use JavaScript strings.
+        JsString = 1,
+        /// Use JavaScript numbers.
+        JsNumber = 2,
+    }
+    impl ::buffa::Enumeration for JsType {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                0 => ::core::option::Option::Some(JsType::JsNormal),
+                1 => ::core::option::Option::Some(JsType::JsString),
+                2 => ::core::option::Option::Some(JsType::JsNumber),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                JsType::JsNormal => "JS_NORMAL",
+                JsType::JsString => "JS_STRING",
+                JsType::JsNumber => "JS_NUMBER",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "JS_NORMAL" => ::core::option::Option::Some(JsType::JsNormal),
+                "JS_STRING" => ::core::option::Option::Some(JsType::JsString),
+                "JS_NUMBER" => ::core::option::Option::Some(JsType::JsNumber),
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for JsType {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for JsType {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+    /// If set to RETENTION_SOURCE, the option will be omitted from the binary.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum OptionRetention {
+        #[default]
+        RetentionUnknown = 0,
+        RetentionRuntime = 1,
+        RetentionSource = 2,
+    }
+    impl ::buffa::Enumeration for OptionRetention {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                0 => ::core::option::Option::Some(OptionRetention::RetentionUnknown),
+                1 => ::core::option::Option::Some(OptionRetention::RetentionRuntime),
+                2 => ::core::option::Option::Some(OptionRetention::RetentionSource),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                OptionRetention::RetentionUnknown => "RETENTION_UNKNOWN",
+                OptionRetention::RetentionRuntime => "RETENTION_RUNTIME",
+                OptionRetention::RetentionSource => "RETENTION_SOURCE",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "RETENTION_UNKNOWN" => {
+                    ::core::option::Option::Some(OptionRetention::RetentionUnknown)
+                }
+                "RETENTION_RUNTIME" => {
+                    ::core::option::Option::Some(OptionRetention::RetentionRuntime)
+                }
+                "RETENTION_SOURCE" => {
+                    ::core::option::Option::Some(OptionRetention::RetentionSource)
+                }
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for OptionRetention {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for OptionRetention {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+    /// This indicates the types of entities that the field may apply to when used
+    /// as an option. If it is unset, then the field may be freely used as an
+    /// option on any kind of entity.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum OptionTargetType {
+        #[default]
+        TargetTypeUnknown = 0,
+        TargetTypeFile = 1,
+        TargetTypeExtensionRange = 2,
+        TargetTypeMessage = 3,
+        TargetTypeField = 4,
+        TargetTypeOneof = 5,
+        TargetTypeEnum = 6,
+        TargetTypeEnumEntry = 7,
+        TargetTypeService = 8,
+        TargetTypeMethod = 9,
+    }
+    impl ::buffa::Enumeration for OptionTargetType {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                0 => ::core::option::Option::Some(OptionTargetType::TargetTypeUnknown),
+                1 => ::core::option::Option::Some(OptionTargetType::TargetTypeFile),
+                2 => {
+                    ::core::option::Option::Some(
+                        OptionTargetType::TargetTypeExtensionRange,
+                    )
+                }
+                3 => ::core::option::Option::Some(OptionTargetType::TargetTypeMessage),
+                4 => ::core::option::Option::Some(OptionTargetType::TargetTypeField),
+                5 => ::core::option::Option::Some(OptionTargetType::TargetTypeOneof),
+                6 => ::core::option::Option::Some(OptionTargetType::TargetTypeEnum),
+                7 => ::core::option::Option::Some(OptionTargetType::TargetTypeEnumEntry),
+                8 => ::core::option::Option::Some(OptionTargetType::TargetTypeService),
+                9 => ::core::option::Option::Some(OptionTargetType::TargetTypeMethod),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                OptionTargetType::TargetTypeUnknown => "TARGET_TYPE_UNKNOWN",
+                OptionTargetType::TargetTypeFile => "TARGET_TYPE_FILE",
+                OptionTargetType::TargetTypeExtensionRange => {
+                    "TARGET_TYPE_EXTENSION_RANGE"
+                }
+                OptionTargetType::TargetTypeMessage => "TARGET_TYPE_MESSAGE",
+                OptionTargetType::TargetTypeField => "TARGET_TYPE_FIELD",
+                OptionTargetType::TargetTypeOneof => "TARGET_TYPE_ONEOF",
+                OptionTargetType::TargetTypeEnum => "TARGET_TYPE_ENUM",
+                OptionTargetType::TargetTypeEnumEntry => "TARGET_TYPE_ENUM_ENTRY",
+                OptionTargetType::TargetTypeService => "TARGET_TYPE_SERVICE",
+                OptionTargetType::TargetTypeMethod => "TARGET_TYPE_METHOD",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "TARGET_TYPE_UNKNOWN" => {
+                    ::core::option::Option::Some(OptionTargetType::TargetTypeUnknown)
+                }
+                "TARGET_TYPE_FILE" => {
+                    ::core::option::Option::Some(OptionTargetType::TargetTypeFile)
+                }
+                "TARGET_TYPE_EXTENSION_RANGE" => {
+                    ::core::option::Option::Some(
+                        OptionTargetType::TargetTypeExtensionRange,
+                    )
+                }
+                "TARGET_TYPE_MESSAGE" => {
+                    ::core::option::Option::Some(OptionTargetType::TargetTypeMessage)
+                }
+                "TARGET_TYPE_FIELD" => {
+                    ::core::option::Option::Some(OptionTargetType::TargetTypeField)
+                }
+                "TARGET_TYPE_ONEOF" => {
+                    ::core::option::Option::Some(OptionTargetType::TargetTypeOneof)
+                }
+                "TARGET_TYPE_ENUM" => {
+                    ::core::option::Option::Some(OptionTargetType::TargetTypeEnum)
+                }
+                "TARGET_TYPE_ENUM_ENTRY" => {
+                    ::core::option::Option::Some(OptionTargetType::TargetTypeEnumEntry)
+                }
+                "TARGET_TYPE_SERVICE" => {
+                    ::core::option::Option::Some(OptionTargetType::TargetTypeService)
+                }
+                "TARGET_TYPE_METHOD" => {
+                    ::core::option::Option::Some(OptionTargetType::TargetTypeMethod)
+                }
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for OptionTargetType {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for OptionTargetType {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+}
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct OneofOptions {
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<FeatureSet>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOption>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl ::buffa::Message for OneofOptions {
+    const NAME: &'static str = "google.protobuf.OneofOptions";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<OneofOptions> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<OneofOptions as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_field(1, &self.features, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_field(1, &self.features, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <OneofOptions as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for OneofOptions {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.message("features", "features", &self.features)?;
+        out.repeated::<
+                __buffa::json::MessageKind<UninterpretedOption>,
+            >(
+            "uninterpretedOption",
+            "uninterpreted_option",
+            &self.uninterpreted_option,
+        )?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for OneofOptions {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "features" => ::core::option::Option::Some(0),
+            "uninterpretedOption" => ::core::option::Option::Some(1),
+            "uninterpreted_option" => ::core::option::Option::Some(1),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => input.message(&mut self.features),
+            1 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<UninterpretedOption>,
+                    >(&mut self.uninterpreted_option)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for OneofOptions {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for OneofOptions {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`OneofOptions`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct OneofOptionsView<'a> {
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<
+        FeatureSetView<'a>,
+        ::buffa::Inline<FeatureSetView<'a>>,
+    >,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> ::buffa::MessageView<'a> for OneofOptionsView<'a> {
+    type Owned = OneofOptions;
+}
+impl ::buffa::HasView for OneofOptions {
+    type View<'a> = OneofOptionsView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<OneofOptions> for OneofOptionsView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<OneofOptions, ::buffa::DecodeError> {
+        let mut owned = <OneofOptions as ::core::default::Default>::default();
+        owned.features = __buffa::to_owned(&self.features)?;
+        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for OneofOptionsView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<OneofOptionsView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <OneofOptionsView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for OneofOptionsView<'a> {
+    const NAME: &'static str = "google.protobuf.OneofOptions";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_field(1, &self.features, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_field(1, &self.features, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for OneofOptionsView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct EnumOptions {
+    /// Set this option to true to allow mapping different tag names to the same
+    /// value.
+    pub allow_alias: ::core::option::Option<bool>,
+    /// Is this enum deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for the enum, or it will be completely ignored; in the very least, this
+    /// is a formalization for deprecating enums.
+    pub deprecated: ::core::option::Option<bool>,
+    /// Enable the legacy handling of JSON field name conflicts.  This lowercases
+    /// and strips underscored from the fields before comparison in proto3 only.
+    /// The new behavior takes `json_name` into account and applies to proto2 as
+    /// well.
+    /// TODO Remove this legacy behavior once downstream teams have
+    /// had time to migrate.
+    pub deprecated_legacy_json_field_conflicts: ::core::option::Option<bool>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<FeatureSet>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOption>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl EnumOptions {
+    /// The value of `allow_alias`, or its default when unset.
+    pub fn allow_alias(&self) -> bool {
+        self.allow_alias.unwrap_or_default()
+    }
+    /// The value of `deprecated`, or its default when unset.
+    pub fn deprecated(&self) -> bool {
+        self.deprecated.unwrap_or(false)
+    }
+    /// The value of `deprecated_legacy_json_field_conflicts`, or its default when unset.
+    pub fn deprecated_legacy_json_field_conflicts(&self) -> bool {
+        self.deprecated_legacy_json_field_conflicts.unwrap_or_default()
+    }
+}
+impl ::buffa::Message for EnumOptions {
+    const NAME: &'static str = "google.protobuf.EnumOptions";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<EnumOptions> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<EnumOptions as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(2, &self.allow_alias);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(3, &self.deprecated);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(6, &self.deprecated_legacy_json_field_conflicts);
+        size += __buffa::message::size_field(7, &self.features, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::Bool>(2, &self.allow_alias, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(3, &self.deprecated, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(6, &self.deprecated_legacy_json_field_conflicts, encoder);
+        __buffa::message::write_field(7, &self.features, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            2 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.allow_alias, decoder)
+            }
+            3 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            6 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated_legacy_json_field_conflicts, decoder)
+            }
+            7 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <EnumOptions as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for EnumOptions {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.optional::<__buffa::Bool>("allowAlias", "allow_alias", &self.allow_alias)?;
+        out.optional::<__buffa::Bool>("deprecated", "deprecated", &self.deprecated)?;
+        out.optional::<
+                __buffa::Bool,
+            >(
+            "deprecatedLegacyJsonFieldConflicts",
+            "deprecated_legacy_json_field_conflicts",
+            &self.deprecated_legacy_json_field_conflicts,
+        )?;
+        out.message("features", "features", &self.features)?;
+        out.repeated::<
+                __buffa::json::MessageKind<UninterpretedOption>,
+            >(
+            "uninterpretedOption",
+            "uninterpreted_option",
+            &self.uninterpreted_option,
+        )?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for EnumOptions {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "allowAlias" => ::core::option::Option::Some(0),
+            "deprecated" => ::core::option::Option::Some(1),
+            "deprecatedLegacyJsonFieldConflicts" => ::core::option::Option::Some(2),
+            "features" => ::core::option::Option::Some(3),
+            "uninterpretedOption" => ::core::option::Option::Some(4),
+            "allow_alias" => ::core::option::Option::Some(0),
+            "deprecated_legacy_json_field_conflicts" => ::core::option::Option::Some(2),
+            "uninterpreted_option" => ::core::option::Option::Some(4),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => input.optional::<__buffa::Bool>(&mut self.allow_alias),
+            1 => input.optional::<__buffa::Bool>(&mut self.deprecated),
+            2 => {
+                input
+                    .optional::<
+                        __buffa::Bool,
+                    >(&mut self.deprecated_legacy_json_field_conflicts)
+            }
+            3 => input.message(&mut self.features),
+            4 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<UninterpretedOption>,
+                    >(&mut self.uninterpreted_option)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for EnumOptions {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for EnumOptions {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`EnumOptions`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct EnumOptionsView<'a> {
+    /// Set this option to true to allow mapping different tag names to the same
+    /// value.
+    pub allow_alias: ::core::option::Option<bool>,
+    /// Is this enum deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for the enum, or it will be completely ignored; in the very least, this
+    /// is a formalization for deprecating enums.
+    pub deprecated: ::core::option::Option<bool>,
+    /// Enable the legacy handling of JSON field name conflicts.  This lowercases
+    /// and strips underscored from the fields before comparison in proto3 only.
+    /// The new behavior takes `json_name` into account and applies to proto2 as
+    /// well.
+    /// TODO Remove this legacy behavior once downstream teams have
+    /// had time to migrate.
+    pub deprecated_legacy_json_field_conflicts: ::core::option::Option<bool>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<
+        FeatureSetView<'a>,
+        ::buffa::Inline<FeatureSetView<'a>>,
+    >,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> EnumOptionsView<'a> {
+    /// The value of `allow_alias`, or its default when unset.
+    pub fn allow_alias(&self) -> bool {
+        self.allow_alias.unwrap_or_default()
+    }
+    /// The value of `deprecated`, or its default when unset.
+    pub fn deprecated(&self) -> bool {
+        self.deprecated.unwrap_or(false)
+    }
+    /// The value of `deprecated_legacy_json_field_conflicts`, or its default when unset.
+    pub fn deprecated_legacy_json_field_conflicts(&self) -> bool {
+        self.deprecated_legacy_json_field_conflicts.unwrap_or_default()
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for EnumOptionsView<'a> {
+    type Owned = EnumOptions;
+}
+impl ::buffa::HasView for EnumOptions {
+    type View<'a> = EnumOptionsView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<EnumOptions> for EnumOptionsView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<EnumOptions, ::buffa::DecodeError> {
+        let mut owned = <EnumOptions as ::core::default::Default>::default();
+        owned.allow_alias = self.allow_alias;
+        owned.deprecated = self.deprecated;
+        owned.deprecated_legacy_json_field_conflicts = self
+            .deprecated_legacy_json_field_conflicts;
+        owned.features = __buffa::to_owned(&self.features)?;
+        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for EnumOptionsView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<EnumOptionsView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(<EnumOptionsView<'static> as ::core::default::Default>::default)
+    }
+}
+impl<'a> __buffa::Encodable for EnumOptionsView<'a> {
+    const NAME: &'static str = "google.protobuf.EnumOptions";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(2, &self.allow_alias);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(3, &self.deprecated);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Bool,
+            >(6, &self.deprecated_legacy_json_field_conflicts);
+        size += __buffa::message::size_field(7, &self.features, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::Bool>(2, &self.allow_alias, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(3, &self.deprecated, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Bool,
+        >(6, &self.deprecated_legacy_json_field_conflicts, encoder);
+        __buffa::message::write_field(7, &self.features, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for EnumOptionsView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            2 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.allow_alias, decoder)
+            }
+            3 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            6 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated_legacy_json_field_conflicts, decoder)
+            }
+            7 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct EnumValueOptions {
+    /// Is this enum value deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for the enum value, or it will be completely ignored; in the very least,
+    /// this is a formalization for deprecating enum values.
+    pub deprecated: ::core::option::Option<bool>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<FeatureSet>,
+    /// Indicate that fields annotated with this enum value should not be printed
+    /// out when using debug formats, e.g. when the field contains sensitive
+    /// credentials.
+    pub debug_redact: ::core::option::Option<bool>,
+    /// Information about the support window of a feature value.
+    pub feature_support: ::buffa::MessageField<field_options::FeatureSupport>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOption>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl EnumValueOptions {
+    /// The value of `deprecated`, or its default when unset.
+    pub fn deprecated(&self) -> bool {
+        self.deprecated.unwrap_or(false)
+    }
+    /// The value of `debug_redact`, or its default when unset.
+    pub fn debug_redact(&self) -> bool {
+        self.debug_redact.unwrap_or(false)
+    }
+}
+impl ::buffa::Message for EnumValueOptions {
+    const NAME: &'static str = "google.protobuf.EnumValueOptions";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<EnumValueOptions> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<EnumValueOptions as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(1, &self.deprecated);
+        size += __buffa::message::size_field(2, &self.features, cache);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(3, &self.debug_redact);
+        size += __buffa::message::size_field(4, &self.feature_support, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::Bool>(1, &self.deprecated, encoder);
+        __buffa::message::write_field(2, &self.features, cache, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(3, &self.debug_redact, encoder);
+        __buffa::message::write_field(4, &self.feature_support, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            2 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            3 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.debug_redact, decoder)
+            }
+            4 => __buffa::message::merge_field(tag, &mut self.feature_support, decoder),
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <EnumValueOptions as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for EnumValueOptions {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.optional::<__buffa::Bool>("deprecated", "deprecated", &self.deprecated)?;
+        out.message("features", "features", &self.features)?;
+        out.optional::<
+                __buffa::Bool,
+            >("debugRedact", "debug_redact", &self.debug_redact)?;
+        out.message("featureSupport", "feature_support", &self.feature_support)?;
+        out.repeated::<
+                __buffa::json::MessageKind<UninterpretedOption>,
+            >(
+            "uninterpretedOption",
+            "uninterpreted_option",
+            &self.uninterpreted_option,
+        )?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for EnumValueOptions {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "deprecated" => ::core::option::Option::Some(0),
+            "features" => ::core::option::Option::Some(1),
+            "debugRedact" => ::core::option::Option::Some(2),
+            "featureSupport" => ::core::option::Option::Some(3),
+            "uninterpretedOption" => ::core::option::Option::Some(4),
+            "debug_redact" => ::core::option::Option::Some(2),
+            "feature_support" => ::core::option::Option::Some(3),
+            "uninterpreted_option" => ::core::option::Option::Some(4),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => input.optional::<__buffa::Bool>(&mut self.deprecated),
+            1 => input.message(&mut self.features),
+            2 => input.optional::<__buffa::Bool>(&mut self.debug_redact),
+            3 => input.message(&mut self.feature_support),
+            4 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<UninterpretedOption>,
+                    >(&mut self.uninterpreted_option)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for EnumValueOptions {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for EnumValueOptions {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`EnumValueOptions`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct EnumValueOptionsView<'a> {
+    /// Is this enum value deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for the enum value, or it will be completely ignored; in the very least,
+    /// this is a formalization for deprecating enum values.
+    pub deprecated: ::core::option::Option<bool>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<
+        FeatureSetView<'a>,
+        ::buffa::Inline<FeatureSetView<'a>>,
+    >,
+    /// Indicate that fields annotated with this enum value should not be printed
+    /// out when using debug formats, e.g. when the field contains sensitive
+    /// credentials.
+    pub debug_redact: ::core::option::Option<bool>,
+    /// Information about the support window of a feature value.
+    pub feature_support: ::buffa::MessageField<
+        field_options::FeatureSupportView<'a>,
+        ::buffa::Inline<field_options::FeatureSupportView<'a>>,
+    >,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> EnumValueOptionsView<'a> {
+    /// The value of `deprecated`, or its default when unset.
+    pub fn deprecated(&self) -> bool {
+        self.deprecated.unwrap_or(false)
+    }
+    /// The value of `debug_redact`, or its default when unset.
+    pub fn debug_redact(&self) -> bool {
+        self.debug_redact.unwrap_or(false)
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for EnumValueOptionsView<'a> {
+    type Owned = EnumValueOptions;
+}
+impl ::buffa::HasView for EnumValueOptions {
+    type View<'a> = EnumValueOptionsView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<EnumValueOptions> for EnumValueOptionsView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<EnumValueOptions, ::buffa::DecodeError> {
+        let mut owned = <EnumValueOptions as ::core::default::Default>::default();
+        owned.deprecated = self.deprecated;
+        owned.features = __buffa::to_owned(&self.features)?;
+        owned.debug_redact = self.debug_redact;
+        owned.feature_support = __buffa::to_owned(&self.feature_support)?;
+        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for EnumValueOptionsView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<EnumValueOptionsView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <EnumValueOptionsView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for EnumValueOptionsView<'a> {
+    const NAME: &'static str = "google.protobuf.EnumValueOptions";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(1, &self.deprecated);
+        size += __buffa::message::size_field(2, &self.features, cache);
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(3, &self.debug_redact);
+        size += __buffa::message::size_field(4, &self.feature_support, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::Bool>(1, &self.deprecated, encoder);
+        __buffa::message::write_field(2, &self.features, cache, encoder);
+        __buffa::scalar::write_optional::<__buffa::Bool>(3, &self.debug_redact, encoder);
+        __buffa::message::write_field(4, &self.feature_support, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for EnumValueOptionsView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            2 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            3 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.debug_redact, decoder)
+            }
+            4 => __buffa::message::merge_field(tag, &mut self.feature_support, decoder),
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct ServiceOptions {
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<FeatureSet>,
+    /// Is this service deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for the service, or it will be completely ignored; in the very least,
+    /// this is a formalization for deprecating services.
+    pub deprecated: ::core::option::Option<bool>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOption>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl ServiceOptions {
+    /// The value of `deprecated`, or its default when unset.
+    pub fn deprecated(&self) -> bool {
+        self.deprecated.unwrap_or(false)
+    }
+}
+impl ::buffa::Message for ServiceOptions {
+    const NAME: &'static str = "google.protobuf.ServiceOptions";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<ServiceOptions> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<ServiceOptions as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(33, &self.deprecated);
+        size += __buffa::message::size_field(34, &self.features, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::Bool>(33, &self.deprecated, encoder);
+        __buffa::message::write_field(34, &self.features, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            34 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            33 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <ServiceOptions as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for ServiceOptions {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.message("features", "features", &self.features)?;
+        out.optional::<__buffa::Bool>("deprecated", "deprecated", &self.deprecated)?;
+        out.repeated::<
+                __buffa::json::MessageKind<UninterpretedOption>,
+            >(
+            "uninterpretedOption",
+            "uninterpreted_option",
+            &self.uninterpreted_option,
+        )?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for ServiceOptions {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "features" => ::core::option::Option::Some(0),
+            "deprecated" => ::core::option::Option::Some(1),
+            "uninterpretedOption" => ::core::option::Option::Some(2),
+            "uninterpreted_option" => ::core::option::Option::Some(2),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => input.message(&mut self.features),
+            1 => input.optional::<__buffa::Bool>(&mut self.deprecated),
+            2 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<UninterpretedOption>,
+                    >(&mut self.uninterpreted_option)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for ServiceOptions {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for ServiceOptions {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`ServiceOptions`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct ServiceOptionsView<'a> {
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<
+        FeatureSetView<'a>,
+        ::buffa::Inline<FeatureSetView<'a>>,
+    >,
+    /// Is this service deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for the service, or it will be completely ignored; in the very least,
+    /// this is a formalization for deprecating services.
+    pub deprecated: ::core::option::Option<bool>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> ServiceOptionsView<'a> {
+    /// The value of `deprecated`, or its default when unset.
+    pub fn deprecated(&self) -> bool {
+        self.deprecated.unwrap_or(false)
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for ServiceOptionsView<'a> {
+    type Owned = ServiceOptions;
+}
+impl ::buffa::HasView for ServiceOptions {
+    type View<'a> = ServiceOptionsView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<ServiceOptions> for ServiceOptionsView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<ServiceOptions, ::buffa::DecodeError> {
+        let mut owned = <ServiceOptions as ::core::default::Default>::default();
+        owned.features = __buffa::to_owned(&self.features)?;
+        owned.deprecated = self.deprecated;
+        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for ServiceOptionsView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<ServiceOptionsView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <ServiceOptionsView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for ServiceOptionsView<'a> {
+    const NAME: &'static str = "google.protobuf.ServiceOptions";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(33, &self.deprecated);
+        size += __buffa::message::size_field(34, &self.features, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::Bool>(33, &self.deprecated, encoder);
+        __buffa::message::write_field(34, &self.features, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for ServiceOptionsView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            34 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            33 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct MethodOptions {
+    /// Is this method deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for the method, or it will be completely ignored; in the very least,
+    /// this is a formalization for deprecating methods.
+    pub deprecated: ::core::option::Option<bool>,
+    pub idempotency_level: ::core::option::Option<method_options::IdempotencyLevel>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<FeatureSet>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOption>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl MethodOptions {
+    /// The value of `deprecated`, or its default when unset.
+    pub fn deprecated(&self) -> bool {
+        self.deprecated.unwrap_or(false)
+    }
+    /// The value of `idempotency_level`, or its default when unset.
+    pub fn idempotency_level(&self) -> method_options::IdempotencyLevel {
+        self.idempotency_level
+            .unwrap_or(method_options::IdempotencyLevel::IdempotencyUnknown)
+    }
+}
+impl ::buffa::Message for MethodOptions {
+    const NAME: &'static str = "google.protobuf.MethodOptions";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<MethodOptions> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<MethodOptions as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(33, &self.deprecated);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<method_options::IdempotencyLevel>,
+            >(34, &self.idempotency_level);
+        size += __buffa::message::size_field(35, &self.features, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::Bool>(33, &self.deprecated, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<method_options::IdempotencyLevel>,
+        >(34, &self.idempotency_level, encoder);
+        __buffa::message::write_field(35, &self.features, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            33 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            34 => {
+                __buffa::closed_enum::merge_optional::<
+                    method_options::IdempotencyLevel,
+                >(tag, &mut self.idempotency_level, decoder, &mut self.unknown_fields)
+            }
+            35 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <MethodOptions as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for MethodOptions {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.optional::<__buffa::Bool>("deprecated", "deprecated", &self.deprecated)?;
+        out.optional::<
+                __buffa::ClosedEnum<method_options::IdempotencyLevel>,
+            >("idempotencyLevel", "idempotency_level", &self.idempotency_level)?;
+        out.message("features", "features", &self.features)?;
+        out.repeated::<
+                __buffa::json::MessageKind<UninterpretedOption>,
+            >(
+            "uninterpretedOption",
+            "uninterpreted_option",
+            &self.uninterpreted_option,
+        )?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for MethodOptions {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "deprecated" => ::core::option::Option::Some(0),
+            "idempotencyLevel" => ::core::option::Option::Some(1),
+            "features" => ::core::option::Option::Some(2),
+            "uninterpretedOption" => ::core::option::Option::Some(3),
+            "idempotency_level" => ::core::option::Option::Some(1),
+            "uninterpreted_option" => ::core::option::Option::Some(3),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => input.optional::<__buffa::Bool>(&mut self.deprecated),
+            1 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<method_options::IdempotencyLevel>,
+                    >(&mut self.idempotency_level)
+            }
+            2 => input.message(&mut self.features),
+            3 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<UninterpretedOption>,
+                    >(&mut self.uninterpreted_option)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for MethodOptions {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for MethodOptions {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`MethodOptions`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct MethodOptionsView<'a> {
+    /// Is this method deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for the method, or it will be completely ignored; in the very least,
+    /// this is a formalization for deprecating methods.
+    pub deprecated: ::core::option::Option<bool>,
+    pub idempotency_level: ::core::option::Option<method_options::IdempotencyLevel>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::buffa::MessageField<
+        FeatureSetView<'a>,
+        ::buffa::Inline<FeatureSetView<'a>>,
+    >,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> MethodOptionsView<'a> {
+    /// The value of `deprecated`, or its default when unset.
+    pub fn deprecated(&self) -> bool {
+        self.deprecated.unwrap_or(false)
+    }
+    /// The value of `idempotency_level`, or its default when unset.
+    pub fn idempotency_level(&self) -> method_options::IdempotencyLevel {
+        self.idempotency_level
+            .unwrap_or(method_options::IdempotencyLevel::IdempotencyUnknown)
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for MethodOptionsView<'a> {
+    type Owned = MethodOptions;
+}
+impl ::buffa::HasView for MethodOptions {
+    type View<'a> = MethodOptionsView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<MethodOptions> for MethodOptionsView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<MethodOptions, ::buffa::DecodeError> {
+        let mut owned = <MethodOptions as ::core::default::Default>::default();
+        owned.deprecated = self.deprecated;
+        owned.idempotency_level = self.idempotency_level;
+        owned.features = __buffa::to_owned(&self.features)?;
+        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for MethodOptionsView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<MethodOptionsView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <MethodOptionsView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for MethodOptionsView<'a> {
+    const NAME: &'static str = "google.protobuf.MethodOptions";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::Bool>(33, &self.deprecated);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<method_options::IdempotencyLevel>,
+            >(34, &self.idempotency_level);
+        size += __buffa::message::size_field(35, &self.features, cache);
+        size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::Bool>(33, &self.deprecated, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<method_options::IdempotencyLevel>,
+        >(34, &self.idempotency_level, encoder);
+        __buffa::message::write_field(35, &self.features, cache, encoder);
+        __buffa::message::write_repeated(
+            999,
+            &self.uninterpreted_option,
+            cache,
+            encoder,
+        );
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for MethodOptionsView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            33 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            34 => {
+                __buffa::closed_enum::merge_optional::<
+                    method_options::IdempotencyLevel,
+                >(tag, &mut self.idempotency_level, decoder, &mut self.unknown_fields)
+            }
+            35 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            999 => {
+                __buffa::message::merge_repeated(
+                    tag,
+                    &mut self.uninterpreted_option,
+                    decoder,
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Nested types of [`MethodOptions`].
+#[allow(clippy::module_inception)]
+pub mod method_options {
+    /// Is this method side-effect-free (or safe in HTTP parlance), or idempotent,
+    /// or neither? HTTP based RPC implementation may choose GET verb for safe
+    /// methods, and PUT verb for idempotent methods instead of the default POST.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum IdempotencyLevel {
+        #[default]
+        IdempotencyUnknown = 0,
+        NoSideEffects = 1,
+        Idempotent = 2,
+    }
+    impl ::buffa::Enumeration for IdempotencyLevel {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                0 => ::core::option::Option::Some(IdempotencyLevel::IdempotencyUnknown),
+                1 => ::core::option::Option::Some(IdempotencyLevel::NoSideEffects),
+                2 => ::core::option::Option::Some(IdempotencyLevel::Idempotent),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                IdempotencyLevel::IdempotencyUnknown => "IDEMPOTENCY_UNKNOWN",
+                IdempotencyLevel::NoSideEffects => "NO_SIDE_EFFECTS",
+                IdempotencyLevel::Idempotent => "IDEMPOTENT",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "IDEMPOTENCY_UNKNOWN" => {
+                    ::core::option::Option::Some(IdempotencyLevel::IdempotencyUnknown)
+                }
+                "NO_SIDE_EFFECTS" => {
+                    ::core::option::Option::Some(IdempotencyLevel::NoSideEffects)
+                }
+                "IDEMPOTENT" => {
+                    ::core::option::Option::Some(IdempotencyLevel::Idempotent)
+                }
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for IdempotencyLevel {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for IdempotencyLevel {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+}
+/// A message representing a option the parser does not recognize. This only
+/// appears in options protos created by the compiler::Parser class.
+/// DescriptorPool resolves these when building Descriptor objects. Therefore,
+/// options protos in descriptor objects (e.g. returned by Descriptor::options(),
+/// or produced by Descriptor::CopyTo()) will never have UninterpretedOptions
+/// in them.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct UninterpretedOption {
+    pub name: ::std::vec::Vec<uninterpreted_option::NamePart>,
+    /// The value of the uninterpreted option, in whatever type the tokenizer
+    /// identified it as during parsing. Exactly one of these should be set.
+    pub identifier_value: ::core::option::Option<::std::string::String>,
+    pub positive_int_value: ::core::option::Option<u64>,
+    pub negative_int_value: ::core::option::Option<i64>,
+    pub double_value: ::core::option::Option<f64>,
+    pub string_value: ::core::option::Option<::std::vec::Vec<u8>>,
+    pub aggregate_value: ::core::option::Option<::std::string::String>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl UninterpretedOption {
+    /// The value of `identifier_value`, or its default when unset.
+    pub fn identifier_value(&self) -> &str {
+        self.identifier_value.as_deref().unwrap_or("")
+    }
+    /// The value of `positive_int_value`, or its default when unset.
+    pub fn positive_int_value(&self) -> u64 {
+        self.positive_int_value.unwrap_or_default()
+    }
+    /// The value of `negative_int_value`, or its default when unset.
+    pub fn negative_int_value(&self) -> i64 {
+        self.negative_int_value.unwrap_or_default()
+    }
+    /// The value of `double_value`, or its default when unset.
+    pub fn double_value(&self) -> f64 {
+        self.double_value.unwrap_or_default()
+    }
+    /// The value of `string_value`, or its default when unset.
+    pub fn string_value(&self) -> &[u8] {
+        self.string_value.as_deref().unwrap_or(&b""[..])
+    }
+    /// The value of `aggregate_value`, or its default when unset.
+    pub fn aggregate_value(&self) -> &str {
+        self.aggregate_value.as_deref().unwrap_or("")
+    }
+}
+impl ::buffa::Message for UninterpretedOption {
+    const NAME: &'static str = "google.protobuf.UninterpretedOption";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<UninterpretedOption> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<UninterpretedOption as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_repeated(2, &self.name, cache);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(3, &self.identifier_value);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::UInt64,
+            >(4, &self.positive_int_value);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Int64,
+            >(5, &self.negative_int_value);
+        size += __buffa::scalar::size_optional::<__buffa::Double>(6, &self.double_value);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoBytes,
+            >(7, &self.string_value);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ProtoString,
+            >(8, &self.aggregate_value);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_repeated(2, &self.name, cache, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(3, &self.identifier_value, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::UInt64,
+        >(4, &self.positive_int_value, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Int64,
+        >(5, &self.negative_int_value, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Double,
+        >(6, &self.double_value, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoBytes,
+        >(7, &self.string_value, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ProtoString,
+        >(8, &self.aggregate_value, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            2 => __buffa::message::merge_repeated(tag, &mut self.name, decoder),
+            3 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.identifier_value, decoder)
+            }
+            4 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::UInt64,
+                >(tag, &mut self.positive_int_value, decoder)
+            }
+            5 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Int64,
+                >(tag, &mut self.negative_int_value, decoder)
+            }
+            6 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Double,
+                >(tag, &mut self.double_value, decoder)
+            }
+            7 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoBytes,
+                >(tag, &mut self.string_value, decoder)
+            }
+            8 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.aggregate_value, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <UninterpretedOption as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for UninterpretedOption {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.repeated::<
+                __buffa::json::MessageKind<uninterpreted_option::NamePart>,
+            >("name", "name", &self.name)?;
+        out.optional::<
+                __buffa::ProtoString,
+            >("identifierValue", "identifier_value", &self.identifier_value)?;
+        out.optional::<
+                __buffa::UInt64,
+            >("positiveIntValue", "positive_int_value", &self.positive_int_value)?;
+        out.optional::<
+                __buffa::Int64,
+            >("negativeIntValue", "negative_int_value", &self.negative_int_value)?;
+        out.optional::<
+                __buffa::Double,
+            >("doubleValue", "double_value", &self.double_value)?;
+        out.optional::<
+                __buffa::ProtoBytes,
+            >("stringValue", "string_value", &self.string_value)?;
+        out.optional::<
+                __buffa::ProtoString,
+            >("aggregateValue", "aggregate_value", &self.aggregate_value)?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for UninterpretedOption {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "name" => ::core::option::Option::Some(0),
+            "identifierValue" => ::core::option::Option::Some(1),
+            "positiveIntValue" => ::core::option::Option::Some(2),
+            "negativeIntValue" => ::core::option::Option::Some(3),
+            "doubleValue" => ::core::option::Option::Some(4),
+            "stringValue" => ::core::option::Option::Some(5),
+            "aggregateValue" => ::core::option::Option::Some(6),
+            "identifier_value" => ::core::option::Option::Some(1),
+            "positive_int_value" => ::core::option::Option::Some(2),
+            "negative_int_value" => ::core::option::Option::Some(3),
+            "double_value" => ::core::option::Option::Some(4),
+            "string_value" => ::core::option::Option::Some(5),
+            "aggregate_value" => ::core::option::Option::Some(6),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<uninterpreted_option::NamePart>,
+                    >(&mut self.name)
+            }
+            1 => input.optional::<__buffa::ProtoString>(&mut self.identifier_value),
+            2 => input.optional::<__buffa::UInt64>(&mut self.positive_int_value),
+            3 => input.optional::<__buffa::Int64>(&mut self.negative_int_value),
+            4 => input.optional::<__buffa::Double>(&mut self.double_value),
+            5 => input.optional::<__buffa::ProtoBytes>(&mut self.string_value),
+            6 => input.optional::<__buffa::ProtoString>(&mut self.aggregate_value),
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for UninterpretedOption {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for UninterpretedOption {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`UninterpretedOption`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct UninterpretedOptionView<'a> {
+    pub name: ::std::vec::Vec<uninterpreted_option::NamePartView<'a>>,
+    /// The value of the uninterpreted option, in whatever type the tokenizer
+    /// identified it as during parsing. Exactly one of these should be set.
+    pub identifier_value: ::core::option::Option<&'a str>,
+    pub positive_int_value: ::core::option::Option<u64>,
+    pub negative_int_value: ::core::option::Option<i64>,
+    pub double_value: ::core::option::Option<f64>,
+    pub string_value: ::core::option::Option<&'a [u8]>,
+    pub aggregate_value: ::core::option::Option<&'a str>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> UninterpretedOptionView<'a> {
+    /// The value of `identifier_value`, or its default when unset.
+    pub fn identifier_value(&self) -> &'a str {
+        self.identifier_value.unwrap_or("")
+    }
+    /// The value of `positive_int_value`, or its default when unset.
+    pub fn positive_int_value(&self) -> u64 {
+        self.positive_int_value.unwrap_or_default()
+    }
+    /// The value of `negative_int_value`, or its default when unset.
+    pub fn negative_int_value(&self) -> i64 {
+        self.negative_int_value.unwrap_or_default()
+    }
+    /// The value of `double_value`, or its default when unset.
+    pub fn double_value(&self) -> f64 {
+        self.double_value.unwrap_or_default()
+    }
+    /// The value of `string_value`, or its default when unset.
+    pub fn string_value(&self) -> &'a [u8] {
+        self.string_value.unwrap_or(&b""[..])
+    }
+    /// The value of `aggregate_value`, or its default when unset.
+    pub fn aggregate_value(&self) -> &'a str {
+        self.aggregate_value.unwrap_or("")
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for UninterpretedOptionView<'a> {
+    type Owned = UninterpretedOption;
+}
+impl ::buffa::HasView for UninterpretedOption {
+    type View<'a> = UninterpretedOptionView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<UninterpretedOption> for UninterpretedOptionView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<UninterpretedOption, ::buffa::DecodeError> {
+        let mut owned = <UninterpretedOption as ::core::default::Default>::default();
+        owned.name = __buffa::to_owned(&self.name)?;
+        owned.identifier_value = __buffa::to_owned(&self.identifier_value)?;
+        owned.positive_int_value = self.positive_int_value;
+        owned.negative_int_value = self.negative_int_value;
+        owned.double_value = self.double_value;
+        owned.string_value = __buffa::to_owned(&self.string_value)?;
+        owned.aggregate_value = __buffa::to_owned(&self.aggregate_value)?;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for UninterpretedOptionView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<UninterpretedOptionView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <UninterpretedOptionView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for UninterpretedOptionView<'a> {
+    const NAME: &'static str = "google.protobuf.UninterpretedOption";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_repeated(2, &self.name, cache);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(3, &self.identifier_value);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::UInt64,
+            >(4, &self.positive_int_value);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::Int64,
+            >(5, &self.negative_int_value);
+        size += __buffa::scalar::size_optional::<__buffa::Double>(6, &self.double_value);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedBytes<'a>,
+            >(7, &self.string_value);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(8, &self.aggregate_value);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_repeated(2, &self.name, cache, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(3, &self.identifier_value, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::UInt64,
+        >(4, &self.positive_int_value, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Int64,
+        >(5, &self.negative_int_value, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::Double,
+        >(6, &self.double_value, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedBytes<'a>,
+        >(7, &self.string_value, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(8, &self.aggregate_value, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for UninterpretedOptionView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            2 => __buffa::message::merge_repeated(tag, &mut self.name, decoder),
+            3 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.identifier_value, decoder)
+            }
+            4 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::UInt64,
+                >(tag, &mut self.positive_int_value, decoder)
+            }
+            5 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Int64,
+                >(tag, &mut self.negative_int_value, decoder)
+            }
+            6 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::Double,
+                >(tag, &mut self.double_value, decoder)
+            }
+            7 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedBytes<'a>,
+                >(tag, &mut self.string_value, decoder)
+            }
+            8 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.aggregate_value, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Nested types of [`UninterpretedOption`].
+#[allow(clippy::module_inception)]
+pub mod uninterpreted_option {
+    #[allow(unused_imports)]
+    use ::buffa::__private::alias::*;
+    /// The name of the uninterpreted option.  Each string represents a segment in
+    /// a dot-separated name.  is_extension is true iff a segment represents an
+    /// extension (denoted with parentheses in options specs in .proto files).
+    /// E.g.,{ ["foo", false], ["bar.baz", true], ["moo", false] } represents
+    /// "foo.(bar.baz).moo".
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct NamePart {
+        pub name_part: ::core::option::Option<::std::string::String>,
+        pub is_extension: ::core::option::Option<bool>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFields,
+    }
+    impl NamePart {
+        /// The value of `name_part`, or its default when unset.
+        pub fn name_part(&self) -> &str {
+            self.name_part.as_deref().unwrap_or("")
+        }
+        /// The value of `is_extension`, or its default when unset.
+        pub fn is_extension(&self) -> bool {
+            self.is_extension.unwrap_or_default()
+        }
+    }
+    impl ::buffa::Message for NamePart {
+        const NAME: &'static str = "google.protobuf.UninterpretedOption.NamePart";
+        const CACHES_SIZES: bool = false;
+        const SHARES_INPUT: bool = false;
+        fn default_instance() -> &'static Self {
+            static INSTANCE: ::std::sync::OnceLock<NamePart> = ::std::sync::OnceLock::new();
+            INSTANCE.get_or_init(<NamePart as ::core::default::Default>::default)
+        }
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ProtoString,
+                >(1, &self.name_part);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::Bool,
+                >(2, &self.is_extension);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<
+                __buffa::ProtoString,
+            >(1, &self.name_part, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::Bool,
+            >(2, &self.is_extension, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::ProtoString,
+                    >(tag, &mut self.name_part, decoder)
+                }
+                2 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Bool,
+                    >(tag, &mut self.is_extension, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        fn unknown_fields(&self) -> &::buffa::UnknownFields {
+            &self.unknown_fields
+        }
+        fn clear(&mut self) {
+            *self = <NamePart as ::core::default::Default>::default();
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::json::JsonMessage for NamePart {
+        fn serialize_json<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+            options: &::buffa::json::SerializeOptions,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+            out.optional::<
+                    __buffa::ProtoString,
+                >("namePart", "name_part", &self.name_part)?;
+            out.optional::<
+                    __buffa::Bool,
+                >("isExtension", "is_extension", &self.is_extension)?;
+            out.end()
+        }
+        fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+            cx: __buffa::json::DeserializeCx<'_>,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize_fields(deserializer, cx)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::JsonFields for NamePart {
+        fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+            match key {
+                "namePart" => ::core::option::Option::Some(0),
+                "isExtension" => ::core::option::Option::Some(1),
+                "name_part" => ::core::option::Option::Some(0),
+                "is_extension" => ::core::option::Option::Some(1),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+            &mut self,
+            index: u32,
+            _key: &str,
+            input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+        ) -> ::core::result::Result<(), __A::Error> {
+            match index {
+                0 => input.optional::<__buffa::ProtoString>(&mut self.name_part),
+                1 => input.optional::<__buffa::Bool>(&mut self.is_extension),
+                _ => ::core::result::Result::Ok(()),
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::serde::Serialize for NamePart {
+        fn serialize<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            __buffa::json::serialize(self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> __buffa::json::serde::Deserialize<'de> for NamePart {
+        fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize(deserializer)
+        }
+    }
+    /// A borrowed view of [`NamePart`]: the same fields, read from the input without copying it.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct NamePartView<'a> {
+        pub name_part: ::core::option::Option<&'a str>,
+        pub is_extension: ::core::option::Option<bool>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+    }
+    impl<'a> NamePartView<'a> {
+        /// The value of `name_part`, or its default when unset.
+        pub fn name_part(&self) -> &'a str {
+            self.name_part.unwrap_or("")
+        }
+        /// The value of `is_extension`, or its default when unset.
+        pub fn is_extension(&self) -> bool {
+            self.is_extension.unwrap_or_default()
+        }
+    }
+    impl<'a> ::buffa::MessageView<'a> for NamePartView<'a> {
+        type Owned = NamePart;
+    }
+    impl ::buffa::HasView for NamePart {
+        type View<'a> = NamePartView<'a>;
+    }
+    impl<'a> __buffa::ToOwnedValue<NamePart> for NamePartView<'a> {
+        #[allow(clippy::field_reassign_with_default)]
+        fn to_owned_value(
+            &self,
+        ) -> ::core::result::Result<NamePart, ::buffa::DecodeError> {
+            let mut owned = <NamePart as ::core::default::Default>::default();
+            owned.name_part = __buffa::to_owned(&self.name_part)?;
+            owned.is_extension = self.is_extension;
+            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            ::core::result::Result::Ok(owned)
+        }
+    }
+    impl<'a> __buffa::DefaultRef for NamePartView<'a> {
+        fn default_ref<'r>() -> &'r Self
+        where
+            Self: 'r,
+        {
+            static INSTANCE: ::std::sync::OnceLock<NamePartView<'static>> = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(
+                    <NamePartView<'static> as ::core::default::Default>::default,
+                )
+        }
+    }
+    impl<'a> __buffa::Encodable for NamePartView<'a> {
+        const NAME: &'static str = "google.protobuf.UninterpretedOption.NamePart";
+        const CACHES_SIZES: bool = false;
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(1, &self.name_part);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::Bool,
+                >(2, &self.is_extension);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(1, &self.name_part, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::Bool,
+            >(2, &self.is_extension, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        fn unknown_group_depth(&self) -> u32 {
+            self.unknown_fields.nesting()
+        }
+    }
+    impl<'a> __buffa::Mergeable<'a> for NamePartView<'a> {
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.name_part, decoder)
+                }
+                2 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Bool,
+                    >(tag, &mut self.is_extension, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+    }
+}
+/// TODO Enums in C++ gencode (and potentially other languages) are
+/// not well scoped.  This means that each of the feature enums below can clash
+/// with each other.  The short names we've chosen maximize call-site
+/// readability, but leave us very open to this scenario.  A future feature will
+/// be designed and implemented to handle this, hopefully before we ever hit a
+/// conflict here.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::cmp::Eq,
+    ::core::hash::Hash,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct FeatureSet {
+    pub field_presence: ::core::option::Option<feature_set::FieldPresence>,
+    pub enum_type: ::core::option::Option<feature_set::EnumType>,
+    pub repeated_field_encoding: ::core::option::Option<
+        feature_set::RepeatedFieldEncoding,
+    >,
+    pub utf8_validation: ::core::option::Option<feature_set::Utf8Validation>,
+    pub message_encoding: ::core::option::Option<feature_set::MessageEncoding>,
+    pub json_format: ::core::option::Option<feature_set::JsonFormat>,
+    pub enforce_naming_style: ::core::option::Option<feature_set::EnforceNamingStyle>,
+    pub default_symbol_visibility: ::core::option::Option<
+        feature_set::visibility_feature::DefaultSymbolVisibility,
+    >,
+    pub enforce_proto_limits: ::core::option::Option<
+        feature_set::proto_limits_feature::EnforceProtoLimits,
+    >,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl FeatureSet {
+    /// The value of `field_presence`, or its default when unset.
+    pub fn field_presence(&self) -> feature_set::FieldPresence {
+        self.field_presence.unwrap_or_default()
+    }
+    /// The value of `enum_type`, or its default when unset.
+    pub fn enum_type(&self) -> feature_set::EnumType {
+        self.enum_type.unwrap_or_default()
+    }
+    /// The value of `repeated_field_encoding`, or its default when unset.
+    pub fn repeated_field_encoding(&self) -> feature_set::RepeatedFieldEncoding {
+        self.repeated_field_encoding.unwrap_or_default()
+    }
+    /// The value of `utf8_validation`, or its default when unset.
+    pub fn utf8_validation(&self) -> feature_set::Utf8Validation {
+        self.utf8_validation.unwrap_or_default()
+    }
+    /// The value of `message_encoding`, or its default when unset.
+    pub fn message_encoding(&self) -> feature_set::MessageEncoding {
+        self.message_encoding.unwrap_or_default()
+    }
+    /// The value of `json_format`, or its default when unset.
+    pub fn json_format(&self) -> feature_set::JsonFormat {
+        self.json_format.unwrap_or_default()
+    }
+    /// The value of `enforce_naming_style`, or its default when unset.
+    pub fn enforce_naming_style(&self) -> feature_set::EnforceNamingStyle {
+        self.enforce_naming_style.unwrap_or_default()
+    }
+    /// The value of `default_symbol_visibility`, or its default when unset.
+    pub fn default_symbol_visibility(
+        &self,
+    ) -> feature_set::visibility_feature::DefaultSymbolVisibility {
+        self.default_symbol_visibility.unwrap_or_default()
+    }
+    /// The value of `enforce_proto_limits`, or its default when unset.
+    pub fn enforce_proto_limits(
+        &self,
+    ) -> feature_set::proto_limits_feature::EnforceProtoLimits {
+        self.enforce_proto_limits.unwrap_or_default()
+    }
+}
+impl ::buffa::Message for FeatureSet {
+    const NAME: &'static str = "google.protobuf.FeatureSet";
+    const CACHES_SIZES: bool = false;
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<FeatureSet> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<FeatureSet as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<feature_set::FieldPresence>,
+            >(1, &self.field_presence);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<feature_set::EnumType>,
+            >(2, &self.enum_type);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<feature_set::RepeatedFieldEncoding>,
+            >(3, &self.repeated_field_encoding);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<feature_set::Utf8Validation>,
+            >(4, &self.utf8_validation);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<feature_set::MessageEncoding>,
+            >(5, &self.message_encoding);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<feature_set::JsonFormat>,
+            >(6, &self.json_format);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<feature_set::EnforceNamingStyle>,
+            >(7, &self.enforce_naming_style);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<
+                    feature_set::visibility_feature::DefaultSymbolVisibility,
+                >,
+            >(8, &self.default_symbol_visibility);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<
+                    feature_set::proto_limits_feature::EnforceProtoLimits,
+                >,
+            >(9, &self.enforce_proto_limits);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        _cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::FieldPresence>,
+        >(1, &self.field_presence, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::EnumType>,
+        >(2, &self.enum_type, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::RepeatedFieldEncoding>,
+        >(3, &self.repeated_field_encoding, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::Utf8Validation>,
+        >(4, &self.utf8_validation, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::MessageEncoding>,
+        >(5, &self.message_encoding, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::JsonFormat>,
+        >(6, &self.json_format, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::EnforceNamingStyle>,
+        >(7, &self.enforce_naming_style, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::visibility_feature::DefaultSymbolVisibility>,
+        >(8, &self.default_symbol_visibility, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::proto_limits_feature::EnforceProtoLimits>,
+        >(9, &self.enforce_proto_limits, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::FieldPresence,
+                >(tag, &mut self.field_presence, decoder, &mut self.unknown_fields)
+            }
+            2 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::EnumType,
+                >(tag, &mut self.enum_type, decoder, &mut self.unknown_fields)
+            }
+            3 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::RepeatedFieldEncoding,
+                >(
+                    tag,
+                    &mut self.repeated_field_encoding,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            4 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::Utf8Validation,
+                >(tag, &mut self.utf8_validation, decoder, &mut self.unknown_fields)
+            }
+            5 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::MessageEncoding,
+                >(tag, &mut self.message_encoding, decoder, &mut self.unknown_fields)
+            }
+            6 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::JsonFormat,
+                >(tag, &mut self.json_format, decoder, &mut self.unknown_fields)
+            }
+            7 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::EnforceNamingStyle,
+                >(tag, &mut self.enforce_naming_style, decoder, &mut self.unknown_fields)
+            }
+            8 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::visibility_feature::DefaultSymbolVisibility,
+                >(
+                    tag,
+                    &mut self.default_symbol_visibility,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            9 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::proto_limits_feature::EnforceProtoLimits,
+                >(tag, &mut self.enforce_proto_limits, decoder, &mut self.unknown_fields)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <FeatureSet as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for FeatureSet {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.optional::<
+                __buffa::ClosedEnum<feature_set::FieldPresence>,
+            >("fieldPresence", "field_presence", &self.field_presence)?;
+        out.optional::<
+                __buffa::ClosedEnum<feature_set::EnumType>,
+            >("enumType", "enum_type", &self.enum_type)?;
+        out.optional::<
+                __buffa::ClosedEnum<feature_set::RepeatedFieldEncoding>,
+            >(
+            "repeatedFieldEncoding",
+            "repeated_field_encoding",
+            &self.repeated_field_encoding,
+        )?;
+        out.optional::<
+                __buffa::ClosedEnum<feature_set::Utf8Validation>,
+            >("utf8Validation", "utf8_validation", &self.utf8_validation)?;
+        out.optional::<
+                __buffa::ClosedEnum<feature_set::MessageEncoding>,
+            >("messageEncoding", "message_encoding", &self.message_encoding)?;
+        out.optional::<
+                __buffa::ClosedEnum<feature_set::JsonFormat>,
+            >("jsonFormat", "json_format", &self.json_format)?;
+        out.optional::<
+                __buffa::ClosedEnum<feature_set::EnforceNamingStyle>,
+            >("enforceNamingStyle", "enforce_naming_style", &self.enforce_naming_style)?;
+        out.optional::<
+                __buffa::ClosedEnum<
+                    feature_set::visibility_feature::DefaultSymbolVisibility,
+                >,
+            >(
+            "defaultSymbolVisibility",
+            "default_symbol_visibility",
+            &self.default_symbol_visibility,
+        )?;
+        out.optional::<
+                __buffa::ClosedEnum<
+                    feature_set::proto_limits_feature::EnforceProtoLimits,
+                >,
+            >("enforceProtoLimits", "enforce_proto_limits", &self.enforce_proto_limits)?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for FeatureSet {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "fieldPresence" => ::core::option::Option::Some(0),
+            "enumType" => ::core::option::Option::Some(1),
+            "repeatedFieldEncoding" => ::core::option::Option::Some(2),
+            "utf8Validation" => ::core::option::Option::Some(3),
+            "messageEncoding" => ::core::option::Option::Some(4),
+            "jsonFormat" => ::core::option::Option::Some(5),
+            "enforceNamingStyle" => ::core::option::Option::Some(6),
+            "defaultSymbolVisibility" => ::core::option::Option::Some(7),
+            "enforceProtoLimits" => ::core::option::Option::Some(8),
+            "field_presence" => ::core::option::Option::Some(0),
+            "enum_type" => ::core::option::Option::Some(1),
+            "repeated_field_encoding" => ::core::option::Option::Some(2),
+            "utf8_validation" => ::core::option::Option::Some(3),
+            "message_encoding" => ::core::option::Option::Some(4),
+            "json_format" => ::core::option::Option::Some(5),
+            "enforce_naming_style" => ::core::option::Option::Some(6),
+            "default_symbol_visibility" => ::core::option::Option::Some(7),
+            "enforce_proto_limits" => ::core::option::Option::Some(8),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<feature_set::FieldPresence>,
+                    >(&mut self.field_presence)
+            }
+            1 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<feature_set::EnumType>,
+                    >(&mut self.enum_type)
+            }
+            2 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<feature_set::RepeatedFieldEncoding>,
+                    >(&mut self.repeated_field_encoding)
+            }
+            3 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<feature_set::Utf8Validation>,
+                    >(&mut self.utf8_validation)
+            }
+            4 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<feature_set::MessageEncoding>,
+                    >(&mut self.message_encoding)
+            }
+            5 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<feature_set::JsonFormat>,
+                    >(&mut self.json_format)
+            }
+            6 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<feature_set::EnforceNamingStyle>,
+                    >(&mut self.enforce_naming_style)
+            }
+            7 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<
+                            feature_set::visibility_feature::DefaultSymbolVisibility,
+                        >,
+                    >(&mut self.default_symbol_visibility)
+            }
+            8 => {
+                input
+                    .optional::<
+                        __buffa::ClosedEnum<
+                            feature_set::proto_limits_feature::EnforceProtoLimits,
+                        >,
+                    >(&mut self.enforce_proto_limits)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for FeatureSet {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for FeatureSet {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`FeatureSet`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct FeatureSetView<'a> {
+    pub field_presence: ::core::option::Option<feature_set::FieldPresence>,
+    pub enum_type: ::core::option::Option<feature_set::EnumType>,
+    pub repeated_field_encoding: ::core::option::Option<
+        feature_set::RepeatedFieldEncoding,
+    >,
+    pub utf8_validation: ::core::option::Option<feature_set::Utf8Validation>,
+    pub message_encoding: ::core::option::Option<feature_set::MessageEncoding>,
+    pub json_format: ::core::option::Option<feature_set::JsonFormat>,
+    pub enforce_naming_style: ::core::option::Option<feature_set::EnforceNamingStyle>,
+    pub default_symbol_visibility: ::core::option::Option<
+        feature_set::visibility_feature::DefaultSymbolVisibility,
+    >,
+    pub enforce_proto_limits: ::core::option::Option<
+        feature_set::proto_limits_feature::EnforceProtoLimits,
+    >,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> FeatureSetView<'a> {
+    /// The value of `field_presence`, or its default when unset.
+    pub fn field_presence(&self) -> feature_set::FieldPresence {
+        self.field_presence.unwrap_or_default()
+    }
+    /// The value of `enum_type`, or its default when unset.
+    pub fn enum_type(&self) -> feature_set::EnumType {
+        self.enum_type.unwrap_or_default()
+    }
+    /// The value of `repeated_field_encoding`, or its default when unset.
+    pub fn repeated_field_encoding(&self) -> feature_set::RepeatedFieldEncoding {
+        self.repeated_field_encoding.unwrap_or_default()
+    }
+    /// The value of `utf8_validation`, or its default when unset.
+    pub fn utf8_validation(&self) -> feature_set::Utf8Validation {
+        self.utf8_validation.unwrap_or_default()
+    }
+    /// The value of `message_encoding`, or its default when unset.
+    pub fn message_encoding(&self) -> feature_set::MessageEncoding {
+        self.message_encoding.unwrap_or_default()
+    }
+    /// The value of `json_format`, or its default when unset.
+    pub fn json_format(&self) -> feature_set::JsonFormat {
+        self.json_format.unwrap_or_default()
+    }
+    /// The value of `enforce_naming_style`, or its default when unset.
+    pub fn enforce_naming_style(&self) -> feature_set::EnforceNamingStyle {
+        self.enforce_naming_style.unwrap_or_default()
+    }
+    /// The value of `default_symbol_visibility`, or its default when unset.
+    pub fn default_symbol_visibility(
+        &self,
+    ) -> feature_set::visibility_feature::DefaultSymbolVisibility {
+        self.default_symbol_visibility.unwrap_or_default()
+    }
+    /// The value of `enforce_proto_limits`, or its default when unset.
+    pub fn enforce_proto_limits(
+        &self,
+    ) -> feature_set::proto_limits_feature::EnforceProtoLimits {
+        self.enforce_proto_limits.unwrap_or_default()
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for FeatureSetView<'a> {
+    type Owned = FeatureSet;
+}
+impl ::buffa::HasView for FeatureSet {
+    type View<'a> = FeatureSetView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<FeatureSet> for FeatureSetView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<FeatureSet, ::buffa::DecodeError> {
+        let mut owned = <FeatureSet as ::core::default::Default>::default();
+        owned.field_presence = self.field_presence;
+        owned.enum_type = self.enum_type;
+        owned.repeated_field_encoding = self.repeated_field_encoding;
+        owned.utf8_validation = self.utf8_validation;
+        owned.message_encoding = self.message_encoding;
+        owned.json_format = self.json_format;
+        owned.enforce_naming_style = self.enforce_naming_style;
+        owned.default_symbol_visibility = self.default_symbol_visibility;
+        owned.enforce_proto_limits = self.enforce_proto_limits;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for FeatureSetView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<FeatureSetView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(<FeatureSetView<'static> as ::core::default::Default>::default)
+    }
+}
+impl<'a> __buffa::Encodable for FeatureSetView<'a> {
+    const NAME: &'static str = "google.protobuf.FeatureSet";
+    const CACHES_SIZES: bool = false;
+    #[allow(unused_mut)]
+    fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<feature_set::FieldPresence>,
+            >(1, &self.field_presence);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<feature_set::EnumType>,
+            >(2, &self.enum_type);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<feature_set::RepeatedFieldEncoding>,
+            >(3, &self.repeated_field_encoding);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<feature_set::Utf8Validation>,
+            >(4, &self.utf8_validation);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<feature_set::MessageEncoding>,
+            >(5, &self.message_encoding);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<feature_set::JsonFormat>,
+            >(6, &self.json_format);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<feature_set::EnforceNamingStyle>,
+            >(7, &self.enforce_naming_style);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<
+                    feature_set::visibility_feature::DefaultSymbolVisibility,
+                >,
+            >(8, &self.default_symbol_visibility);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<
+                    feature_set::proto_limits_feature::EnforceProtoLimits,
+                >,
+            >(9, &self.enforce_proto_limits);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        _cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::FieldPresence>,
+        >(1, &self.field_presence, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::EnumType>,
+        >(2, &self.enum_type, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::RepeatedFieldEncoding>,
+        >(3, &self.repeated_field_encoding, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::Utf8Validation>,
+        >(4, &self.utf8_validation, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::MessageEncoding>,
+        >(5, &self.message_encoding, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::JsonFormat>,
+        >(6, &self.json_format, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::EnforceNamingStyle>,
+        >(7, &self.enforce_naming_style, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::visibility_feature::DefaultSymbolVisibility>,
+        >(8, &self.default_symbol_visibility, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<feature_set::proto_limits_feature::EnforceProtoLimits>,
+        >(9, &self.enforce_proto_limits, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for FeatureSetView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::FieldPresence,
+                >(tag, &mut self.field_presence, decoder, &mut self.unknown_fields)
+            }
+            2 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::EnumType,
+                >(tag, &mut self.enum_type, decoder, &mut self.unknown_fields)
+            }
+            3 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::RepeatedFieldEncoding,
+                >(
+                    tag,
+                    &mut self.repeated_field_encoding,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            4 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::Utf8Validation,
+                >(tag, &mut self.utf8_validation, decoder, &mut self.unknown_fields)
+            }
+            5 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::MessageEncoding,
+                >(tag, &mut self.message_encoding, decoder, &mut self.unknown_fields)
+            }
+            6 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::JsonFormat,
+                >(tag, &mut self.json_format, decoder, &mut self.unknown_fields)
+            }
+            7 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::EnforceNamingStyle,
+                >(tag, &mut self.enforce_naming_style, decoder, &mut self.unknown_fields)
+            }
+            8 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::visibility_feature::DefaultSymbolVisibility,
+                >(
+                    tag,
+                    &mut self.default_symbol_visibility,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            9 => {
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::proto_limits_feature::EnforceProtoLimits,
+                >(tag, &mut self.enforce_proto_limits, decoder, &mut self.unknown_fields)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Nested types of [`FeatureSet`].
+#[allow(clippy::module_inception)]
+pub mod feature_set {
+    #[allow(unused_imports)]
+    use ::buffa::__private::alias::*;
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct VisibilityFeature {
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFields,
+    }
+    impl ::buffa::Message for VisibilityFeature {
+        const NAME: &'static str = "google.protobuf.FeatureSet.VisibilityFeature";
+        const CACHES_SIZES: bool = false;
+        const SHARES_INPUT: bool = false;
+        fn default_instance() -> &'static Self {
+            static INSTANCE: ::std::sync::OnceLock<VisibilityFeature> = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(<VisibilityFeature as ::core::default::Default>::default)
+        }
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            decoder.skip_to_unknown(tag, &mut self.unknown_fields)
+        }
+        fn unknown_fields(&self) -> &::buffa::UnknownFields {
+            &self.unknown_fields
+        }
+        fn clear(&mut self) {
+            *self = <VisibilityFeature as ::core::default::Default>::default();
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::json::JsonMessage for VisibilityFeature {
+        fn serialize_json<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+            options: &::buffa::json::SerializeOptions,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            let out = __buffa::json::MessageWriter::new(serializer, options)?;
+            out.end()
+        }
+        fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+            cx: __buffa::json::DeserializeCx<'_>,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize_fields(deserializer, cx)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::JsonFields for VisibilityFeature {
+        fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+            {
+                let _ = key;
+                ::core::option::Option::None
+            }
+        }
+        fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+            &mut self,
+            _index: u32,
+            _key: &str,
+            _input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+        ) -> ::core::result::Result<(), __A::Error> {
+            ::core::result::Result::Ok(())
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::serde::Serialize for VisibilityFeature {
+        fn serialize<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            __buffa::json::serialize(self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> __buffa::json::serde::Deserialize<'de> for VisibilityFeature {
+        fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize(deserializer)
+        }
+    }
+    /// A borrowed view of [`VisibilityFeature`]: the same fields, read from the input without copying it.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct VisibilityFeatureView<'a> {
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+    }
+    impl<'a> ::buffa::MessageView<'a> for VisibilityFeatureView<'a> {
+        type Owned = VisibilityFeature;
+    }
+    impl ::buffa::HasView for VisibilityFeature {
+        type View<'a> = VisibilityFeatureView<'a>;
+    }
+    impl<'a> __buffa::ToOwnedValue<VisibilityFeature> for VisibilityFeatureView<'a> {
+        #[allow(clippy::field_reassign_with_default)]
+        fn to_owned_value(
+            &self,
+        ) -> ::core::result::Result<VisibilityFeature, ::buffa::DecodeError> {
+            let mut owned = <VisibilityFeature as ::core::default::Default>::default();
+            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            ::core::result::Result::Ok(owned)
+        }
+    }
+    impl<'a> __buffa::DefaultRef for VisibilityFeatureView<'a> {
+        fn default_ref<'r>() -> &'r Self
+        where
+            Self: 'r,
+        {
+            static INSTANCE: ::std::sync::OnceLock<VisibilityFeatureView<'static>> = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(
+                    <VisibilityFeatureView<'static> as ::core::default::Default>::default,
+                )
+        }
+    }
+    impl<'a> __buffa::Encodable for VisibilityFeatureView<'a> {
+        const NAME: &'static str = "google.protobuf.FeatureSet.VisibilityFeature";
+        const CACHES_SIZES: bool = false;
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            self.unknown_fields.write(encoder);
+        }
+        fn unknown_group_depth(&self) -> u32 {
+            self.unknown_fields.nesting()
+        }
+    }
+    impl<'a> __buffa::Mergeable<'a> for VisibilityFeatureView<'a> {
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            decoder.skip_to_unknown(tag, &mut self.unknown_fields)
+        }
+    }
+    /// Nested types of [`VisibilityFeature`].
+    #[allow(clippy::module_inception)]
+    pub mod visibility_feature {
+        #[derive(
+            ::core::clone::Clone,
+            ::core::marker::Copy,
+            ::core::fmt::Debug,
+            ::core::cmp::PartialEq,
+            ::core::cmp::Eq,
+            ::core::hash::Hash,
+            ::core::cmp::PartialOrd,
+            ::core::cmp::Ord,
+            ::core::default::Default
+        )]
+        #[repr(i32)]
+        pub enum DefaultSymbolVisibility {
+            #[default]
+            Unknown = 0,
+            /// Default pre-EDITION_2024, all UNSET visibility are export.
+            ExportAll = 1,
+            /// All top-level symbols default to export, nested default to local.
+            ExportTopLevel = 2,
+            /// All symbols default to local.
+            LocalAll = 3,
+            /// All symbols local by default. Nested types cannot be exported.
+            /// With special case caveat for message { enum {} reserved 1 to max; }
+            /// This is the recommended setting for new protos.
+            Strict = 4,
+        }
+        impl ::buffa::Enumeration for DefaultSymbolVisibility {
+            fn from_i32(value: i32) -> ::core::option::Option<Self> {
+                match value {
+                    0 => ::core::option::Option::Some(DefaultSymbolVisibility::Unknown),
+                    1 => ::core::option::Option::Some(DefaultSymbolVisibility::ExportAll),
+                    2 => {
+                        ::core::option::Option::Some(
+                            DefaultSymbolVisibility::ExportTopLevel,
+                        )
+                    }
+                    3 => ::core::option::Option::Some(DefaultSymbolVisibility::LocalAll),
+                    4 => ::core::option::Option::Some(DefaultSymbolVisibility::Strict),
+                    _ => ::core::option::Option::None,
+                }
+            }
+            fn to_i32(self) -> i32 {
+                self as i32
+            }
+            fn proto_name(self) -> &'static str {
+                match self {
+                    DefaultSymbolVisibility::Unknown => {
+                        "DEFAULT_SYMBOL_VISIBILITY_UNKNOWN"
+                    }
+                    DefaultSymbolVisibility::ExportAll => "EXPORT_ALL",
+                    DefaultSymbolVisibility::ExportTopLevel => "EXPORT_TOP_LEVEL",
+                    DefaultSymbolVisibility::LocalAll => "LOCAL_ALL",
+                    DefaultSymbolVisibility::Strict => "STRICT",
+                }
+            }
+            fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+                match name {
+                    "DEFAULT_SYMBOL_VISIBILITY_UNKNOWN" => {
+                        ::core::option::Option::Some(DefaultSymbolVisibility::Unknown)
+                    }
+                    "EXPORT_ALL" => {
+                        ::core::option::Option::Some(DefaultSymbolVisibility::ExportAll)
+                    }
+                    "EXPORT_TOP_LEVEL" => {
+                        ::core::option::Option::Some(
+                            DefaultSymbolVisibility::ExportTopLevel,
+                        )
+                    }
+                    "LOCAL_ALL" => {
+                        ::core::option::Option::Some(DefaultSymbolVisibility::LocalAll)
+                    }
+                    "STRICT" => {
+                        ::core::option::Option::Some(DefaultSymbolVisibility::Strict)
+                    }
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+        #[cfg(feature = "json")]
+        impl ::buffa::__private::json::serde::Serialize for DefaultSymbolVisibility {
+            fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+                &self,
+                serializer: __S,
+            ) -> ::core::result::Result<__S::Ok, __S::Error> {
+                ::buffa::__private::json::serialize_enum(*self, serializer)
+            }
+        }
+        #[cfg(feature = "json")]
+        impl<'de> ::buffa::__private::json::serde::Deserialize<'de>
+        for DefaultSymbolVisibility {
+            fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
+                ::buffa::__private::json::deserialize_enum(deserializer)
+            }
+        }
+    }
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct ProtoLimitsFeature {
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFields,
+    }
+    impl ::buffa::Message for ProtoLimitsFeature {
+        const NAME: &'static str = "google.protobuf.FeatureSet.ProtoLimitsFeature";
+        const CACHES_SIZES: bool = false;
+        const SHARES_INPUT: bool = false;
+        fn default_instance() -> &'static Self {
+            static INSTANCE: ::std::sync::OnceLock<ProtoLimitsFeature> = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(<ProtoLimitsFeature as ::core::default::Default>::default)
+        }
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            decoder.skip_to_unknown(tag, &mut self.unknown_fields)
+        }
+        fn unknown_fields(&self) -> &::buffa::UnknownFields {
+            &self.unknown_fields
+        }
+        fn clear(&mut self) {
+            *self = <ProtoLimitsFeature as ::core::default::Default>::default();
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::json::JsonMessage for ProtoLimitsFeature {
+        fn serialize_json<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+            options: &::buffa::json::SerializeOptions,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            let out = __buffa::json::MessageWriter::new(serializer, options)?;
+            out.end()
+        }
+        fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+            cx: __buffa::json::DeserializeCx<'_>,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize_fields(deserializer, cx)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::JsonFields for ProtoLimitsFeature {
+        fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+            {
+                let _ = key;
+                ::core::option::Option::None
+            }
+        }
+        fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+            &mut self,
+            _index: u32,
+            _key: &str,
+            _input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+        ) -> ::core::result::Result<(), __A::Error> {
+            ::core::result::Result::Ok(())
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::serde::Serialize for ProtoLimitsFeature {
+        fn serialize<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            __buffa::json::serialize(self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> __buffa::json::serde::Deserialize<'de> for ProtoLimitsFeature {
+        fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize(deserializer)
+        }
+    }
+    /// A borrowed view of [`ProtoLimitsFeature`]: the same fields, read from the input without copying it.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct ProtoLimitsFeatureView<'a> {
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+    }
+    impl<'a> ::buffa::MessageView<'a> for ProtoLimitsFeatureView<'a> {
+        type Owned = ProtoLimitsFeature;
+    }
+    impl ::buffa::HasView for ProtoLimitsFeature {
+        type View<'a> = ProtoLimitsFeatureView<'a>;
+    }
+    impl<'a> __buffa::ToOwnedValue<ProtoLimitsFeature> for ProtoLimitsFeatureView<'a> {
+        #[allow(clippy::field_reassign_with_default)]
+        fn to_owned_value(
+            &self,
+        ) -> ::core::result::Result<ProtoLimitsFeature, ::buffa::DecodeError> {
+            let mut owned = <ProtoLimitsFeature as ::core::default::Default>::default();
+            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            ::core::result::Result::Ok(owned)
+        }
+    }
+    impl<'a> __buffa::DefaultRef for ProtoLimitsFeatureView<'a> {
+        fn default_ref<'r>() -> &'r Self
+        where
+            Self: 'r,
+        {
+            static INSTANCE: ::std::sync::OnceLock<ProtoLimitsFeatureView<'static>> = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(
+                    <ProtoLimitsFeatureView<
+                        'static,
+                    > as ::core::default::Default>::default,
+                )
+        }
+    }
+    impl<'a> __buffa::Encodable for ProtoLimitsFeatureView<'a> {
+        const NAME: &'static str = "google.protobuf.FeatureSet.ProtoLimitsFeature";
+        const CACHES_SIZES: bool = false;
+        #[allow(unused_mut)]
+        fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            _cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            self.unknown_fields.write(encoder);
+        }
+        fn unknown_group_depth(&self) -> u32 {
+            self.unknown_fields.nesting()
+        }
+    }
+    impl<'a> __buffa::Mergeable<'a> for ProtoLimitsFeatureView<'a> {
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            decoder.skip_to_unknown(tag, &mut self.unknown_fields)
+        }
+    }
+    /// Nested types of [`ProtoLimitsFeature`].
+    #[allow(clippy::module_inception)]
+    pub mod proto_limits_feature {
+        #[derive(
+            ::core::clone::Clone,
+            ::core::marker::Copy,
+            ::core::fmt::Debug,
+            ::core::cmp::PartialEq,
+            ::core::cmp::Eq,
+            ::core::hash::Hash,
+            ::core::cmp::PartialOrd,
+            ::core::cmp::Ord,
+            ::core::default::Default
+        )]
+        #[repr(i32)]
+        pub enum EnforceProtoLimits {
+            #[default]
+            ProtoLimitsUnknown = 0,
+            /// Default pre-EDITION_2026: there are no limit enforcement at the protoc
+            /// level. Practical limits still exist, but they will tend to fail while
+            /// compiling protoc-generated code, and these limits tend to be language
+            /// or toolchain specific.
+            LegacyNoExplicitLimits = 1,
+            /// A set of limits enforced by Edition 2026 by default. For a detailed
+            /// list of all the limits please consult the Edition 2026 documentation.
+            ProtoLimits2026 = 2,
+        }
+        impl ::buffa::Enumeration for EnforceProtoLimits {
+            fn from_i32(value: i32) -> ::core::option::Option<Self> {
+                match value {
+                    0 => {
+                        ::core::option::Option::Some(
+                            EnforceProtoLimits::ProtoLimitsUnknown,
+                        )
+                    }
+                    1 => {
+                        ::core::option::Option::Some(
+                            EnforceProtoLimits::LegacyNoExplicitLimits,
+                        )
+                    }
+                    2 => {
+                        ::core::option::Option::Some(EnforceProtoLimits::ProtoLimits2026)
+                    }
+                    _ => ::core::option::Option::None,
+                }
+            }
+            fn to_i32(self) -> i32 {
+                self as i32
+            }
+            fn proto_name(self) -> &'static str {
+                match self {
+                    EnforceProtoLimits::ProtoLimitsUnknown => "PROTO_LIMITS_UNKNOWN",
+                    EnforceProtoLimits::LegacyNoExplicitLimits => {
+                        "LEGACY_NO_EXPLICIT_LIMITS"
+                    }
+                    EnforceProtoLimits::ProtoLimits2026 => "PROTO_LIMITS2026",
+                }
+            }
+            fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+                match name {
+                    "PROTO_LIMITS_UNKNOWN" => {
+                        ::core::option::Option::Some(
+                            EnforceProtoLimits::ProtoLimitsUnknown,
+                        )
+                    }
+                    "LEGACY_NO_EXPLICIT_LIMITS" => {
+                        ::core::option::Option::Some(
+                            EnforceProtoLimits::LegacyNoExplicitLimits,
+                        )
+                    }
+                    "PROTO_LIMITS2026" => {
+                        ::core::option::Option::Some(EnforceProtoLimits::ProtoLimits2026)
+                    }
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+        #[cfg(feature = "json")]
+        impl ::buffa::__private::json::serde::Serialize for EnforceProtoLimits {
+            fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+                &self,
+                serializer: __S,
+            ) -> ::core::result::Result<__S::Ok, __S::Error> {
+                ::buffa::__private::json::serialize_enum(*self, serializer)
+            }
+        }
+        #[cfg(feature = "json")]
+        impl<'de> ::buffa::__private::json::serde::Deserialize<'de>
+        for EnforceProtoLimits {
+            fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
+                ::buffa::__private::json::deserialize_enum(deserializer)
+            }
+        }
+    }
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum FieldPresence {
+        #[default]
+        Unknown = 0,
+        Explicit = 1,
+        Implicit = 2,
+        LegacyRequired = 3,
+    }
+    impl ::buffa::Enumeration for FieldPresence {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                0 => ::core::option::Option::Some(FieldPresence::Unknown),
+                1 => ::core::option::Option::Some(FieldPresence::Explicit),
+                2 => ::core::option::Option::Some(FieldPresence::Implicit),
+                3 => ::core::option::Option::Some(FieldPresence::LegacyRequired),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                FieldPresence::Unknown => "FIELD_PRESENCE_UNKNOWN",
+                FieldPresence::Explicit => "EXPLICIT",
+                FieldPresence::Implicit => "IMPLICIT",
+                FieldPresence::LegacyRequired => "LEGACY_REQUIRED",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "FIELD_PRESENCE_UNKNOWN" => {
+                    ::core::option::Option::Some(FieldPresence::Unknown)
+                }
+                "EXPLICIT" => ::core::option::Option::Some(FieldPresence::Explicit),
+                "IMPLICIT" => ::core::option::Option::Some(FieldPresence::Implicit),
+                "LEGACY_REQUIRED" => {
+                    ::core::option::Option::Some(FieldPresence::LegacyRequired)
+                }
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for FieldPresence {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for FieldPresence {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum EnumType {
+        #[default]
+        Unknown = 0,
+        Open = 1,
+        Closed = 2,
+    }
+    impl ::buffa::Enumeration for EnumType {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                0 => ::core::option::Option::Some(EnumType::Unknown),
+                1 => ::core::option::Option::Some(EnumType::Open),
+                2 => ::core::option::Option::Some(EnumType::Closed),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                EnumType::Unknown => "ENUM_TYPE_UNKNOWN",
+                EnumType::Open => "OPEN",
+                EnumType::Closed => "CLOSED",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "ENUM_TYPE_UNKNOWN" => ::core::option::Option::Some(EnumType::Unknown),
+                "OPEN" => ::core::option::Option::Some(EnumType::Open),
+                "CLOSED" => ::core::option::Option::Some(EnumType::Closed),
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for EnumType {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for EnumType {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum RepeatedFieldEncoding {
+        #[default]
+        Unknown = 0,
+        Packed = 1,
+        Expanded = 2,
+    }
+    impl ::buffa::Enumeration for RepeatedFieldEncoding {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                0 => ::core::option::Option::Some(RepeatedFieldEncoding::Unknown),
+                1 => ::core::option::Option::Some(RepeatedFieldEncoding::Packed),
+                2 => ::core::option::Option::Some(RepeatedFieldEncoding::Expanded),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                RepeatedFieldEncoding::Unknown => "REPEATED_FIELD_ENCODING_UNKNOWN",
+                RepeatedFieldEncoding::Packed => "PACKED",
+                RepeatedFieldEncoding::Expanded => "EXPANDED",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "REPEATED_FIELD_ENCODING_UNKNOWN" => {
+                    ::core::option::Option::Some(RepeatedFieldEncoding::Unknown)
+                }
+                "PACKED" => ::core::option::Option::Some(RepeatedFieldEncoding::Packed),
+                "EXPANDED" => {
+                    ::core::option::Option::Some(RepeatedFieldEncoding::Expanded)
+                }
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for RepeatedFieldEncoding {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de>
+    for RepeatedFieldEncoding {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum Utf8Validation {
+        #[default]
+        Unknown = 0,
+        Verify = 2,
+        None = 3,
+    }
+    impl ::buffa::Enumeration for Utf8Validation {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                0 => ::core::option::Option::Some(Utf8Validation::Unknown),
+                2 => ::core::option::Option::Some(Utf8Validation::Verify),
+                3 => ::core::option::Option::Some(Utf8Validation::None),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                Utf8Validation::Unknown => "UTF8_VALIDATION_UNKNOWN",
+                Utf8Validation::Verify => "VERIFY",
+                Utf8Validation::None => "NONE",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "UTF8_VALIDATION_UNKNOWN" => {
+                    ::core::option::Option::Some(Utf8Validation::Unknown)
+                }
+                "VERIFY" => ::core::option::Option::Some(Utf8Validation::Verify),
+                "NONE" => ::core::option::Option::Some(Utf8Validation::None),
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for Utf8Validation {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for Utf8Validation {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum MessageEncoding {
+        #[default]
+        Unknown = 0,
+        LengthPrefixed = 1,
+        Delimited = 2,
+    }
+    impl ::buffa::Enumeration for MessageEncoding {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                0 => ::core::option::Option::Some(MessageEncoding::Unknown),
+                1 => ::core::option::Option::Some(MessageEncoding::LengthPrefixed),
+                2 => ::core::option::Option::Some(MessageEncoding::Delimited),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                MessageEncoding::Unknown => "MESSAGE_ENCODING_UNKNOWN",
+                MessageEncoding::LengthPrefixed => "LENGTH_PREFIXED",
+                MessageEncoding::Delimited => "DELIMITED",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "MESSAGE_ENCODING_UNKNOWN" => {
+                    ::core::option::Option::Some(MessageEncoding::Unknown)
+                }
+                "LENGTH_PREFIXED" => {
+                    ::core::option::Option::Some(MessageEncoding::LengthPrefixed)
+                }
+                "DELIMITED" => ::core::option::Option::Some(MessageEncoding::Delimited),
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for MessageEncoding {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for MessageEncoding {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum JsonFormat {
+        #[default]
+        Unknown = 0,
+        Allow = 1,
+        LegacyBestEffort = 2,
+    }
+    impl ::buffa::Enumeration for JsonFormat {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                0 => ::core::option::Option::Some(JsonFormat::Unknown),
+                1 => ::core::option::Option::Some(JsonFormat::Allow),
+                2 => ::core::option::Option::Some(JsonFormat::LegacyBestEffort),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                JsonFormat::Unknown => "JSON_FORMAT_UNKNOWN",
+                JsonFormat::Allow => "ALLOW",
+                JsonFormat::LegacyBestEffort => "LEGACY_BEST_EFFORT",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "JSON_FORMAT_UNKNOWN" => {
+                    ::core::option::Option::Some(JsonFormat::Unknown)
+                }
+                "ALLOW" => ::core::option::Option::Some(JsonFormat::Allow),
+                "LEGACY_BEST_EFFORT" => {
+                    ::core::option::Option::Some(JsonFormat::LegacyBestEffort)
+                }
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for JsonFormat {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for JsonFormat {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+    #[derive(
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::fmt::Debug,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::cmp::PartialOrd,
+        ::core::cmp::Ord,
+        ::core::default::Default
+    )]
+    #[repr(i32)]
+    pub enum EnforceNamingStyle {
+        #[default]
+        Unknown = 0,
+        Style2024 = 1,
+        StyleLegacy = 2,
+        Style2026 = 3,
+    }
+    impl ::buffa::Enumeration for EnforceNamingStyle {
+        fn from_i32(value: i32) -> ::core::option::Option<Self> {
+            match value {
+                0 => ::core::option::Option::Some(EnforceNamingStyle::Unknown),
+                1 => ::core::option::Option::Some(EnforceNamingStyle::Style2024),
+                2 => ::core::option::Option::Some(EnforceNamingStyle::StyleLegacy),
+                3 => ::core::option::Option::Some(EnforceNamingStyle::Style2026),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn proto_name(self) -> &'static str {
+            match self {
+                EnforceNamingStyle::Unknown => "ENFORCE_NAMING_STYLE_UNKNOWN",
+                EnforceNamingStyle::Style2024 => "STYLE2024",
+                EnforceNamingStyle::StyleLegacy => "STYLE_LEGACY",
+                EnforceNamingStyle::Style2026 => "STYLE2026",
+            }
+        }
+        fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "ENFORCE_NAMING_STYLE_UNKNOWN" => {
+                    ::core::option::Option::Some(EnforceNamingStyle::Unknown)
+                }
+                "STYLE2024" => {
+                    ::core::option::Option::Some(EnforceNamingStyle::Style2024)
+                }
+                "STYLE_LEGACY" => {
+                    ::core::option::Option::Some(EnforceNamingStyle::StyleLegacy)
+                }
+                "STYLE2026" => {
+                    ::core::option::Option::Some(EnforceNamingStyle::Style2026)
+                }
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::__private::json::serde::Serialize for EnforceNamingStyle {
+        fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            ::buffa::__private::json::serialize_enum(*self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for EnforceNamingStyle {
+        fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            ::buffa::__private::json::deserialize_enum(deserializer)
+        }
+    }
+}
+/// A compiled specification for the defaults of a set of features.  These
+/// messages are generated from FeatureSet extensions and can be used to seed
+/// feature resolution. The resolution with this object becomes a simple search
+/// for the closest matching edition, followed by proto merges.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::cmp::Eq,
+    ::core::hash::Hash,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct FeatureSetDefaults {
+    pub defaults: ::std::vec::Vec<feature_set_defaults::FeatureSetEditionDefault>,
+    /// The minimum supported edition (inclusive) when this was constructed.
+    /// Editions before this will not have defaults.
+    pub minimum_edition: ::core::option::Option<Edition>,
+    /// The maximum known edition (inclusive) when this was constructed. Editions
+    /// after this will not have reliable defaults.
+    pub maximum_edition: ::core::option::Option<Edition>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl FeatureSetDefaults {
+    /// The value of `minimum_edition`, or its default when unset.
+    pub fn minimum_edition(&self) -> Edition {
+        self.minimum_edition.unwrap_or_default()
+    }
+    /// The value of `maximum_edition`, or its default when unset.
+    pub fn maximum_edition(&self) -> Edition {
+        self.maximum_edition.unwrap_or_default()
+    }
+}
+impl ::buffa::Message for FeatureSetDefaults {
+    const NAME: &'static str = "google.protobuf.FeatureSetDefaults";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<FeatureSetDefaults> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<FeatureSetDefaults as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_repeated(1, &self.defaults, cache);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<Edition>,
+            >(4, &self.minimum_edition);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<Edition>,
+            >(5, &self.maximum_edition);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_repeated(1, &self.defaults, cache, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<Edition>,
+        >(4, &self.minimum_edition, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<Edition>,
+        >(5, &self.maximum_edition, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::merge_repeated(tag, &mut self.defaults, decoder),
+            4 => {
+                __buffa::closed_enum::merge_optional::<
+                    Edition,
+                >(tag, &mut self.minimum_edition, decoder, &mut self.unknown_fields)
+            }
+            5 => {
+                __buffa::closed_enum::merge_optional::<
+                    Edition,
+                >(tag, &mut self.maximum_edition, decoder, &mut self.unknown_fields)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <FeatureSetDefaults as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for FeatureSetDefaults {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.repeated::<
+                __buffa::json::MessageKind<
+                    feature_set_defaults::FeatureSetEditionDefault,
+                >,
+            >("defaults", "defaults", &self.defaults)?;
+        out.optional::<
+                __buffa::ClosedEnum<Edition>,
+            >("minimumEdition", "minimum_edition", &self.minimum_edition)?;
+        out.optional::<
+                __buffa::ClosedEnum<Edition>,
+            >("maximumEdition", "maximum_edition", &self.maximum_edition)?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for FeatureSetDefaults {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "defaults" => ::core::option::Option::Some(0),
+            "minimumEdition" => ::core::option::Option::Some(1),
+            "maximumEdition" => ::core::option::Option::Some(2),
+            "minimum_edition" => ::core::option::Option::Some(1),
+            "maximum_edition" => ::core::option::Option::Some(2),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<
+                            feature_set_defaults::FeatureSetEditionDefault,
+                        >,
+                    >(&mut self.defaults)
+            }
+            1 => {
+                input.optional::<__buffa::ClosedEnum<Edition>>(&mut self.minimum_edition)
+            }
+            2 => {
+                input.optional::<__buffa::ClosedEnum<Edition>>(&mut self.maximum_edition)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for FeatureSetDefaults {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for FeatureSetDefaults {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`FeatureSetDefaults`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct FeatureSetDefaultsView<'a> {
+    pub defaults: ::std::vec::Vec<
+        feature_set_defaults::FeatureSetEditionDefaultView<'a>,
+    >,
+    /// The minimum supported edition (inclusive) when this was constructed.
+    /// Editions before this will not have defaults.
+    pub minimum_edition: ::core::option::Option<Edition>,
+    /// The maximum known edition (inclusive) when this was constructed. Editions
+    /// after this will not have reliable defaults.
+    pub maximum_edition: ::core::option::Option<Edition>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> FeatureSetDefaultsView<'a> {
+    /// The value of `minimum_edition`, or its default when unset.
+    pub fn minimum_edition(&self) -> Edition {
+        self.minimum_edition.unwrap_or_default()
+    }
+    /// The value of `maximum_edition`, or its default when unset.
+    pub fn maximum_edition(&self) -> Edition {
+        self.maximum_edition.unwrap_or_default()
+    }
+}
+impl<'a> ::buffa::MessageView<'a> for FeatureSetDefaultsView<'a> {
+    type Owned = FeatureSetDefaults;
+}
+impl ::buffa::HasView for FeatureSetDefaults {
+    type View<'a> = FeatureSetDefaultsView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<FeatureSetDefaults> for FeatureSetDefaultsView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<FeatureSetDefaults, ::buffa::DecodeError> {
+        let mut owned = <FeatureSetDefaults as ::core::default::Default>::default();
+        owned.defaults = __buffa::to_owned(&self.defaults)?;
+        owned.minimum_edition = self.minimum_edition;
+        owned.maximum_edition = self.maximum_edition;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for FeatureSetDefaultsView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<FeatureSetDefaultsView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <FeatureSetDefaultsView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for FeatureSetDefaultsView<'a> {
+    const NAME: &'static str = "google.protobuf.FeatureSetDefaults";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_repeated(1, &self.defaults, cache);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<Edition>,
+            >(4, &self.minimum_edition);
+        size
+            += __buffa::scalar::size_optional::<
+                __buffa::ClosedEnum<Edition>,
+            >(5, &self.maximum_edition);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_repeated(1, &self.defaults, cache, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<Edition>,
+        >(4, &self.minimum_edition, encoder);
+        __buffa::scalar::write_optional::<
+            __buffa::ClosedEnum<Edition>,
+        >(5, &self.maximum_edition, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for FeatureSetDefaultsView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::merge_repeated(tag, &mut self.defaults, decoder),
+            4 => {
+                __buffa::closed_enum::merge_optional::<
+                    Edition,
+                >(tag, &mut self.minimum_edition, decoder, &mut self.unknown_fields)
+            }
+            5 => {
+                __buffa::closed_enum::merge_optional::<
+                    Edition,
+                >(tag, &mut self.maximum_edition, decoder, &mut self.unknown_fields)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Nested types of [`FeatureSetDefaults`].
+#[allow(clippy::module_inception)]
+pub mod feature_set_defaults {
+    #[allow(unused_imports)]
+    use ::buffa::__private::alias::*;
+    /// A map from every known edition with a unique set of defaults to its
+    /// defaults. Not all editions may be contained here.  For a given edition,
+    /// the defaults at the closest matching edition ordered at or before it should
+    /// be used.  This field must be in strict ascending order by edition.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct FeatureSetEditionDefault {
+        pub edition: ::core::option::Option<super::Edition>,
+        /// Defaults of features that can be overridden in this edition.
+        pub overridable_features: ::buffa::MessageField<super::FeatureSet>,
+        /// Defaults of features that can't be overridden in this edition.
+        pub fixed_features: ::buffa::MessageField<super::FeatureSet>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFields,
+    }
+    impl FeatureSetEditionDefault {
+        /// The value of `edition`, or its default when unset.
+        pub fn edition(&self) -> super::Edition {
+            self.edition.unwrap_or_default()
+        }
+    }
+    impl ::buffa::Message for FeatureSetEditionDefault {
+        const NAME: &'static str = "google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault";
+        const SHARES_INPUT: bool = false;
+        fn default_instance() -> &'static Self {
+            static INSTANCE: ::std::sync::OnceLock<FeatureSetEditionDefault> = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(
+                    <FeatureSetEditionDefault as ::core::default::Default>::default,
+                )
+        }
+        #[allow(unused_mut)]
+        fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ClosedEnum<super::Edition>,
+                >(3, &self.edition);
+            size += __buffa::message::size_field(4, &self.overridable_features, cache);
+            size += __buffa::message::size_field(5, &self.fixed_features, cache);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<
+                __buffa::ClosedEnum<super::Edition>,
+            >(3, &self.edition, encoder);
+            __buffa::message::write_field(4, &self.overridable_features, cache, encoder);
+            __buffa::message::write_field(5, &self.fixed_features, cache, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                3 => {
+                    __buffa::closed_enum::merge_optional::<
+                        super::Edition,
+                    >(tag, &mut self.edition, decoder, &mut self.unknown_fields)
+                }
+                4 => {
+                    __buffa::message::merge_field(
+                        tag,
+                        &mut self.overridable_features,
+                        decoder,
+                    )
+                }
+                5 => {
+                    __buffa::message::merge_field(tag, &mut self.fixed_features, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        fn unknown_fields(&self) -> &::buffa::UnknownFields {
+            &self.unknown_fields
+        }
+        fn clear(&mut self) {
+            *self = <FeatureSetEditionDefault as ::core::default::Default>::default();
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::json::JsonMessage for FeatureSetEditionDefault {
+        fn serialize_json<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+            options: &::buffa::json::SerializeOptions,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+            out.optional::<
+                    __buffa::ClosedEnum<super::Edition>,
+                >("edition", "edition", &self.edition)?;
+            out.message(
+                "overridableFeatures",
+                "overridable_features",
+                &self.overridable_features,
+            )?;
+            out.message("fixedFeatures", "fixed_features", &self.fixed_features)?;
+            out.end()
+        }
+        fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+            cx: __buffa::json::DeserializeCx<'_>,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize_fields(deserializer, cx)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::JsonFields for FeatureSetEditionDefault {
+        fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+            match key {
+                "edition" => ::core::option::Option::Some(0),
+                "overridableFeatures" => ::core::option::Option::Some(1),
+                "fixedFeatures" => ::core::option::Option::Some(2),
+                "overridable_features" => ::core::option::Option::Some(1),
+                "fixed_features" => ::core::option::Option::Some(2),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+            &mut self,
+            index: u32,
+            _key: &str,
+            input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+        ) -> ::core::result::Result<(), __A::Error> {
+            match index {
+                0 => {
+                    input
+                        .optional::<
+                            __buffa::ClosedEnum<super::Edition>,
+                        >(&mut self.edition)
+                }
+                1 => input.message(&mut self.overridable_features),
+                2 => input.message(&mut self.fixed_features),
+                _ => ::core::result::Result::Ok(()),
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::serde::Serialize for FeatureSetEditionDefault {
+        fn serialize<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            __buffa::json::serialize(self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> __buffa::json::serde::Deserialize<'de> for FeatureSetEditionDefault {
+        fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize(deserializer)
+        }
+    }
+    /// A borrowed view of [`FeatureSetEditionDefault`]: the same fields, read from the input without copying it.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct FeatureSetEditionDefaultView<'a> {
+        pub edition: ::core::option::Option<super::Edition>,
+        /// Defaults of features that can be overridden in this edition.
+        pub overridable_features: ::buffa::MessageField<
+            super::FeatureSetView<'a>,
+            ::buffa::Inline<super::FeatureSetView<'a>>,
+        >,
+        /// Defaults of features that can't be overridden in this edition.
+        pub fixed_features: ::buffa::MessageField<
+            super::FeatureSetView<'a>,
+            ::buffa::Inline<super::FeatureSetView<'a>>,
+        >,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+    }
+    impl<'a> FeatureSetEditionDefaultView<'a> {
+        /// The value of `edition`, or its default when unset.
+        pub fn edition(&self) -> super::Edition {
+            self.edition.unwrap_or_default()
+        }
+    }
+    impl<'a> ::buffa::MessageView<'a> for FeatureSetEditionDefaultView<'a> {
+        type Owned = FeatureSetEditionDefault;
+    }
+    impl ::buffa::HasView for FeatureSetEditionDefault {
+        type View<'a> = FeatureSetEditionDefaultView<'a>;
+    }
+    impl<'a> __buffa::ToOwnedValue<FeatureSetEditionDefault>
+    for FeatureSetEditionDefaultView<'a> {
+        #[allow(clippy::field_reassign_with_default)]
+        fn to_owned_value(
+            &self,
+        ) -> ::core::result::Result<FeatureSetEditionDefault, ::buffa::DecodeError> {
+            let mut owned = <FeatureSetEditionDefault as ::core::default::Default>::default();
+            owned.edition = self.edition;
+            owned.overridable_features = __buffa::to_owned(&self.overridable_features)?;
+            owned.fixed_features = __buffa::to_owned(&self.fixed_features)?;
+            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            ::core::result::Result::Ok(owned)
+        }
+    }
+    impl<'a> __buffa::DefaultRef for FeatureSetEditionDefaultView<'a> {
+        fn default_ref<'r>() -> &'r Self
+        where
+            Self: 'r,
+        {
+            static INSTANCE: ::std::sync::OnceLock<
+                FeatureSetEditionDefaultView<'static>,
+            > = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(
+                    <FeatureSetEditionDefaultView<
+                        'static,
+                    > as ::core::default::Default>::default,
+                )
+        }
+    }
+    impl<'a> __buffa::Encodable for FeatureSetEditionDefaultView<'a> {
+        const NAME: &'static str = "google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault";
+        #[allow(unused_mut)]
+        fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ClosedEnum<super::Edition>,
+                >(3, &self.edition);
+            size += __buffa::message::size_field(4, &self.overridable_features, cache);
+            size += __buffa::message::size_field(5, &self.fixed_features, cache);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::scalar::write_optional::<
+                __buffa::ClosedEnum<super::Edition>,
+            >(3, &self.edition, encoder);
+            __buffa::message::write_field(4, &self.overridable_features, cache, encoder);
+            __buffa::message::write_field(5, &self.fixed_features, cache, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        fn unknown_group_depth(&self) -> u32 {
+            self.unknown_fields.nesting()
+        }
+    }
+    impl<'a> __buffa::Mergeable<'a> for FeatureSetEditionDefaultView<'a> {
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                3 => {
+                    __buffa::closed_enum::merge_optional::<
+                        super::Edition,
+                    >(tag, &mut self.edition, decoder, &mut self.unknown_fields)
+                }
+                4 => {
+                    __buffa::message::merge_field(
+                        tag,
+                        &mut self.overridable_features,
+                        decoder,
+                    )
+                }
+                5 => {
+                    __buffa::message::merge_field(tag, &mut self.fixed_features, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+    }
+}
+/// Encapsulates information about the original source file from which a
+/// FileDescriptorProto was generated.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::cmp::Eq,
+    ::core::hash::Hash,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct SourceCodeInfo {
+    /// A Location identifies a piece of source code in a .proto file which
+    /// corresponds to a particular definition.  This information is intended
+    /// to be useful to IDEs, code indexers, documentation generators, and similar
+    /// tools.
+    ///
+    /// For example, say we have a file like:
+    /// message Foo {
+    /// optional string foo = 1;
+    /// }
+    /// Let's look at just the field definition:
+    /// optional string foo = 1;
+    /// ^       ^^     ^^  ^  ^^^
+    /// a       bc     de  f  ghi
+    /// We have the following locations:
+    /// span   path               represents
+    /// [a,i)  [ 4, 0, 2, 0 ]     The whole field definition.
+    /// [a,b)  [ 4, 0, 2, 0, 4 ]  The label (optional).
+    /// [c,d)  [ 4, 0, 2, 0, 5 ]  The type (string).
+    /// [e,f)  [ 4, 0, 2, 0, 1 ]  The name (foo).
+    /// [g,h)  [ 4, 0, 2, 0, 3 ]  The number (1).
+    ///
+    /// Notes:
+    /// - A location may refer to a repeated field itself (i.e. not to any
+    ///   particular index within it).  This is used whenever a set of elements are
+    ///   logically enclosed in a single code segment.  For example, an entire
+    ///   extend block (possibly containing multiple extension definitions) will
+    ///   have an outer location whose path refers to the "extensions" repeated
+    ///   field without an index.
+    /// - Multiple locations may have the same path.  This happens when a single
+    ///   logical declaration is spread out across multiple places.  The most
+    ///   obvious example is the "extend" block again -- there may be multiple
+    ///   extend blocks in the same scope, each of which will have the same path.
+    /// - A location's span is not always a subset of its parent's span.  For
+    ///   example, the "extendee" of an extension declaration appears at the
+    ///   beginning of the "extend" block and is shared by all extensions within
+    ///   the block.
+    /// - Just because a location's span is a subset of some other location's span
+    ///   does not mean that it is a descendant.  For example, a "group" defines
+    ///   both a type and a field in a single declaration.  Thus, the locations
+    ///   corresponding to the type and field and their components will overlap.
+    /// - Code which tries to interpret locations should probably be designed to
+    ///   ignore those that it doesn't understand, as more types of locations could
+    ///   be recorded in the future.
+    pub location: ::std::vec::Vec<source_code_info::Location>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl ::buffa::Message for SourceCodeInfo {
+    const NAME: &'static str = "google.protobuf.SourceCodeInfo";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<SourceCodeInfo> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<SourceCodeInfo as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_repeated(1, &self.location, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_repeated(1, &self.location, cache, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::merge_repeated(tag, &mut self.location, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <SourceCodeInfo as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for SourceCodeInfo {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.repeated::<
+                __buffa::json::MessageKind<source_code_info::Location>,
+            >("location", "location", &self.location)?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for SourceCodeInfo {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "location" => ::core::option::Option::Some(0),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<source_code_info::Location>,
+                    >(&mut self.location)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for SourceCodeInfo {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for SourceCodeInfo {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`SourceCodeInfo`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct SourceCodeInfoView<'a> {
+    /// A Location identifies a piece of source code in a .proto file which
+    /// corresponds to a particular definition.  This information is intended
+    /// to be useful to IDEs, code indexers, documentation generators, and similar
+    /// tools.
+    ///
+    /// For example, say we have a file like:
+    /// message Foo {
+    /// optional string foo = 1;
+    /// }
+    /// Let's look at just the field definition:
+    /// optional string foo = 1;
+    /// ^       ^^     ^^  ^  ^^^
+    /// a       bc     de  f  ghi
+    /// We have the following locations:
+    /// span   path               represents
+    /// [a,i)  [ 4, 0, 2, 0 ]     The whole field definition.
+    /// [a,b)  [ 4, 0, 2, 0, 4 ]  The label (optional).
+    /// [c,d)  [ 4, 0, 2, 0, 5 ]  The type (string).
+    /// [e,f)  [ 4, 0, 2, 0, 1 ]  The name (foo).
+    /// [g,h)  [ 4, 0, 2, 0, 3 ]  The number (1).
+    ///
+    /// Notes:
+    /// - A location may refer to a repeated field itself (i.e. not to any
+    ///   particular index within it).  This is used whenever a set of elements are
+    ///   logically enclosed in a single code segment.  For example, an entire
+    ///   extend block (possibly containing multiple extension definitions) will
+    ///   have an outer location whose path refers to the "extensions" repeated
+    ///   field without an index.
+    /// - Multiple locations may have the same path.  This happens when a single
+    ///   logical declaration is spread out across multiple places.  The most
+    ///   obvious example is the "extend" block again -- there may be multiple
+    ///   extend blocks in the same scope, each of which will have the same path.
+    /// - A location's span is not always a subset of its parent's span.  For
+    ///   example, the "extendee" of an extension declaration appears at the
+    ///   beginning of the "extend" block and is shared by all extensions within
+    ///   the block.
+    /// - Just because a location's span is a subset of some other location's span
+    ///   does not mean that it is a descendant.  For example, a "group" defines
+    ///   both a type and a field in a single declaration.  Thus, the locations
+    ///   corresponding to the type and field and their components will overlap.
+    /// - Code which tries to interpret locations should probably be designed to
+    ///   ignore those that it doesn't understand, as more types of locations could
+    ///   be recorded in the future.
+    pub location: ::std::vec::Vec<source_code_info::LocationView<'a>>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> ::buffa::MessageView<'a> for SourceCodeInfoView<'a> {
+    type Owned = SourceCodeInfo;
+}
+impl ::buffa::HasView for SourceCodeInfo {
+    type View<'a> = SourceCodeInfoView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<SourceCodeInfo> for SourceCodeInfoView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<SourceCodeInfo, ::buffa::DecodeError> {
+        let mut owned = <SourceCodeInfo as ::core::default::Default>::default();
+        owned.location = __buffa::to_owned(&self.location)?;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for SourceCodeInfoView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<SourceCodeInfoView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <SourceCodeInfoView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for SourceCodeInfoView<'a> {
+    const NAME: &'static str = "google.protobuf.SourceCodeInfo";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_repeated(1, &self.location, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_repeated(1, &self.location, cache, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for SourceCodeInfoView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::merge_repeated(tag, &mut self.location, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Nested types of [`SourceCodeInfo`].
+#[allow(clippy::module_inception)]
+pub mod source_code_info {
+    #[allow(unused_imports)]
+    use ::buffa::__private::alias::*;
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct Location {
+        /// Identifies which part of the FileDescriptorProto was defined at this
+        /// location.
+        ///
+        /// Each element is a field number or an index.  They form a path from
+        /// the root FileDescriptorProto to the place where the definition appears.
+        /// For example, this path:
+        /// [ 4, 3, 2, 7, 1 ]
+        /// refers to:
+        /// file.message_type(3)  // 4, 3
+        /// .field(7)         // 2, 7
+        /// .name()           // 1
+        /// This is because FileDescriptorProto.message_type has field number 4:
+        /// repeated DescriptorProto message_type = 4;
+        /// and DescriptorProto.field has field number 2:
+        /// repeated FieldDescriptorProto field = 2;
+        /// and FieldDescriptorProto.name has field number 1:
+        /// optional string name = 1;
+        ///
+        /// Thus, the above path gives the location of a field name.  If we removed
+        /// the last element:
+        /// [ 4, 3, 2, 7 ]
+        /// this path refers to the whole field declaration (from the beginning
+        /// of the label to the terminating semicolon).
+        ///
+        /// For options, the path refers to the interpreted option in the descriptor.
+        /// E.g., for a custom option `(my_opt) = "foo"` on a message using extension
+        /// number 10101, the path is:
+        /// [ 4, 3, 7, 10101 ]
+        /// refers to:
+        /// file.message_type(3)     // 4, 3
+        /// .options()           // 7
+        /// .my_opt()            // 10101
+        ///
+        /// Sub-locations corresponding to the interpreted option's corresponding
+        /// `UninterpretedOption` are also appended to the interpreted option, which
+        /// deviates from the actual FileDescriptorProto path. E.g.:
+        /// [ 4, 3, 7, 10101, 2 ]
+        /// refers to the option name `(my_opt)`, and:
+        /// [ 4, 3, 7, 10101, 7 ]
+        /// refers to the "foo" string value of the option.
+        pub path: ::std::vec::Vec<i32>,
+        /// Always has exactly three or four elements: start line, start column,
+        /// end line (optional, otherwise assumed same as start line), end column.
+        /// These are packed into a single field for efficiency.  Note that line
+        /// and column numbers are zero-based -- typically you will want to add
+        /// 1 to each before displaying to a user.
+        pub span: ::std::vec::Vec<i32>,
+        /// If this SourceCodeInfo represents a complete declaration, these are any
+        /// comments appearing before and after the declaration which appear to be
+        /// attached to the declaration.
+        ///
+        /// A series of line comments appearing on consecutive lines, with no other
+        /// tokens appearing on those lines, will be treated as a single comment.
+        ///
+        /// leading_detached_comments will keep paragraphs of comments that appear
+        /// before (but not connected to) the current element. Each paragraph,
+        /// separated by empty lines, will be one comment element in the repeated
+        /// field.
+        ///
+        /// Only the comment content is provided; comment markers (e.g. //) are
+        /// stripped out.  For block comments, leading whitespace and an asterisk
+        /// will be stripped from the beginning of each line other than the first.
+        /// Newlines are included in the output.
+        ///
+        /// Examples:
+        ///
+        /// optional int32 foo = 1;  // Comment attached to foo.
+        /// // Comment attached to bar.
+        /// optional int32 bar = 2;
+        ///
+        /// optional string baz = 3;
+        /// // Comment attached to baz.
+        /// // Another line attached to baz.
+        ///
+        /// // Comment attached to moo.
+        /// //
+        /// // Another line attached to moo.
+        /// optional double moo = 4;
+        ///
+        /// // Detached comment for corge. This is not leading or trailing comments
+        /// // to moo or corge because there are blank lines separating it from
+        /// // both.
+        ///
+        /// // Detached comment for corge paragraph 2.
+        ///
+        /// optional string corge = 5;
+        /// /* Block comment attached
+        /// * to corge.  Leading asterisks
+        /// * will be removed. */
+        ///   /* Block comment attached to
+        /// * grault. */
+        ///   optional int32 grault = 6;
+        ///
+        /// // ignored detached comments.
+        pub leading_comments: ::core::option::Option<::std::string::String>,
+        pub trailing_comments: ::core::option::Option<::std::string::String>,
+        pub leading_detached_comments: ::std::vec::Vec<::std::string::String>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFields,
+    }
+    impl Location {
+        /// The value of `leading_comments`, or its default when unset.
+        pub fn leading_comments(&self) -> &str {
+            self.leading_comments.as_deref().unwrap_or("")
+        }
+        /// The value of `trailing_comments`, or its default when unset.
+        pub fn trailing_comments(&self) -> &str {
+            self.trailing_comments.as_deref().unwrap_or("")
+        }
+    }
+    impl ::buffa::Message for Location {
+        const NAME: &'static str = "google.protobuf.SourceCodeInfo.Location";
+        const SHARES_INPUT: bool = false;
+        fn default_instance() -> &'static Self {
+            static INSTANCE: ::std::sync::OnceLock<Location> = ::std::sync::OnceLock::new();
+            INSTANCE.get_or_init(<Location as ::core::default::Default>::default)
+        }
+        #[allow(unused_mut)]
+        fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size
+                += __buffa::repeated::size_packed::<
+                    __buffa::Int32,
+                >(1, &self.path, cache);
+            size
+                += __buffa::repeated::size_packed::<
+                    __buffa::Int32,
+                >(2, &self.span, cache);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ProtoString,
+                >(3, &self.leading_comments);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ProtoString,
+                >(4, &self.trailing_comments);
+            size
+                += __buffa::repeated::size_expanded::<
+                    __buffa::ProtoString,
+                >(6, &self.leading_detached_comments);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::repeated::write_packed::<
+                __buffa::Int32,
+            >(1, &self.path, cache, encoder);
+            __buffa::repeated::write_packed::<
+                __buffa::Int32,
+            >(2, &self.span, cache, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::ProtoString,
+            >(3, &self.leading_comments, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::ProtoString,
+            >(4, &self.trailing_comments, encoder);
+            __buffa::repeated::write_expanded::<
+                __buffa::ProtoString,
+            >(6, &self.leading_detached_comments, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::repeated::merge::<
+                        __buffa::Int32,
+                    >(tag, &mut self.path, decoder)
+                }
+                2 => {
+                    __buffa::repeated::merge::<
+                        __buffa::Int32,
+                    >(tag, &mut self.span, decoder)
+                }
+                3 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::ProtoString,
+                    >(tag, &mut self.leading_comments, decoder)
+                }
+                4 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::ProtoString,
+                    >(tag, &mut self.trailing_comments, decoder)
+                }
+                6 => {
+                    __buffa::repeated::merge_unpackable::<
+                        __buffa::ProtoString,
+                    >(tag, &mut self.leading_detached_comments, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        fn unknown_fields(&self) -> &::buffa::UnknownFields {
+            &self.unknown_fields
+        }
+        fn clear(&mut self) {
+            *self = <Location as ::core::default::Default>::default();
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::json::JsonMessage for Location {
+        fn serialize_json<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+            options: &::buffa::json::SerializeOptions,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+            out.repeated::<__buffa::Int32>("path", "path", &self.path)?;
+            out.repeated::<__buffa::Int32>("span", "span", &self.span)?;
+            out.optional::<
+                    __buffa::ProtoString,
+                >("leadingComments", "leading_comments", &self.leading_comments)?;
+            out.optional::<
+                    __buffa::ProtoString,
+                >("trailingComments", "trailing_comments", &self.trailing_comments)?;
+            out.repeated::<
+                    __buffa::ProtoString,
+                >(
+                "leadingDetachedComments",
+                "leading_detached_comments",
+                &self.leading_detached_comments,
+            )?;
+            out.end()
+        }
+        fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+            cx: __buffa::json::DeserializeCx<'_>,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize_fields(deserializer, cx)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::JsonFields for Location {
+        fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+            match key {
+                "path" => ::core::option::Option::Some(0),
+                "span" => ::core::option::Option::Some(1),
+                "leadingComments" => ::core::option::Option::Some(2),
+                "trailingComments" => ::core::option::Option::Some(3),
+                "leadingDetachedComments" => ::core::option::Option::Some(4),
+                "leading_comments" => ::core::option::Option::Some(2),
+                "trailing_comments" => ::core::option::Option::Some(3),
+                "leading_detached_comments" => ::core::option::Option::Some(4),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+            &mut self,
+            index: u32,
+            _key: &str,
+            input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+        ) -> ::core::result::Result<(), __A::Error> {
+            match index {
+                0 => input.repeated::<__buffa::Int32>(&mut self.path),
+                1 => input.repeated::<__buffa::Int32>(&mut self.span),
+                2 => input.optional::<__buffa::ProtoString>(&mut self.leading_comments),
+                3 => input.optional::<__buffa::ProtoString>(&mut self.trailing_comments),
+                4 => {
+                    input
+                        .repeated::<
+                            __buffa::ProtoString,
+                        >(&mut self.leading_detached_comments)
+                }
+                _ => ::core::result::Result::Ok(()),
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::serde::Serialize for Location {
+        fn serialize<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            __buffa::json::serialize(self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> __buffa::json::serde::Deserialize<'de> for Location {
+        fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize(deserializer)
+        }
+    }
+    /// A borrowed view of [`Location`]: the same fields, read from the input without copying it.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct LocationView<'a> {
+        /// Identifies which part of the FileDescriptorProto was defined at this
+        /// location.
+        ///
+        /// Each element is a field number or an index.  They form a path from
+        /// the root FileDescriptorProto to the place where the definition appears.
+        /// For example, this path:
+        /// [ 4, 3, 2, 7, 1 ]
+        /// refers to:
+        /// file.message_type(3)  // 4, 3
+        /// .field(7)         // 2, 7
+        /// .name()           // 1
+        /// This is because FileDescriptorProto.message_type has field number 4:
+        /// repeated DescriptorProto message_type = 4;
+        /// and DescriptorProto.field has field number 2:
+        /// repeated FieldDescriptorProto field = 2;
+        /// and FieldDescriptorProto.name has field number 1:
+        /// optional string name = 1;
+        ///
+        /// Thus, the above path gives the location of a field name.  If we removed
+        /// the last element:
+        /// [ 4, 3, 2, 7 ]
+        /// this path refers to the whole field declaration (from the beginning
+        /// of the label to the terminating semicolon).
+        ///
+        /// For options, the path refers to the interpreted option in the descriptor.
+        /// E.g., for a custom option `(my_opt) = "foo"` on a message using extension
+        /// number 10101, the path is:
+        /// [ 4, 3, 7, 10101 ]
+        /// refers to:
+        /// file.message_type(3)     // 4, 3
+        /// .options()           // 7
+        /// .my_opt()            // 10101
+        ///
+        /// Sub-locations corresponding to the interpreted option's corresponding
+        /// `UninterpretedOption` are also appended to the interpreted option, which
+        /// deviates from the actual FileDescriptorProto path. E.g.:
+        /// [ 4, 3, 7, 10101, 2 ]
+        /// refers to the option name `(my_opt)`, and:
+        /// [ 4, 3, 7, 10101, 7 ]
+        /// refers to the "foo" string value of the option.
+        pub path: ::std::vec::Vec<i32>,
+        /// Always has exactly three or four elements: start line, start column,
+        /// end line (optional, otherwise assumed same as start line), end column.
+        /// These are packed into a single field for efficiency.  Note that line
+        /// and column numbers are zero-based -- typically you will want to add
+        /// 1 to each before displaying to a user.
+        pub span: ::std::vec::Vec<i32>,
+        /// If this SourceCodeInfo represents a complete declaration, these are any
+        /// comments appearing before and after the declaration which appear to be
+        /// attached to the declaration.
+        ///
+        /// A series of line comments appearing on consecutive lines, with no other
+        /// tokens appearing on those lines, will be treated as a single comment.
+        ///
+        /// leading_detached_comments will keep paragraphs of comments that appear
+        /// before (but not connected to) the current element. Each paragraph,
+        /// separated by empty lines, will be one comment element in the repeated
+        /// field.
+        ///
+        /// Only the comment content is provided; comment markers (e.g. //) are
+        /// stripped out.  For block comments, leading whitespace and an asterisk
+        /// will be stripped from the beginning of each line other than the first.
+        /// Newlines are included in the output.
+        ///
+        /// Examples:
+        ///
+        /// optional int32 foo = 1;  // Comment attached to foo.
+        /// // Comment attached to bar.
+        /// optional int32 bar = 2;
+        ///
+        /// optional string baz = 3;
+        /// // Comment attached to baz.
+        /// // Another line attached to baz.
+        ///
+        /// // Comment attached to moo.
+        /// //
+        /// // Another line attached to moo.
+        /// optional double moo = 4;
+        ///
+        /// // Detached comment for corge. This is not leading or trailing comments
+        /// // to moo or corge because there are blank lines separating it from
+        /// // both.
+        ///
+        /// // Detached comment for corge paragraph 2.
+        ///
+        /// optional string corge = 5;
+        /// /* Block comment attached
+        /// * to corge.  Leading asterisks
+        /// * will be removed. */
+        ///   /* Block comment attached to
+        /// * grault. */
+        ///   optional int32 grault = 6;
+        ///
+        /// // ignored detached comments.
+        pub leading_comments: ::core::option::Option<&'a str>,
+        pub trailing_comments: ::core::option::Option<&'a str>,
+        pub leading_detached_comments: ::std::vec::Vec<&'a str>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+    }
+    impl<'a> LocationView<'a> {
+        /// The value of `leading_comments`, or its default when unset.
+        pub fn leading_comments(&self) -> &'a str {
+            self.leading_comments.unwrap_or("")
+        }
+        /// The value of `trailing_comments`, or its default when unset.
+        pub fn trailing_comments(&self) -> &'a str {
+            self.trailing_comments.unwrap_or("")
+        }
+    }
+    impl<'a> ::buffa::MessageView<'a> for LocationView<'a> {
+        type Owned = Location;
+    }
+    impl ::buffa::HasView for Location {
+        type View<'a> = LocationView<'a>;
+    }
+    impl<'a> __buffa::ToOwnedValue<Location> for LocationView<'a> {
+        #[allow(clippy::field_reassign_with_default)]
+        fn to_owned_value(
+            &self,
+        ) -> ::core::result::Result<Location, ::buffa::DecodeError> {
+            let mut owned = <Location as ::core::default::Default>::default();
+            owned.path = ::core::clone::Clone::clone(&self.path);
+            owned.span = ::core::clone::Clone::clone(&self.span);
+            owned.leading_comments = __buffa::to_owned(&self.leading_comments)?;
+            owned.trailing_comments = __buffa::to_owned(&self.trailing_comments)?;
+            owned.leading_detached_comments = __buffa::to_owned(
+                &self.leading_detached_comments,
+            )?;
+            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            ::core::result::Result::Ok(owned)
+        }
+    }
+    impl<'a> __buffa::DefaultRef for LocationView<'a> {
+        fn default_ref<'r>() -> &'r Self
+        where
+            Self: 'r,
+        {
+            static INSTANCE: ::std::sync::OnceLock<LocationView<'static>> = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(
+                    <LocationView<'static> as ::core::default::Default>::default,
+                )
+        }
+    }
+    impl<'a> __buffa::Encodable for LocationView<'a> {
+        const NAME: &'static str = "google.protobuf.SourceCodeInfo.Location";
+        #[allow(unused_mut)]
+        fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size
+                += __buffa::repeated::size_packed::<
+                    __buffa::Int32,
+                >(1, &self.path, cache);
+            size
+                += __buffa::repeated::size_packed::<
+                    __buffa::Int32,
+                >(2, &self.span, cache);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(3, &self.leading_comments);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(4, &self.trailing_comments);
+            size
+                += __buffa::repeated::size_expanded::<
+                    __buffa::BorrowedStr<'a>,
+                >(6, &self.leading_detached_comments);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::repeated::write_packed::<
+                __buffa::Int32,
+            >(1, &self.path, cache, encoder);
+            __buffa::repeated::write_packed::<
+                __buffa::Int32,
+            >(2, &self.span, cache, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(3, &self.leading_comments, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(4, &self.trailing_comments, encoder);
+            __buffa::repeated::write_expanded::<
+                __buffa::BorrowedStr<'a>,
+            >(6, &self.leading_detached_comments, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        fn unknown_group_depth(&self) -> u32 {
+            self.unknown_fields.nesting()
+        }
+    }
+    impl<'a> __buffa::Mergeable<'a> for LocationView<'a> {
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::repeated::merge::<
+                        __buffa::Int32,
+                    >(tag, &mut self.path, decoder)
+                }
+                2 => {
+                    __buffa::repeated::merge::<
+                        __buffa::Int32,
+                    >(tag, &mut self.span, decoder)
+                }
+                3 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.leading_comments, decoder)
+                }
+                4 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.trailing_comments, decoder)
+                }
+                6 => {
+                    __buffa::repeated::merge_unpackable::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.leading_detached_comments, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+    }
+}
+/// Describes the relationship between generated code and its original source
+/// file. A GeneratedCodeInfo message is associated with only one generated
+/// source file, but may contain references to different source .proto files.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::cmp::Eq,
+    ::core::hash::Hash,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct GeneratedCodeInfo {
+    /// An Annotation connects some span of text in generated code to an element
+    /// of its generating .proto file.
+    pub annotation: ::std::vec::Vec<generated_code_info::Annotation>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl ::buffa::Message for GeneratedCodeInfo {
+    const NAME: &'static str = "google.protobuf.GeneratedCodeInfo";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<GeneratedCodeInfo> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<GeneratedCodeInfo as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_repeated(1, &self.annotation, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_repeated(1, &self.annotation, cache, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::merge_repeated(tag, &mut self.annotation, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <GeneratedCodeInfo as ::core::default::Default>::default();
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::json::JsonMessage for GeneratedCodeInfo {
+    fn serialize_json<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+        options: &::buffa::json::SerializeOptions,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+        out.repeated::<
+                __buffa::json::MessageKind<generated_code_info::Annotation>,
+            >("annotation", "annotation", &self.annotation)?;
+        out.end()
+    }
+    fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+        cx: __buffa::json::DeserializeCx<'_>,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize_fields(deserializer, cx)
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::JsonFields for GeneratedCodeInfo {
+    fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+        match key {
+            "annotation" => ::core::option::Option::Some(0),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        _key: &str,
+        input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match index {
+            0 => {
+                input
+                    .repeated::<
+                        __buffa::json::MessageKind<generated_code_info::Annotation>,
+                    >(&mut self.annotation)
+            }
+            _ => ::core::result::Result::Ok(()),
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl __buffa::json::serde::Serialize for GeneratedCodeInfo {
+    fn serialize<__S: __buffa::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        __buffa::json::serialize(self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> __buffa::json::serde::Deserialize<'de> for GeneratedCodeInfo {
+    fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        __buffa::json::deserialize(deserializer)
+    }
+}
+/// A borrowed view of [`GeneratedCodeInfo`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct GeneratedCodeInfoView<'a> {
+    /// An Annotation connects some span of text in generated code to an element
+    /// of its generating .proto file.
+    pub annotation: ::std::vec::Vec<generated_code_info::AnnotationView<'a>>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> ::buffa::MessageView<'a> for GeneratedCodeInfoView<'a> {
+    type Owned = GeneratedCodeInfo;
+}
+impl ::buffa::HasView for GeneratedCodeInfo {
+    type View<'a> = GeneratedCodeInfoView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<GeneratedCodeInfo> for GeneratedCodeInfoView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    fn to_owned_value(
+        &self,
+    ) -> ::core::result::Result<GeneratedCodeInfo, ::buffa::DecodeError> {
+        let mut owned = <GeneratedCodeInfo as ::core::default::Default>::default();
+        owned.annotation = __buffa::to_owned(&self.annotation)?;
+        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for GeneratedCodeInfoView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: ::std::sync::OnceLock<GeneratedCodeInfoView<'static>> = ::std::sync::OnceLock::new();
+        INSTANCE
+            .get_or_init(
+                <GeneratedCodeInfoView<'static> as ::core::default::Default>::default,
+            )
+    }
+}
+impl<'a> __buffa::Encodable for GeneratedCodeInfoView<'a> {
+    const NAME: &'static str = "google.protobuf.GeneratedCodeInfo";
+    #[allow(unused_mut)]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_repeated(1, &self.annotation, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_repeated(1, &self.annotation, cache, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for GeneratedCodeInfoView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::merge_repeated(tag, &mut self.annotation, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+}
+/// Nested types of [`GeneratedCodeInfo`].
+#[allow(clippy::module_inception)]
+pub mod generated_code_info {
+    #[allow(unused_imports)]
+    use ::buffa::__private::alias::*;
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct Annotation {
+        /// Identifies the element in the original source .proto file. This field
+        /// is formatted the same as SourceCodeInfo.Location.path.
+        pub path: ::std::vec::Vec<i32>,
+        /// Identifies the filesystem path to the original source .proto.
+        pub source_file: ::core::option::Option<::std::string::String>,
+        /// Identifies the starting offset in bytes in the generated code
+        /// that relates to the identified object.
+        pub begin: ::core::option::Option<i32>,
+        /// Identifies the ending offset in bytes in the generated code that
+        /// relates to the identified object. The end offset should be one past
+        /// the last relevant byte (so the length of the text = end - begin).
+        pub end: ::core::option::Option<i32>,
+        pub semantic: ::core::option::Option<annotation::Semantic>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFields,
+    }
+    impl Annotation {
+        /// The value of `source_file`, or its default when unset.
+        pub fn source_file(&self) -> &str {
+            self.source_file.as_deref().unwrap_or("")
+        }
+        /// The value of `begin`, or its default when unset.
+        pub fn begin(&self) -> i32 {
+            self.begin.unwrap_or_default()
+        }
+        /// The value of `end`, or its default when unset.
+        pub fn end(&self) -> i32 {
+            self.end.unwrap_or_default()
+        }
+        /// The value of `semantic`, or its default when unset.
+        pub fn semantic(&self) -> annotation::Semantic {
+            self.semantic.unwrap_or_default()
+        }
+    }
+    impl ::buffa::Message for Annotation {
+        const NAME: &'static str = "google.protobuf.GeneratedCodeInfo.Annotation";
+        const SHARES_INPUT: bool = false;
+        fn default_instance() -> &'static Self {
+            static INSTANCE: ::std::sync::OnceLock<Annotation> = ::std::sync::OnceLock::new();
+            INSTANCE.get_or_init(<Annotation as ::core::default::Default>::default)
+        }
+        #[allow(unused_mut)]
+        fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size
+                += __buffa::repeated::size_packed::<
+                    __buffa::Int32,
+                >(1, &self.path, cache);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ProtoString,
+                >(2, &self.source_file);
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(3, &self.begin);
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(4, &self.end);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ClosedEnum<annotation::Semantic>,
+                >(5, &self.semantic);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::repeated::write_packed::<
+                __buffa::Int32,
+            >(1, &self.path, cache, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::ProtoString,
+            >(2, &self.source_file, encoder);
+            __buffa::scalar::write_optional::<__buffa::Int32>(3, &self.begin, encoder);
+            __buffa::scalar::write_optional::<__buffa::Int32>(4, &self.end, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::ClosedEnum<annotation::Semantic>,
+            >(5, &self.semantic, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::repeated::merge::<
+                        __buffa::Int32,
+                    >(tag, &mut self.path, decoder)
+                }
+                2 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::ProtoString,
+                    >(tag, &mut self.source_file, decoder)
+                }
+                3 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.begin, decoder)
+                }
+                4 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.end, decoder)
+                }
+                5 => {
+                    __buffa::closed_enum::merge_optional::<
+                        annotation::Semantic,
+                    >(tag, &mut self.semantic, decoder, &mut self.unknown_fields)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        fn unknown_fields(&self) -> &::buffa::UnknownFields {
+            &self.unknown_fields
+        }
+        fn clear(&mut self) {
+            *self = <Annotation as ::core::default::Default>::default();
+        }
+    }
+    #[cfg(feature = "json")]
+    impl ::buffa::json::JsonMessage for Annotation {
+        fn serialize_json<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+            options: &::buffa::json::SerializeOptions,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            let mut out = __buffa::json::MessageWriter::new(serializer, options)?;
+            out.repeated::<__buffa::Int32>("path", "path", &self.path)?;
+            out.optional::<
+                    __buffa::ProtoString,
+                >("sourceFile", "source_file", &self.source_file)?;
+            out.optional::<__buffa::Int32>("begin", "begin", &self.begin)?;
+            out.optional::<__buffa::Int32>("end", "end", &self.end)?;
+            out.optional::<
+                    __buffa::ClosedEnum<annotation::Semantic>,
+                >("semantic", "semantic", &self.semantic)?;
+            out.end()
+        }
+        fn deserialize_json<'de, __D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+            cx: __buffa::json::DeserializeCx<'_>,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize_fields(deserializer, cx)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::JsonFields for Annotation {
+        fn json_field_index(key: &str) -> ::core::option::Option<u32> {
+            match key {
+                "path" => ::core::option::Option::Some(0),
+                "sourceFile" => ::core::option::Option::Some(1),
+                "begin" => ::core::option::Option::Some(2),
+                "end" => ::core::option::Option::Some(3),
+                "semantic" => ::core::option::Option::Some(4),
+                "source_file" => ::core::option::Option::Some(1),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn merge_json_field<'de, __A: __buffa::json::serde::de::MapAccess<'de>>(
+            &mut self,
+            index: u32,
+            _key: &str,
+            input: &mut __buffa::json::FieldReader<'_, 'de, __A>,
+        ) -> ::core::result::Result<(), __A::Error> {
+            match index {
+                0 => input.repeated::<__buffa::Int32>(&mut self.path),
+                1 => input.optional::<__buffa::ProtoString>(&mut self.source_file),
+                2 => input.optional::<__buffa::Int32>(&mut self.begin),
+                3 => input.optional::<__buffa::Int32>(&mut self.end),
+                4 => {
+                    input
+                        .optional::<
+                            __buffa::ClosedEnum<annotation::Semantic>,
+                        >(&mut self.semantic)
+                }
+                _ => ::core::result::Result::Ok(()),
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    impl __buffa::json::serde::Serialize for Annotation {
+        fn serialize<__S: __buffa::json::serde::Serializer>(
+            &self,
+            serializer: __S,
+        ) -> ::core::result::Result<__S::Ok, __S::Error> {
+            __buffa::json::serialize(self, serializer)
+        }
+    }
+    #[cfg(feature = "json")]
+    impl<'de> __buffa::json::serde::Deserialize<'de> for Annotation {
+        fn deserialize<__D: __buffa::json::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::core::result::Result<Self, __D::Error> {
+            __buffa::json::deserialize(deserializer)
+        }
+    }
+    /// A borrowed view of [`Annotation`]: the same fields, read from the input without copying it.
+    #[derive(
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::fmt::Debug,
+        ::core::default::Default
+    )]
+    pub struct AnnotationView<'a> {
+        /// Identifies the element in the original source .proto file. This field
+        /// is formatted the same as SourceCodeInfo.Location.path.
+        pub path: ::std::vec::Vec<i32>,
+        /// Identifies the filesystem path to the original source .proto.
+        pub source_file: ::core::option::Option<&'a str>,
+        /// Identifies the starting offset in bytes in the generated code
+        /// that relates to the identified object.
+        pub begin: ::core::option::Option<i32>,
+        /// Identifies the ending offset in bytes in the generated code that
+        /// relates to the identified object. The end offset should be one past
+        /// the last relevant byte (so the length of the text = end - begin).
+        pub end: ::core::option::Option<i32>,
+        pub semantic: ::core::option::Option<annotation::Semantic>,
+        /// Fields read from the wire that this schema does not know.
+        pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+    }
+    impl<'a> AnnotationView<'a> {
+        /// The value of `source_file`, or its default when unset.
+        pub fn source_file(&self) -> &'a str {
+            self.source_file.unwrap_or("")
+        }
+        /// The value of `begin`, or its default when unset.
+        pub fn begin(&self) -> i32 {
+            self.begin.unwrap_or_default()
+        }
+        /// The value of `end`, or its default when unset.
+        pub fn end(&self) -> i32 {
+            self.end.unwrap_or_default()
+        }
+        /// The value of `semantic`, or its default when unset.
+        pub fn semantic(&self) -> annotation::Semantic {
+            self.semantic.unwrap_or_default()
+        }
+    }
+    impl<'a> ::buffa::MessageView<'a> for AnnotationView<'a> {
+        type Owned = Annotation;
+    }
+    impl ::buffa::HasView for Annotation {
+        type View<'a> = AnnotationView<'a>;
+    }
+    impl<'a> __buffa::ToOwnedValue<Annotation> for AnnotationView<'a> {
+        #[allow(clippy::field_reassign_with_default)]
+        fn to_owned_value(
+            &self,
+        ) -> ::core::result::Result<Annotation, ::buffa::DecodeError> {
+            let mut owned = <Annotation as ::core::default::Default>::default();
+            owned.path = ::core::clone::Clone::clone(&self.path);
+            owned.source_file = __buffa::to_owned(&self.source_file)?;
+            owned.begin = self.begin;
+            owned.end = self.end;
+            owned.semantic = self.semantic;
+            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            ::core::result::Result::Ok(owned)
+        }
+    }
+    impl<'a> __buffa::DefaultRef for AnnotationView<'a> {
+        fn default_ref<'r>() -> &'r Self
+        where
+            Self: 'r,
+        {
+            static INSTANCE: ::std::sync::OnceLock<AnnotationView<'static>> = ::std::sync::OnceLock::new();
+            INSTANCE
+                .get_or_init(
+                    <AnnotationView<'static> as ::core::default::Default>::default,
+                )
+        }
+    }
+    impl<'a> __buffa::Encodable for AnnotationView<'a> {
+        const NAME: &'static str = "google.protobuf.GeneratedCodeInfo.Annotation";
+        #[allow(unused_mut)]
+        fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+            let mut size = 0;
+            size
+                += __buffa::repeated::size_packed::<
+                    __buffa::Int32,
+                >(1, &self.path, cache);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(2, &self.source_file);
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(3, &self.begin);
+            size += __buffa::scalar::size_optional::<__buffa::Int32>(4, &self.end);
+            size
+                += __buffa::scalar::size_optional::<
+                    __buffa::ClosedEnum<annotation::Semantic>,
+                >(5, &self.semantic);
+            size + self.unknown_fields.encoded_len()
+        }
+        fn write_to(
+            &self,
+            cache: &mut __buffa::SizeCache,
+            encoder: &mut __buffa::Encoder<'_>,
+        ) {
+            __buffa::repeated::write_packed::<
+                __buffa::Int32,
+            >(1, &self.path, cache, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(2, &self.source_file, encoder);
+            __buffa::scalar::write_optional::<__buffa::Int32>(3, &self.begin, encoder);
+            __buffa::scalar::write_optional::<__buffa::Int32>(4, &self.end, encoder);
+            __buffa::scalar::write_optional::<
+                __buffa::ClosedEnum<annotation::Semantic>,
+            >(5, &self.semantic, encoder);
+            self.unknown_fields.write(encoder);
+        }
+        fn unknown_group_depth(&self) -> u32 {
+            self.unknown_fields.nesting()
+        }
+    }
+    impl<'a> __buffa::Mergeable<'a> for AnnotationView<'a> {
+        #[inline]
+        fn merge_field(
+            &mut self,
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => {
+                    __buffa::repeated::merge::<
+                        __buffa::Int32,
+                    >(tag, &mut self.path, decoder)
+                }
+                2 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.source_file, decoder)
+                }
+                3 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.begin, decoder)
+                }
+                4 => {
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.end, decoder)
+                }
+                5 => {
+                    __buffa::closed_enum::merge_optional::<
+                        annotation::Semantic,
+                    >(tag, &mut self.semantic, decoder, &mut self.unknown_fields)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+    }
+    /// Nested types of [`Annotation`].
+    #[allow(clippy::module_inception)]
+    pub mod annotation {
+        /// Represents the identified object's effect on the element in the original
+        /// .proto file.
+        #[derive(
+            ::core::clone::Clone,
+            ::core::marker::Copy,
+            ::core::fmt::Debug,
+            ::core::cmp::PartialEq,
+            ::core::cmp::Eq,
+            ::core::hash::Hash,
+            ::core::cmp::PartialOrd,
+            ::core::cmp::Ord,
+            ::core::default::Default
+        )]
+        #[repr(i32)]
+        pub enum Semantic {
+            /// There is no effect or the effect is indescribable.
+            #[default]
+            None = 0,
+            /// The element is set or otherwise mutated.
+            Set = 1,
+            /// An alias to the element is returned.
+            Alias = 2,
+        }
+        impl ::buffa::Enumeration for Semantic {
+            fn from_i32(value: i32) -> ::core::option::Option<Self> {
+                match value {
+                    0 => ::core::option::Option::Some(Semantic::None),
+                    1 => ::core::option::Option::Some(Semantic::Set),
+                    2 => ::core::option::Option::Some(Semantic::Alias),
+                    _ => ::core::option::Option::None,
+                }
+            }
+            fn to_i32(self) -> i32 {
+                self as i32
+            }
+            fn proto_name(self) -> &'static str {
+                match self {
+                    Semantic::None => "NONE",
+                    Semantic::Set => "SET",
+                    Semantic::Alias => "ALIAS",
+                }
+            }
+            fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+                match name {
+                    "NONE" => ::core::option::Option::Some(Semantic::None),
+                    "SET" => ::core::option::Option::Some(Semantic::Set),
+                    "ALIAS" => ::core::option::Option::Some(Semantic::Alias),
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+        #[cfg(feature = "json")]
+        impl ::buffa::__private::json::serde::Serialize for Semantic {
+            fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+                &self,
+                serializer: __S,
+            ) -> ::core::result::Result<__S::Ok, __S::Error> {
+                ::buffa::__private::json::serialize_enum(*self, serializer)
+            }
+        }
+        #[cfg(feature = "json")]
+        impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for Semantic {
+            fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
+                ::buffa::__private::json::deserialize_enum(deserializer)
+            }
+        }
+    }
+}
+/// The full set of known editions.
+#[derive(
+    ::core::clone::Clone,
+    ::core::marker::Copy,
+    ::core::fmt::Debug,
+    ::core::cmp::PartialEq,
+    ::core::cmp::Eq,
+    ::core::hash::Hash,
+    ::core::cmp::PartialOrd,
+    ::core::cmp::Ord,
+    ::core::default::Default
+)]
+#[repr(i32)]
+pub enum Edition {
+    /// A placeholder for an unknown edition value.
+    #[default]
+    Unknown = 0,
+    /// A placeholder edition for specifying default behaviors *before* a feature
+    /// was first introduced.  This is effectively an "infinite past".
+    Legacy = 900,
+    /// Legacy syntax "editions".  These pre-date editions, but behave much like
+    /// distinct editions.  These can't be used to specify the edition of proto
+    /// files, but feature definitions must supply proto2/proto3 defaults for
+    /// backwards compatibility.
+    Proto2 = 998,
+    Proto3 = 999,
+    /// Editions that have been released.  The specific values are arbitrary and
+    /// should not be depended on, but they will always be time-ordered for easy
+    /// comparison.
+    Edition2023 = 1000,
+    Edition2024 = 1001,
+    Edition2026 = 1002,
+    /// A placeholder edition for developing and testing unscheduled features.
+    Unstable = 9999,
+    /// Placeholder editions for testing feature resolution.  These should not be
+    /// used or relied on outside of tests.
+    Edition1TestOnly = 1,
+    Edition2TestOnly = 2,
+    Edition99997TestOnly = 99997,
+    Edition99998TestOnly = 99998,
+    Edition99999TestOnly = 99999,
+    /// Placeholder for specifying unbounded edition support.  This should only
+    /// ever be used by plugins that can expect to never require any changes to
+    /// support a new edition.
+    Max = 2147483647,
+}
+impl ::buffa::Enumeration for Edition {
+    fn from_i32(value: i32) -> ::core::option::Option<Self> {
+        match value {
+            0 => ::core::option::Option::Some(Edition::Unknown),
+            900 => ::core::option::Option::Some(Edition::Legacy),
+            998 => ::core::option::Option::Some(Edition::Proto2),
+            999 => ::core::option::Option::Some(Edition::Proto3),
+            1000 => ::core::option::Option::Some(Edition::Edition2023),
+            1001 => ::core::option::Option::Some(Edition::Edition2024),
+            1002 => ::core::option::Option::Some(Edition::Edition2026),
+            9999 => ::core::option::Option::Some(Edition::Unstable),
+            1 => ::core::option::Option::Some(Edition::Edition1TestOnly),
+            2 => ::core::option::Option::Some(Edition::Edition2TestOnly),
+            99997 => ::core::option::Option::Some(Edition::Edition99997TestOnly),
+            99998 => ::core::option::Option::Some(Edition::Edition99998TestOnly),
+            99999 => ::core::option::Option::Some(Edition::Edition99999TestOnly),
+            2147483647 => ::core::option::Option::Some(Edition::Max),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn to_i32(self) -> i32 {
+        self as i32
+    }
+    fn proto_name(self) -> &'static str {
+        match self {
+            Edition::Unknown => "EDITION_UNKNOWN",
+            Edition::Legacy => "EDITION_LEGACY",
+            Edition::Proto2 => "EDITION_PROTO2",
+            Edition::Proto3 => "EDITION_PROTO3",
+            Edition::Edition2023 => "EDITION_2023",
+            Edition::Edition2024 => "EDITION_2024",
+            Edition::Edition2026 => "EDITION_2026",
+            Edition::Unstable => "EDITION_UNSTABLE",
+            Edition::Edition1TestOnly => "EDITION_1_TEST_ONLY",
+            Edition::Edition2TestOnly => "EDITION_2_TEST_ONLY",
+            Edition::Edition99997TestOnly => "EDITION_99997_TEST_ONLY",
+            Edition::Edition99998TestOnly => "EDITION_99998_TEST_ONLY",
+            Edition::Edition99999TestOnly => "EDITION_99999_TEST_ONLY",
+            Edition::Max => "EDITION_MAX",
+        }
+    }
+    fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+        match name {
+            "EDITION_UNKNOWN" => ::core::option::Option::Some(Edition::Unknown),
+            "EDITION_LEGACY" => ::core::option::Option::Some(Edition::Legacy),
+            "EDITION_PROTO2" => ::core::option::Option::Some(Edition::Proto2),
+            "EDITION_PROTO3" => ::core::option::Option::Some(Edition::Proto3),
+            "EDITION_2023" => ::core::option::Option::Some(Edition::Edition2023),
+            "EDITION_2024" => ::core::option::Option::Some(Edition::Edition2024),
+            "EDITION_2026" => ::core::option::Option::Some(Edition::Edition2026),
+            "EDITION_UNSTABLE" => ::core::option::Option::Some(Edition::Unstable),
+            "EDITION_1_TEST_ONLY" => {
+                ::core::option::Option::Some(Edition::Edition1TestOnly)
+            }
+            "EDITION_2_TEST_ONLY" => {
+                ::core::option::Option::Some(Edition::Edition2TestOnly)
+            }
+            "EDITION_99997_TEST_ONLY" => {
+                ::core::option::Option::Some(Edition::Edition99997TestOnly)
+            }
+            "EDITION_99998_TEST_ONLY" => {
+                ::core::option::Option::Some(Edition::Edition99998TestOnly)
+            }
+            "EDITION_99999_TEST_ONLY" => {
+                ::core::option::Option::Some(Edition::Edition99999TestOnly)
+            }
+            "EDITION_MAX" => ::core::option::Option::Some(Edition::Max),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::__private::json::serde::Serialize for Edition {
+    fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        ::buffa::__private::json::serialize_enum(*self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for Edition {
+    fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        ::buffa::__private::json::deserialize_enum(deserializer)
+    }
+}
+/// Describes the 'visibility' of a symbol with respect to the proto import
+/// system. Symbols can only be imported when the visibility rules do not prevent
+/// it (ex: local symbols cannot be imported).  Visibility modifiers can only set
+/// on `message` and `enum` as they are the only types available to be referenced
+/// from other files.
+#[derive(
+    ::core::clone::Clone,
+    ::core::marker::Copy,
+    ::core::fmt::Debug,
+    ::core::cmp::PartialEq,
+    ::core::cmp::Eq,
+    ::core::hash::Hash,
+    ::core::cmp::PartialOrd,
+    ::core::cmp::Ord,
+    ::core::default::Default
+)]
+#[repr(i32)]
+pub enum SymbolVisibility {
+    #[default]
+    VisibilityUnset = 0,
+    VisibilityLocal = 1,
+    VisibilityExport = 2,
+}
+impl ::buffa::Enumeration for SymbolVisibility {
+    fn from_i32(value: i32) -> ::core::option::Option<Self> {
+        match value {
+            0 => ::core::option::Option::Some(SymbolVisibility::VisibilityUnset),
+            1 => ::core::option::Option::Some(SymbolVisibility::VisibilityLocal),
+            2 => ::core::option::Option::Some(SymbolVisibility::VisibilityExport),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn to_i32(self) -> i32 {
+        self as i32
+    }
+    fn proto_name(self) -> &'static str {
+        match self {
+            SymbolVisibility::VisibilityUnset => "VISIBILITY_UNSET",
+            SymbolVisibility::VisibilityLocal => "VISIBILITY_LOCAL",
+            SymbolVisibility::VisibilityExport => "VISIBILITY_EXPORT",
+        }
+    }
+    fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+        match name {
+            "VISIBILITY_UNSET" => {
+                ::core::option::Option::Some(SymbolVisibility::VisibilityUnset)
+            }
+            "VISIBILITY_LOCAL" => {
+                ::core::option::Option::Some(SymbolVisibility::VisibilityLocal)
+            }
+            "VISIBILITY_EXPORT" => {
+                ::core::option::Option::Some(SymbolVisibility::VisibilityExport)
+            }
+            _ => ::core::option::Option::None,
+        }
+    }
+}
+#[cfg(feature = "json")]
+impl ::buffa::__private::json::serde::Serialize for SymbolVisibility {
+    fn serialize<__S: ::buffa::__private::json::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        ::buffa::__private::json::serialize_enum(*self, serializer)
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for SymbolVisibility {
+    fn deserialize<__D: ::buffa::__private::json::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        ::buffa::__private::json::deserialize_enum(deserializer)
+    }
+}
 /// `Any` contains an arbitrary serialized protocol buffer message along with a
 /// URL that describes the type of the serialized message.
 ///
@@ -6346,6 +21191,41 @@ impl<'a> __buffa::Mergeable<'a> for BytesValueView<'a> {
 #[cfg(feature = "json")]
 #[inline]
 pub fn register_types(registry: &mut ::buffa::json::TypeRegistry) {
+    registry.register::<FileDescriptorSet>();
+    registry.register::<FileDescriptorProto>();
+    registry.register::<DescriptorProto>();
+    registry.register::<descriptor_proto::ExtensionRange>();
+    registry.register::<descriptor_proto::ReservedRange>();
+    registry.register::<ExtensionRangeOptions>();
+    registry.register::<extension_range_options::Declaration>();
+    registry.register::<FieldDescriptorProto>();
+    registry.register::<OneofDescriptorProto>();
+    registry.register::<EnumDescriptorProto>();
+    registry.register::<enum_descriptor_proto::EnumReservedRange>();
+    registry.register::<EnumValueDescriptorProto>();
+    registry.register::<ServiceDescriptorProto>();
+    registry.register::<MethodDescriptorProto>();
+    registry.register::<FileOptions>();
+    registry.register::<MessageOptions>();
+    registry.register::<FieldOptions>();
+    registry.register::<field_options::EditionDefault>();
+    registry.register::<field_options::FeatureSupport>();
+    registry.register::<OneofOptions>();
+    registry.register::<EnumOptions>();
+    registry.register::<EnumValueOptions>();
+    registry.register::<ServiceOptions>();
+    registry.register::<MethodOptions>();
+    registry.register::<UninterpretedOption>();
+    registry.register::<uninterpreted_option::NamePart>();
+    registry.register::<FeatureSet>();
+    registry.register::<feature_set::VisibilityFeature>();
+    registry.register::<feature_set::ProtoLimitsFeature>();
+    registry.register::<FeatureSetDefaults>();
+    registry.register::<feature_set_defaults::FeatureSetEditionDefault>();
+    registry.register::<SourceCodeInfo>();
+    registry.register::<source_code_info::Location>();
+    registry.register::<GeneratedCodeInfo>();
+    registry.register::<generated_code_info::Annotation>();
     registry.register::<SourceContext>();
     registry.register::<Type>();
     registry.register::<Field>();
