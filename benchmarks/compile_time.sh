@@ -2,8 +2,8 @@
 # Compile time of generated code: CPU seconds (user + sys) to rebuild a
 # crate holding only the code generated for the four benchmark schemas
 # (build script included; dependencies built beforehand), median of three,
-# with CARGO_INCREMENTAL=0, for prost, prost + pbjson, buffa and buffa with
-# JSON, in the dev and release profiles.
+# with CARGO_INCREMENTAL=0, for prost, prost + pbjson, buffa, buffa with
+# JSON and buffa with reflection, in the dev and release profiles.
 #
 # Usage: bash benchmarks/compile_time.sh [WORK_DIR]   (default: a temp dir)
 set -euo pipefail
@@ -44,11 +44,13 @@ crate gen_buffa "buffa = { path = \"${repo}/buffa\" }" "buffa-build = { path = \
     "${buffa_build}.compile().unwrap();" ""
 crate gen_buffa_json "buffa = { path = \"${repo}/buffa\", features = [\"json\"] }" "buffa-build = { path = \"${repo}/buffa-build\" }" \
     "${buffa_build}.json().compile().unwrap();" ""
+crate gen_buffa_reflect "buffa = { path = \"${repo}/buffa\" }"$'\n'"buffa-reflect = { path = \"${repo}/buffa-reflect\" }" \
+    "buffa-build = { path = \"${repo}/buffa-build\" }" "${buffa_build}.reflection().compile().unwrap();" ""
 
 for profile in dev release; do
     flag=()
     [[ "${profile}" == release ]] && flag=(--release)
-    for name in gen_prost gen_pbjson gen_buffa gen_buffa_json; do
+    for name in gen_prost gen_pbjson gen_buffa gen_buffa_json gen_buffa_reflect; do
         (cd "${work}/${name}" && cargo build -q ${flag[@]+"${flag[@]}"})
         times=()
         for _ in 1 2 3; do

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Run the official protobuf 27.1 conformance suite against buffa.
 #
-# Usage: conformance/run.sh [--if-cached] [--mode owned|view] [-- <extra conformance_test_runner args>]
+# Usage: conformance/run.sh [--if-cached] [--mode owned|view|dynamic] [-- <extra conformance_test_runner args>]
 #
 #   --if-cached   only run if the conformance runner has already been built
 #                 (see build-runner.sh); otherwise print a message and exit 0.
 #                 Same as setting BUFFA_CONFORMANCE_IF_CACHED=1.
-#   --mode MODE   run the suite in one mode only (default: owned, then view).
+#   --mode MODE   run the suite in one mode only (default: owned, view, then
+#                 dynamic).
 #   -- ARGS       passed to conformance_test_runner before the testee path,
 #                 e.g. `-- --verbose` or `-- --failure_list FILE`.
 #
@@ -15,13 +16,15 @@
 #   conformance_test_runner --enforce_recommended --maximum_edition 2023 \
 #       --output_dir <results dir>/<mode> <testee>
 # with no failure list, so every failing test is an unexpected failure. The
-# suite runs twice, once per testee mode (BUFFA_CONFORMANCE_MODE): `owned`
-# round-trips each payload through the owned message, `view` through its
-# borrowed view (decode_view, then the view's encode_to_vec).
+# suite runs three times, once per testee mode (BUFFA_CONFORMANCE_MODE):
+# `owned` round-trips each payload through the owned message, `view` through
+# its borrowed view (decode_view, then the view's encode_to_vec), `dynamic`
+# through a buffa_reflect::DynamicMessage built from the test protos'
+# descriptors (no generated type involved).
 #
 # The runner's full output is saved to <results dir>/<mode>/runner.log, where
 # <results dir> is $BUFFA_CONFORMANCE_OUTPUT_DIR or <cargo target dir>/conformance.
-# Exit status is non-zero if the runner reports any failure in either mode.
+# Exit status is non-zero if the runner reports any failure in any mode.
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -33,12 +36,13 @@ die() { printf '[conformance] error: %s\n' "$*" >&2; exit 1; }
 if_cached="${BUFFA_CONFORMANCE_IF_CACHED:-0}"
 [[ "${if_cached}" == "0" || "${if_cached}" == "false" || -z "${if_cached}" ]] && if_cached=0 || if_cached=1
 extra_args=()
-modes=(owned view)
+modes=(owned view dynamic)
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --if-cached) if_cached=1; shift ;;
         --mode)
-            [[ "${2:-}" == owned || "${2:-}" == view ]] || die "--mode takes owned or view"
+            [[ "${2:-}" == owned || "${2:-}" == view || "${2:-}" == dynamic ]] ||
+                die "--mode takes owned, view or dynamic"
             modes=("$2"); shift 2 ;;
         --) shift; extra_args=("$@"); break ;;
         -h|--help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "${BASH_SOURCE[0]}"; exit 0 ;;
@@ -145,8 +149,15 @@ failed_modes=()
 for mode in "${modes[@]}"; do
     run_mode "${mode}" || failed_modes+=("${mode}")
 done
-# "owned and view modes", "view mode".
-label() { if (($# > 1)); then echo "${*:1:$#-1} and ${!#} modes"; else echo "$1 mode"; fi; }
+# "owned, view and dynamic modes", "view mode".
+label() {
+    if (($# > 1)); then
+        local init="${*:1:$#-1}"
+        echo "${init// /, } and ${!#} modes"
+    else
+        echo "$1 mode"
+    fi
+}
 if ((${#failed_modes[@]})); then
     echo "CONFORMANCE: FAILED ($(label "${failed_modes[@]}"))"
     exit 1

@@ -15,6 +15,10 @@
 //!   target: `proto/json.proto` with the two files above; its well-known
 //!   types come from `buffa-types`.
 //!
+//! It also has protoc write the encoded `FileDescriptorSet` of
+//! `proto/json.proto` and its imports to `OUT_DIR/descriptor_set.pb`, for
+//! the `text` target's dynamic messages.
+//!
 //! protoc is the one `protoc-bin-vendored` ships; nothing is read from the
 //! environment.
 
@@ -54,6 +58,8 @@ fn main() {
         .compile()
         .unwrap_or_else(|e| panic!("buffa-build (json): {e}"));
 
+    descriptor_set(&protoc, &json, &out_dir.join("descriptor_set.pb"));
+
     let prost_out = out_dir.join("prost");
     fs::create_dir_all(&prost_out).expect("create OUT_DIR/prost");
     prost_build::Config::new()
@@ -79,4 +85,23 @@ fn buffa(protoc: &Path, out: &Path, options: impl FnOnce(&mut buffa_build::Confi
     config
         .compile()
         .unwrap_or_else(|e| panic!("buffa-build ({}): {e}", out.display()));
+}
+
+/// Has protoc write the descriptor set of `files` and their imports (the
+/// well-known types included) to `out`.
+fn descriptor_set(protoc: &Path, files: &[&str], out: &Path) {
+    let well_known = protoc_bin_vendored::include_path().expect("vendored include path");
+    let output = std::process::Command::new(protoc)
+        .arg("--include_imports")
+        .arg(format!("--descriptor_set_out={}", out.display()))
+        .arg("--proto_path=proto")
+        .arg(format!("--proto_path={}", well_known.display()))
+        .args(files)
+        .output()
+        .expect("run protoc");
+    assert!(
+        output.status.success(),
+        "protoc --descriptor_set_out: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }

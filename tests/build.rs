@@ -9,20 +9,24 @@
 //!    allocation-budget protos under `proto/limits`, the string and bytes
 //!    protos under `proto/strings` in three representations, and the
 //!    `Eq`/`Hash` protos under `proto/eq_hash` (with a custom pointer),
-//!    and the JSON protos under `proto/json` (with `json()`; their
-//!    well-known types come from `buffa-types`), with buffa-build;
+//!    the extension protos under `proto/extensions` (with views; the
+//!    descriptor types their custom options extend come from
+//!    `buffa-types`), and the JSON protos under `proto/json` (with
+//!    `json()`; their well-known types come from `buffa-types`), with
+//!    buffa-build; and the reflection protos under `proto/reflect` (with
+//!    `reflection()`);
 //! 3. the cross-check protos under `proto/crosscheck`, twice with
-//!    buffa-build (boxed sub-messages and eager views; inline sub-messages
-//!    and lazy views) and once with prost-build.
+//!    buffa-build (boxed sub-messages, eager views and JSON; inline
+//!    sub-messages and lazy views) and once with prost-build.
 //!
 //! Every run writes to its own directory under `OUT_DIR` (`unittest`,
 //! `hostile`, `editions`, `shared`, `strings_owned`, `strings_shared`,
-//! `strings_mixed`, `limits`, `eq_hash`, `json`, `crosscheck`,
-//! `crosscheck_lazy`, `prost`), with an include file `include.rs` that
-//! mounts its packages as modules. The runs in `LAYOUT_REPORTS` also write
-//! a layout report (`layout.txt`), and `layout_sizes.rs` tabulates each
-//! report's size estimates beside the real `size_of` of the structs for
-//! `tests/layout_sizes.rs`.
+//! `strings_mixed`, `limits`, `eq_hash`, `extensions`, `json`, `reflect`,
+//! `crosscheck`, `crosscheck_lazy`, `prost`), with an include file
+//! `include.rs` that mounts its packages as modules. The runs in
+//! `LAYOUT_REPORTS` also write a layout report (`layout.txt`), and
+//! `layout_sizes.rs` tabulates each report's size estimates beside the
+//! real `size_of` of the structs for `tests/layout_sizes.rs`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -84,6 +88,16 @@ fn main() {
 
     buffa_build::Config::new()
         .protoc_executable(&protoc)
+        .files(&proto_files(Path::new("proto/extensions")))
+        .includes(&["proto/extensions"])
+        .views()
+        .out_dir(out_dir.join("extensions"))
+        .include_file("include.rs")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+
+    buffa_build::Config::new()
+        .protoc_executable(&protoc)
         .files(&["proto/limits/limits.proto"])
         .includes(&["proto/limits"])
         .out_dir(out_dir.join("limits"))
@@ -114,15 +128,19 @@ fn main() {
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
 
+    reflect(&out_dir, &protoc);
+
     let crosscheck = proto_files(Path::new("proto/crosscheck"));
     // BTreeMap on both sides: map entries are then written in key order and
-    // the two encoders must agree byte for byte.
+    // the two encoders must agree byte for byte. With JSON, which
+    // `dynamic_json.rs` checks dynamic messages' JSON against.
     buffa_build::Config::new()
         .protoc_executable(&protoc)
         .files(&crosscheck)
         .includes(&["proto/crosscheck"])
         .btree_map(&["."])
         .views()
+        .json()
         .out_dir(out_dir.join("crosscheck"))
         .include_file("include.rs")
         .layout_report("layout.txt")
@@ -226,6 +244,34 @@ fn strings(out_dir: &Path, protoc: &Path) {
         .string_type_in(StringRepr::String, &[".strings2"])
         .string_type_in(StringRepr::BytesStr, &[".strings2.Fields.s_default"])
         .out_dir(out_dir.join("strings_mixed"))
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// The reflection protos under `proto/reflect` (four packages in one run,
+/// so two package modules share one descriptor pool), with every pointer,
+/// map and string representation reflection has to serve. Mounted by
+/// tests/tests/reflect.rs itself.
+fn reflect(out_dir: &Path, protoc: &Path) {
+    use buffa_build::StringRepr;
+    buffa_build::Config::new()
+        .protoc_executable(protoc)
+        .files(&proto_files(Path::new("proto/reflect")))
+        .includes(&["proto/reflect"])
+        .reflection()
+        .btree_map(&[".reflect.v3.Rich.m_sorted"])
+        .unbox_message_fields_in(&[".reflect.v3.Rich.inline_child"])
+        .unbox_oneof_in(&[".reflect.v3.Rich.c_unboxed"])
+        .string_type_in(
+            StringRepr::BytesStr,
+            &[
+                ".reflect.v3.Rich.shared_text",
+                ".reflect.v3.Rich.shared_map",
+            ],
+        )
+        .bytes(&[".reflect.v3.Rich.shared_blob"])
+        .out_dir(out_dir.join("reflect"))
+        .include_file("include.rs")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
 }

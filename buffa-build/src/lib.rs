@@ -484,6 +484,70 @@ impl Config {
         self
     }
 
+    /// Generates reflection: every message implements
+    /// `buffa_reflect::ReflectMessage`, so tools written over reflection
+    /// (the text format, dynamic messages, your own) read and change it by
+    /// field descriptor, and reading a scalar field that way allocates
+    /// nothing. The crate needs the `buffa-reflect` crate.
+    ///
+    /// The descriptors come with the code: the encoded
+    /// `FileDescriptorSet` of the generated files and of their imports, as
+    /// protoc wrote it (comments included), is embedded once per run, as
+    /// `FILE_DESCRIPTOR_SET` in the module of the first package by name,
+    /// and decoded on first use by that module's `descriptor_pool()`. Every
+    /// other package module of the run has a `descriptor_pool()` that
+    /// returns the same pool, so the packages of one run must be mounted
+    /// together ([`Config::include_file`]), and a message of another run
+    /// (an [`Config::extern_path`] type) must have been generated with
+    /// reflection too. The well-known types of `buffa-types` get theirs
+    /// from `buffa-reflect`.
+    ///
+    /// The descriptor set costs binary size (comments included, often
+    /// more than the code that uses it): [`Config::strip_source_info`]
+    /// leaves the comments out; without reflection nothing is embedded.
+    /// Reflection also adds compile time, hence it is off unless asked for.
+    pub fn reflection(&mut self) -> &mut Self {
+        self.options.reflection = true;
+        self
+    }
+
+    /// Like [`Config::reflection`], with the reflection code behind
+    /// `#[cfg(feature = "<feature>")]` of the crate that includes the code,
+    /// for crates whose reflection support is an optional feature (which
+    /// must enable their `buffa-reflect` dependency). `FILE_DESCRIPTOR_SET`
+    /// is there either way.
+    pub fn reflection_behind_feature(&mut self, feature: impl Into<String>) -> &mut Self {
+        self.options.reflection = true;
+        self.options.reflection_feature = Some(feature.into());
+        self
+    }
+
+    /// Embeds the descriptors of [`Config::reflection`] without their
+    /// source info: a smaller binary, but descriptors without comments.
+    pub fn strip_source_info(&mut self) -> &mut Self {
+        self.options.strip_source_info = true;
+        self
+    }
+
+    /// Sets the path through which generated code reaches `buffa-reflect`:
+    /// `::buffa_reflect` by default; see [`Config::buffa_path`] for the
+    /// rules it must follow.
+    pub fn buffa_reflect_path(&mut self, path: impl Into<String>) -> &mut Self {
+        self.options.buffa_reflect_path = Some(path.into());
+        self
+    }
+
+    /// Also generates the reflection impls of the types that extern paths
+    /// map elsewhere; only `buffa-reflect` can compile them (Rust's orphan
+    /// rule), for the types of `buffa-types`. Implies
+    /// [`Config::reflection`].
+    #[doc(hidden)]
+    pub fn reflection_for_extern_types(&mut self) -> &mut Self {
+        self.options.reflection = true;
+        self.options.reflection_for_extern_types = true;
+        self
+    }
+
     /// Makes every message-typed view field lazy. Same as
     /// `lazy_views_in(&["."])`; implies [`Config::views`].
     pub fn lazy_views(&mut self) -> &mut Self {

@@ -95,3 +95,43 @@ fn views_eager_and_lazy() {
 fn json_impls() {
     check_with("json.proto", |config| config.json());
 }
+
+#[test]
+fn reflection_impls() {
+    check_with("reflect.proto", |config| {
+        config.reflection().strip_source_info()
+    });
+}
+
+/// Behind a feature, the reflection impls and `descriptor_pool` carry the
+/// `cfg`; the descriptor bytes do not need one.
+#[test]
+fn reflection_behind_a_feature() {
+    let dir = golden_dir();
+    let files = buffa_build::Config::new()
+        .files(&[dir.join("reflect.proto")])
+        .includes(&[&dir])
+        .reflection_behind_feature("reflect")
+        .generate()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let content = &files[0].content;
+    let gated = |item: &str| {
+        let at = content.find(item).unwrap_or_else(|| panic!("no {item}"));
+        content[..at]
+            .trim_end()
+            .ends_with("#[cfg(feature = \"reflect\")]")
+    };
+    assert!(gated(
+        "impl ::buffa_reflect::__private::GeneratedMessage for Shapes {"
+    ));
+    assert!(gated(
+        "impl ::buffa_reflect::__private::OptionValue for shapes::Choice {"
+    ));
+    assert!(gated(
+        "impl ::buffa_reflect::__private::ReflectElement for Closed {"
+    ));
+    assert!(gated("pub fn descriptor_pool()"));
+    assert!(!gated("pub const FILE_DESCRIPTOR_SET"));
+    // With source info: the comments of the .proto file are embedded.
+    assert!(content.contains("Golden: reflection impls of every field shape"));
+}

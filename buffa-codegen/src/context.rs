@@ -9,6 +9,7 @@ use quote::quote;
 use crate::boxing::BoxingPlan;
 use crate::eq_hash::EqHash;
 use crate::error::Error;
+use crate::extension::DeclaredExtension;
 use crate::options::Options;
 use crate::path::PathRules;
 use crate::schema::Schema;
@@ -19,6 +20,8 @@ use crate::view_size::ViewSizes;
 pub struct Context<'a> {
     /// The schema.
     pub schema: Schema<'a>,
+    /// Every extension the schema declares.
+    pub extensions: Vec<DeclaredExtension<'a>>,
     /// The fields of owned messages boxed to break cycles of inline fields.
     pub boxing: BoxingPlan,
     /// The fields of views boxed to break cycles of sub-views held in place.

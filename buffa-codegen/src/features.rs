@@ -186,6 +186,9 @@ pub struct FileOverlay {
     /// `enum_type`.
     #[prost(message, repeated, tag = "5")]
     pub enum_type: Vec<EnumOverlay>,
+    /// `extension`.
+    #[prost(message, repeated, tag = "7")]
+    pub extension: Vec<FieldOverlay>,
     /// `options`.
     #[prost(message, optional, tag = "8")]
     pub options: Option<FileOptions>,
@@ -206,6 +209,9 @@ pub struct MessageOverlay {
     /// `enum_type`.
     #[prost(message, repeated, tag = "4")]
     pub enum_type: Vec<EnumOverlay>,
+    /// `extension`.
+    #[prost(message, repeated, tag = "6")]
+    pub extension: Vec<FieldOverlay>,
     /// `options`.
     #[prost(message, optional, tag = "7")]
     pub options: Option<MessageOptions>,

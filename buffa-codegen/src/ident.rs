@@ -1,6 +1,6 @@
 //! Rust names for protobuf names: case conversion and keyword escaping.
 
-use heck::{ToSnakeCase, ToUpperCamelCase};
+use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, Span};
 
 /// Words that are keywords in some Rust edition; they become raw
@@ -25,6 +25,12 @@ pub fn field_name(proto_name: &str) -> String {
 /// keyword-escaped.
 pub fn type_name(proto_name: &str) -> String {
     escape(&proto_name.to_upper_camel_case())
+}
+
+/// The SCREAMING_SNAKE_CASE Rust name for a constant (an extension),
+/// escaped like the others.
+pub fn const_name(proto_name: &str) -> String {
+    escape(&proto_name.to_shouty_snake_case())
 }
 
 /// The module holding the nested types of a message.
@@ -88,6 +94,12 @@ mod tests {
         assert_eq!(type_name("__"), "__");
         assert_eq!(field_name("_9"), "_9");
         assert_eq!(ident("r#type").to_string(), "r#type");
+        assert_eq!(
+            const_name("optional_int32_extension"),
+            "OPTIONAL_INT32_EXTENSION"
+        );
+        assert_eq!(const_name("fooBar"), "FOO_BAR");
+        assert_eq!(const_name("_"), "__");
     }
 
     #[test]

@@ -7,8 +7,8 @@ use quote::quote;
 
 use crate::context::Context;
 use crate::error::Error;
+use prost_types::FieldDescriptorProto;
 use prost_types::field_descriptor_proto::{Label, Type};
-use prost_types::{DescriptorProto, FieldDescriptorProto};
 
 use crate::field::{Field, Scalar, Shape, ValueType};
 use crate::ident;
@@ -343,40 +343,14 @@ impl Context<'_> {
     /// The extensions of message `full_name` declared anywhere in the
     /// schema, with their JSON keys (`[pkg.name]`), in declaration order.
     fn extensions_of(&self, full_name: &str) -> Vec<(String, &FieldDescriptorProto)> {
-        fn scope<'p>(
-            prefix: &str,
-            extensions: &'p [FieldDescriptorProto],
-            messages: &'p [DescriptorProto],
-            extendee: &str,
-            out: &mut Vec<(String, &'p FieldDescriptorProto)>,
-        ) {
-            for extension in extensions.iter().filter(|e| e.extendee() == extendee) {
-                let name = format!("{prefix}.{}", extension.name());
-                out.push((format!("[{}]", name.trim_start_matches('.')), extension));
-            }
-            for message in messages {
-                let prefix = format!("{prefix}.{}", message.name());
-                scope(
-                    &prefix,
-                    &message.extension,
-                    &message.nested_type,
-                    extendee,
-                    out,
-                );
-            }
-        }
-        let mut out = Vec::new();
-        for file in &self.schema.files {
-            let prefix = crate::path::package_prefix(file.proto.package());
-            scope(
-                &prefix,
-                &file.proto.extension,
-                &file.proto.message_type,
-                full_name,
-                &mut out,
-            );
-        }
-        out
+        self.extensions
+            .iter()
+            .filter(|extension| extension.proto.extendee() == full_name)
+            .map(|extension| {
+                let key = format!("[{}]", extension.full_name.trim_start_matches('.'));
+                (key, extension.proto)
+            })
+            .collect()
     }
 
     /// The JSON kind of a scalar or enum extension; `None` for message and

@@ -20,9 +20,11 @@ mod boxing;
 mod comments;
 mod context;
 mod defaults;
+mod descriptor;
 mod enumeration;
 mod eq_hash;
 mod error;
+mod extension;
 mod features;
 mod field;
 mod field_model;
@@ -35,6 +37,7 @@ mod oneof;
 mod options;
 mod path;
 mod pointer;
+mod reflect;
 mod runtime;
 mod schema;
 mod size_estimate;
@@ -78,7 +81,9 @@ pub fn generate(
     files: &[String],
     options: &Options,
 ) -> Result<Vec<GeneratedFile>, Error> {
-    with_context(descriptor_set, files, options, generate_files)
+    with_context(descriptor_set, files, options, |context| {
+        generate_files(context, descriptor_set)
+    })
 }
 
 /// The layout report of the messages of `files`: for each, the estimated
@@ -116,8 +121,10 @@ fn with_context<T>(
     let boxing = BoxingPlan::new(MessageGraph::owned(&schema, options));
     let view_boxing = BoxingPlan::new(MessageGraph::views(&schema, options));
     let eq_hash = EqHash::new(&schema);
+    let extensions = extension::declared_extensions(&schema);
     let context = Context {
         schema,
+        extensions,
         boxing,
         view_boxing,
         eq_hash,
@@ -129,8 +136,12 @@ fn with_context<T>(
     f(&context)
 }
 
-/// The Rust files of the packages being generated.
-fn generate_files(context: &Context<'_>) -> Result<Vec<GeneratedFile>, Error> {
+/// The Rust files of the packages being generated; `descriptor_set` is
+/// the encoded input, embedded with `reflection`.
+fn generate_files(
+    context: &Context<'_>,
+    descriptor_set: &[u8],
+) -> Result<Vec<GeneratedFile>, Error> {
     let options = context.options;
     // Per package: its items, and whether any of them is a message (and
     // so calls the support API through the alias).
@@ -139,7 +150,10 @@ fn generate_files(context: &Context<'_>) -> Result<Vec<GeneratedFile>, Error> {
     // messages its `register_types` adds (with `json`).
     type Registrations = Vec<(String, Vec<proc_macro2::TokenStream>)>;
     let mut json_messages: BTreeMap<Vec<String>, Registrations> = BTreeMap::new();
-    for file in context.schema.files.iter().filter(|f| f.generate) {
+    for (file_index, file) in context.schema.files.iter().enumerate() {
+        if !file.generate {
+            continue;
+        }
         let proto = file.proto;
         let package = proto.package();
         let prefix = path::package_prefix(package);
@@ -169,6 +183,13 @@ fn generate_files(context: &Context<'_>) -> Result<Vec<GeneratedFile>, Error> {
                     &comments,
                 ));
             }
+        }
+        // Extension constants name the runtime's support API too.
+        let extensions = context.generate_file_extensions(file_index, &comments)?;
+        has_messages |= !extensions.is_empty();
+        items.extend(extensions);
+        if options.reflection {
+            items.extend(context.generate_file_reflection(proto)?);
         }
         let entry = packages.entry(package.to_owned()).or_default();
         entry.0.extend(items);
@@ -212,6 +233,10 @@ fn generate_files(context: &Context<'_>) -> Result<Vec<GeneratedFile>, Error> {
             entry.0.extend(register);
             entry.1 = true;
         }
+    }
+
+    if options.reflection {
+        descriptor::add_descriptor_pool(context, descriptor_set, &mut packages)?;
     }
 
     // Every file that holds messages imports the alias itself, so that it

@@ -130,6 +130,7 @@ impl Context<'_> {
             quote!()
         };
         let buffa = &self.buffa;
+        let extendable = self.extendable_impl(full_name, &name);
         let json = self.generate_message_json(full_name, &fields)?;
         let view = if self.options.views {
             self.generate_view(full_name, source_path, comments)?
@@ -184,6 +185,8 @@ impl Context<'_> {
                     *self = <#name as ::core::default::Default>::default();
                 }
             }
+
+            #extendable
 
             #json
 
@@ -282,8 +285,9 @@ impl Context<'_> {
                 comments,
             )?);
         }
-        // Only messages call the support API; a module of enums and oneofs
-        // alone does without the alias.
+        items.push(self.generate_nested_extensions(full_name, comments)?);
+        // Only messages and extension constants call the support API; a
+        // module of enums and oneofs alone does without the alias.
         let has_oneofs =
             (0..message.proto.oneof_decl.len()).any(|index| Context::is_real_oneof(message, index));
         let alias =

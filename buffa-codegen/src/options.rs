@@ -99,6 +99,28 @@ pub struct Options {
     /// The path generated code uses to reach the runtime crate, e.g.
     /// `::buffa_rt` when the dependency is renamed; `None` means `::buffa`.
     pub buffa_path: Option<String>,
+    /// Generate reflection: embed the encoded `FileDescriptorSet` of the
+    /// generated files and their imports once per run
+    /// (`FILE_DESCRIPTOR_SET` and `descriptor_pool()` in one package
+    /// module, a forwarding `descriptor_pool()` in the others), and make
+    /// every message a `buffa_reflect::ReflectMessage`. Generated code
+    /// needs the `buffa-reflect` crate.
+    pub reflection: bool,
+    /// Put the reflection code (not `FILE_DESCRIPTOR_SET`) behind
+    /// `#[cfg(feature = "...")]` of the crate that includes the code.
+    pub reflection_feature: Option<String>,
+    /// Embed the descriptors without their source info: smaller, but
+    /// descriptors then have no comments.
+    pub strip_source_info: bool,
+    /// The path generated code uses to reach `buffa-reflect`; `None` means
+    /// `::buffa_reflect`. Checked as `buffa_path` is.
+    pub buffa_reflect_path: Option<String>,
+    /// With `reflection`, also generate the reflection impls of the types
+    /// of the generated files that extern paths map elsewhere. Rust's
+    /// orphan rule allows those impls only in `buffa-reflect` itself, which
+    /// uses this for the types of `buffa-types`.
+    #[doc(hidden)]
+    pub reflection_for_extern_types: bool,
 }
 
 impl Options {

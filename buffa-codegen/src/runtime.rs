@@ -41,8 +41,16 @@ pub const DEFAULT_PATH: &str = "::buffa";
 /// something else (`super`), or could be shadowed by a generated module of
 /// the same name (`buffa_rt` in the module of package `x.buffa_rt`).
 pub fn crate_path(options: &Options) -> Result<TokenStream, Error> {
-    let text = options.buffa_path.as_deref().unwrap_or(DEFAULT_PATH);
-    let bad = |why: String| Error::new(format!("buffa_path {text:?} {why}"));
+    checked_path(
+        "buffa_path",
+        options.buffa_path.as_deref().unwrap_or(DEFAULT_PATH),
+    )
+}
+
+/// `text` checked as [`crate_path`] checks `buffa_path`; `option` names
+/// the option it came from, for errors.
+pub fn checked_path(option: &str, text: &str) -> Result<TokenStream, Error> {
+    let bad = |why: String| Error::new(format!("{option} {text:?} {why}"));
     let path: syn::Path =
         syn::parse_str(text).map_err(|e| bad(format!("is not a Rust path: {e}")))?;
     if path

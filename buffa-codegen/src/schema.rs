@@ -14,6 +14,10 @@ use crate::options::Options;
 pub struct File<'a> {
     /// The file's descriptor.
     pub proto: &'a FileDescriptorProto,
+    /// Its editions overlay.
+    pub overlay: &'a FileOverlay,
+    /// Features in force for its top-level fields (extensions).
+    pub features: Features,
     /// Whether code is generated for it.
     pub generate: bool,
 }
@@ -119,6 +123,8 @@ impl<'a> Schema<'a> {
             }
             schema.files.push(File {
                 proto,
+                overlay,
+                features: file_features,
                 generate: generate.iter().any(|name| name == proto.name()),
             });
         }
@@ -412,10 +418,15 @@ mod tests {
             wkt_path(".google.protobuf.Field.Kind", &options),
             wkt_extern("field::Kind")
         );
-        // buffa-types does not hold descriptor.proto or plugin.proto.
+        // buffa-types holds descriptor.proto, nested types included, but
+        // not plugin.proto.
         assert_eq!(
             wkt_path(".google.protobuf.FileDescriptorProto", &options),
-            local(&["google", "protobuf"], "FileDescriptorProto")
+            wkt_extern("FileDescriptorProto")
+        );
+        assert_eq!(
+            wkt_path(".google.protobuf.FeatureSet.VisibilityFeature.DefaultSymbolVisibility", &options),
+            wkt_extern("feature_set::visibility_feature::DefaultSymbolVisibility")
         );
         assert!(wkt_path(".google.protobuf.compiler.CodeGeneratorRequest", &options).is_local());
     }

@@ -14,6 +14,7 @@ pub use crate::decoder::Decoder;
 pub use crate::encoder::Encoder;
 pub use crate::encoding::types::*;
 pub use crate::encoding::{closed_enum, lazy, map, message, repeated, scalar};
+pub use crate::extension::Encoding;
 #[cfg(feature = "json")]
 pub use crate::json::__private as json;
 pub use crate::message::{Encodable, Mergeable};

@@ -1,6 +1,7 @@
 //! Errors returned by decoding and encoding.
 
 use core::fmt;
+use std::borrow::Cow;
 
 use crate::wire::WireType;
 
@@ -130,7 +131,7 @@ struct ErrorInner {
     kind: DecodeErrorKind,
     offset: Option<usize>,
     /// Innermost first: (message full name, field number).
-    path: Vec<(&'static str, u32)>,
+    path: Vec<(Cow<'static, str>, u32)>,
 }
 
 impl DecodeError {
@@ -168,16 +169,24 @@ impl DecodeError {
 
     /// The fields being decoded when the error happened, outermost first,
     /// as (message full name, field number) pairs.
-    pub fn field_path(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
-        self.inner.path.iter().rev().copied()
+    pub fn field_path(&self) -> impl Iterator<Item = (&str, u32)> + '_ {
+        self.inner
+            .path
+            .iter()
+            .rev()
+            .map(|(name, number)| (&**name, *number))
     }
 
     /// Records that the error happened inside field `field_number` of
     /// message `message`. Called as the error travels outwards.
     #[doc(hidden)]
     #[cold]
-    pub fn in_field(mut self, message: &'static str, field_number: u32) -> DecodeError {
-        self.inner.path.push((message, field_number));
+    pub fn in_field(
+        mut self,
+        message: impl Into<Cow<'static, str>>,
+        field_number: u32,
+    ) -> DecodeError {
+        self.inner.path.push((message.into(), field_number));
         self
     }
 }
@@ -263,7 +272,7 @@ impl fmt::Display for EncodeErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodeError {
     kind: EncodeErrorKind,
-    message: &'static str,
+    message: Cow<'static, str>,
 }
 
 impl EncodeError {
@@ -271,8 +280,11 @@ impl EncodeError {
     /// `message` (its full protobuf name).
     #[doc(hidden)]
     #[cold]
-    pub fn new(kind: EncodeErrorKind, message: &'static str) -> EncodeError {
-        EncodeError { kind, message }
+    pub fn new(kind: EncodeErrorKind, message: impl Into<Cow<'static, str>>) -> EncodeError {
+        EncodeError {
+            kind,
+            message: message.into(),
+        }
     }
 
     /// What went wrong.
@@ -281,8 +293,8 @@ impl EncodeError {
     }
 
     /// The full protobuf name of the message being encoded.
-    pub fn message_name(&self) -> &'static str {
-        self.message
+    pub fn message_name(&self) -> &str {
+        &self.message
     }
 }
 

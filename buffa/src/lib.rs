@@ -29,6 +29,10 @@
 //!   declare; closed enums are stored as `E`.
 //! - **Unknown fields** are kept in [`UnknownFields`], each as the bytes it
 //!   was read from, and written back after the known fields on encode.
+//! - **Extensions** live among the unknown fields too. Each field of an
+//!   `extend` block is a generated [`Extension`] constant, which reads and
+//!   writes them typed through [`ExtendableMessage`]:
+//!   `options.extension(&api::HTTP)?` is an `Option<HttpRule>`.
 //!
 //! ## Encoding and decoding
 //!
@@ -81,6 +85,7 @@ mod encoder;
 mod encoding;
 mod enumeration;
 mod error;
+pub mod extension;
 #[cfg(feature = "json")]
 pub mod json;
 mod message;
@@ -100,6 +105,7 @@ pub use bytes;
 pub use bytes_str::{BytesStr, FromUtf8Error};
 pub use enumeration::{EnumValue, Enumeration};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+pub use extension::{ExtendableMessage, Extension};
 pub use message::Message;
 pub use message_field::MessageField;
 pub use options::{DEFAULT_RECURSION_LIMIT, DecodeOptions, EncodeOptions, MAX_MESSAGE_LEN};

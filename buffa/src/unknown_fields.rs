@@ -115,6 +115,19 @@ pub enum UnknownValue<'a> {
     Fixed32(u32),
 }
 
+impl UnknownValue<'_> {
+    /// The wire type the value was read with.
+    pub(crate) fn wire_type(&self) -> WireType {
+        match self {
+            UnknownValue::Varint(_) => WireType::Varint,
+            UnknownValue::Fixed64(_) => WireType::Fixed64,
+            UnknownValue::LengthDelimited(_) => WireType::LengthDelimited,
+            UnknownValue::Group(_) => WireType::StartGroup,
+            UnknownValue::Fixed32(_) => WireType::Fixed32,
+        }
+    }
+}
+
 impl UnknownFields {
     /// An empty set; does not allocate.
     pub const fn new() -> UnknownFields {
@@ -207,26 +220,86 @@ impl UnknownFields {
     pub fn iter(&self) -> impl Iterator<Item = UnknownField<'_>> + '_ {
         fields_in(self.as_bytes())
     }
+
+    /// Keeps only the fields for which `keep` returns `true`, in their
+    /// order, and drops the others (all occurrences of a field number, for
+    /// instance: `retain(|field| field.number != 100)`).
+    pub fn retain(&mut self, mut keep: impl FnMut(&UnknownField<'_>) -> bool) {
+        let mut dropped: Vec<Range<usize>> = Vec::new();
+        let bytes = self.as_bytes();
+        for span in spans_in(bytes) {
+            if !keep(&span.field) {
+                let start = span.encoded.as_ptr() as usize - bytes.as_ptr() as usize;
+                dropped.push(start..start + span.encoded.len());
+            }
+        }
+        if dropped.is_empty() {
+            return;
+        }
+        let contents = self.bytes.get_mut();
+        // Moves each run of kept fields down over the dropped ones.
+        let end = contents.bytes.len();
+        let mut write = 0;
+        let mut read = 0;
+        for range in dropped.into_iter().chain(core::iter::once(end..end)) {
+            contents.bytes.copy_within(read..range.start, write);
+            write += range.start - read;
+            read = range.end;
+        }
+        contents.bytes.truncate(write);
+        if contents.group_depth > 0 {
+            // What is left is whole fields of a well-formed set.
+            contents.group_depth = check_well_formed(&contents.bytes).unwrap_or(u32::MAX);
+        }
+    }
+
+    /// The kept fields with the bytes each one occupies.
+    pub(crate) fn spans(&self) -> impl Iterator<Item = FieldSpan<'_>> + '_ {
+        spans_in(self.as_bytes())
+    }
+}
+
+/// One kept field and where it sits in the encoded bytes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FieldSpan<'a> {
+    /// The field, interpreted as far as its wire type allows.
+    pub(crate) field: UnknownField<'a>,
+    /// The whole field as encoded, key included.
+    pub(crate) encoded: &'a [u8],
+    /// The value as encoded: what follows the key (for a group, up to and
+    /// including its end-group key).
+    pub(crate) value: &'a [u8],
 }
 
 /// The fields in `bytes`, which decoding (or [`UnknownFields::push_raw`])
 /// has checked to be whole, well-formed fields.
 pub(crate) fn fields_in(bytes: &[u8]) -> impl Iterator<Item = UnknownField<'_>> + '_ {
-    {
-        // Groups are scanned without recursion (see `read_group_body`), so
-        // no limit is needed to protect the stack, and the bytes were
-        // already checked against the limit they were decoded under.
-        let options = DecodeOptions::new().with_recursion_limit(u32::MAX);
-        let mut decoder = Some(Decoder::any_length(bytes, &options));
-        core::iter::from_fn(move || {
-            let d = decoder.as_mut()?;
-            let field = read_unknown_field(d).ok().flatten();
-            if field.is_none() {
-                decoder = None;
-            }
-            field
+    spans_in(bytes).map(|span| span.field)
+}
+
+/// The fields in `bytes`, checked as for [`fields_in`], with their spans.
+fn spans_in(bytes: &[u8]) -> impl Iterator<Item = FieldSpan<'_>> + '_ {
+    // Groups are scanned without recursion (see `read_group_body`), so no
+    // limit is needed to protect the stack, and the bytes were already
+    // checked against the limit they were decoded under.
+    let options = DecodeOptions::new().with_recursion_limit(u32::MAX);
+    let mut decoder = Some(Decoder::any_length(bytes, &options));
+    core::iter::from_fn(move || {
+        let d = decoder.as_mut()?;
+        let start = d.remaining_slice();
+        let before = d.remaining();
+        let Some((field, key_len)) = read_unknown_field(d).ok().flatten() else {
+            decoder = None;
+            return None;
+        };
+        let encoded = &start[..before - d.remaining()];
+        let value = &encoded[key_len..];
+        Some(FieldSpan {
+            field,
+            encoded,
+            value,
         })
-    }
+    })
 }
 
 impl PartialEq for UnknownFields {
@@ -272,10 +345,14 @@ pub(crate) fn check_well_formed(encoded: &[u8]) -> Result<u32, DecodeError> {
     Ok(depth)
 }
 
-fn read_unknown_field<'a>(d: &mut Decoder<'a>) -> Result<Option<UnknownField<'a>>, DecodeError> {
+/// Reads one field and the length of its key.
+fn read_unknown_field<'a>(
+    d: &mut Decoder<'a>,
+) -> Result<Option<(UnknownField<'a>, usize)>, DecodeError> {
     let Some(tag) = d.read_tag()? else {
         return Ok(None);
     };
+    let key_len = d.last_tag_len();
     let value = match tag.wire_type() {
         WireType::Varint => UnknownValue::Varint(d.read_varint()?),
         WireType::Fixed64 => UnknownValue::Fixed64(d.read_fixed64()?),
@@ -284,10 +361,11 @@ fn read_unknown_field<'a>(d: &mut Decoder<'a>) -> Result<Option<UnknownField<'a>
         WireType::StartGroup => UnknownValue::Group(read_group_body(d, tag)?.0),
         WireType::EndGroup => return Ok(None),
     };
-    Ok(Some(UnknownField {
+    let field = UnknownField {
         number: tag.field_number(),
         value,
-    }))
+    };
+    Ok(Some((field, key_len)))
 }
 
 /// Returns the bytes between a start-group key and its end-group key, and
@@ -580,6 +658,57 @@ mod tests {
                 },
             ]
         );
+    }
+
+    #[test]
+    fn retain_drops_every_field_refused_and_keeps_the_order_of_the_rest() {
+        let mut unknown = UnknownFields::new();
+        unknown.push_varint(1, 7);
+        // Field 2 as a group nesting another group, then as bytes.
+        unknown.push_raw(&[0x13, 0x1b, 0x1c, 0x14]).unwrap();
+        unknown.push_raw(&[0x2d, 1, 2, 3, 4]).unwrap();
+        unknown.push_raw(&[0x12, 0x01, 0xaa]).unwrap();
+        unknown.push_varint(1, 8);
+        assert_eq!(unknown.group_depth(), 2);
+        unknown.retain(|field| field.number != 2);
+        assert_eq!(unknown.as_bytes(), [0x08, 7, 0x2d, 1, 2, 3, 4, 0x08, 8]);
+        // No group is left to count against the recursion limit.
+        assert_eq!(unknown.group_depth(), 0);
+
+        // By value: only the second occurrence of field 1 goes.
+        unknown.retain(|field| field.value != UnknownValue::Varint(8));
+        assert_eq!(unknown.as_bytes(), [0x08, 7, 0x2d, 1, 2, 3, 4]);
+        let before = unknown.clone();
+        unknown.retain(|_| true);
+        assert_eq!(unknown, before);
+        unknown.retain(|_| false);
+        assert!(unknown.is_empty());
+        // An empty set stays unallocated.
+        let mut empty = UnknownFields::new();
+        empty.retain(|_| false);
+        assert!(empty.is_empty());
+    }
+
+    #[test]
+    fn spans_split_key_and_value_for_every_wire_type() {
+        let mut unknown = UnknownFields::new();
+        // A key written in two bytes where one would do, as a hostile or
+        // unusual encoder may.
+        unknown.push_raw(&[0x88, 0x00, 0x96, 0x01]).unwrap();
+        unknown.push_raw(&[0x1a, 0x02, 0xaa, 0xbb]).unwrap();
+        unknown.push_raw(&[0x23, 0x08, 0x01, 0x24]).unwrap();
+        let spans: Vec<_> = unknown.spans().collect();
+        let parts: Vec<(&[u8], &[u8])> = spans.iter().map(|s| (s.encoded, s.value)).collect();
+        assert_eq!(
+            parts,
+            [
+                (&[0x88, 0x00, 0x96, 0x01][..], &[0x96, 0x01][..]),
+                (&[0x1a, 0x02, 0xaa, 0xbb][..], &[0x02, 0xaa, 0xbb][..]),
+                (&[0x23, 0x08, 0x01, 0x24][..], &[0x08, 0x01, 0x24][..]),
+            ]
+        );
+        assert_eq!(spans[0].field.value, UnknownValue::Varint(150));
+        assert_eq!(spans[2].field.value.wire_type(), WireType::StartGroup);
     }
 
     #[test]

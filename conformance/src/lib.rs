@@ -3,9 +3,8 @@
 //! The conformance runner (`conformance_test_runner`, built by
 //! `conformance/build-runner.sh`) starts the `buffa-conformance` binary and
 //! sends it one `conformance.ConformanceRequest` per test; [`handle`] turns
-//! each into a `conformance.ConformanceResponse`. The binary wire format and
-//! proto3 JSON are supported; requests with text format input or output are
-//! answered with `skipped` (the text format suite).
+//! each into a `conformance.ConformanceResponse`. The binary wire format,
+//! proto3 JSON and the text format are supported (JSPB is `skipped`).
 //!
 //! A binary request is a round trip through buffa, in one of two [`Mode`]s:
 //! through the owned message (`decode_from_slice`, `encode_to_vec`), or
@@ -16,6 +15,12 @@
 //! `Any` fields resolve the test message types through a
 //! [`TypeRegistry`](buffa::json::TypeRegistry) filled by the generated
 //! `register_types` functions.
+//! The text format goes through binary in both modes, over a
+//! [`DynamicMessage`](buffa_reflect::DynamicMessage) of the test type's
+//! descriptor (from the descriptor set build.rs writes): text input is
+//! parsed with `buffa_reflect::text` and encoded, then read as a binary
+//! payload is; text output is the printed `DynamicMessage` decoded from the
+//! message's encoding, unknown fields included when the request asks.
 //! The `buffa-conformance` binary picks the mode from the environment
 //! variable `BUFFA_CONFORMANCE_MODE` (see [`Mode::from_env`]).
 //!
@@ -35,10 +40,13 @@ mod protos {
 
 pub use protos::*;
 
+mod dynamic;
+
 use std::sync::{Arc, OnceLock};
 
 use buffa::json::{DeserializeOptions, JsonMessage, SerializeOptions, TypeRegistry};
 use buffa::{EnumValue, HasView, Message, MessageView};
+use buffa_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, text};
 
 use self::conformance::conformance_request::Payload;
 use self::conformance::conformance_response::Result as Outcome;
@@ -53,6 +61,10 @@ pub enum Mode {
     Owned,
     /// Decode into the message's borrowed view and encode the view.
     View,
+    /// Answer every request (binary, JSON and text format alike) through
+    /// a `buffa_reflect::DynamicMessage` of the test type, built from a
+    /// descriptor pool of the test protos, instead of the generated types.
+    Dynamic,
 }
 
 impl Mode {
@@ -60,13 +72,15 @@ impl Mode {
     pub const ENV: &str = "BUFFA_CONFORMANCE_MODE";
 
     /// The mode named by `BUFFA_CONFORMANCE_MODE`: `owned` (the default
-    /// when unset or empty) or `view`. Any other value is an error.
+    /// when unset or empty), `view` or `dynamic`. Any other value is an
+    /// error.
     pub fn from_env() -> Result<Mode, String> {
         match std::env::var(Self::ENV).as_deref() {
             Err(std::env::VarError::NotPresent) | Ok("" | "owned") => Ok(Mode::Owned),
             Ok("view") => Ok(Mode::View),
+            Ok("dynamic") => Ok(Mode::Dynamic),
             Ok(other) => Err(format!(
-                "{}={other:?}: expected \"owned\" or \"view\"",
+                "{}={other:?}: expected \"owned\", \"view\" or \"dynamic\"",
                 Self::ENV
             )),
             Err(e) => Err(format!("{}: {e}", Self::ENV)),
@@ -102,6 +116,7 @@ fn serve(request: &ConformanceRequest, mode: Mode) -> Outcome {
     match request.message_type.as_str() {
         // Older runners first ask for the testee's failure list; it is empty.
         "conformance.FailureSet" => Outcome::ProtobufPayload(FailureSet::default().encode_to_vec()),
+        _ if mode == Mode::Dynamic => dynamic::round_trip(request),
         "protobuf_test_messages.proto3.TestAllTypesProto3" => {
             round_trip::<tm::proto3::TestAllTypesProto3>(request, mode)
         }
@@ -138,6 +153,46 @@ fn type_registry() -> Arc<TypeRegistry> {
         .clone()
 }
 
+/// The descriptors of the conformance protos and their imports.
+fn descriptor_pool() -> &'static DescriptorPool {
+    static POOL: OnceLock<DescriptorPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let set = include_bytes!(concat!(env!("OUT_DIR"), "/descriptor_set.pb"));
+        DescriptorPool::decode(set).expect("build.rs writes a valid descriptor set")
+    })
+}
+
+/// The descriptor of the request's message type.
+fn message_descriptor(request: &ConformanceRequest) -> Result<MessageDescriptor, String> {
+    descriptor_pool()
+        .get_message_by_name(&request.message_type)
+        .ok_or_else(|| format!("no descriptor for {:?}", request.message_type))
+}
+
+/// Parses a text-format payload as the request's type, through a dynamic
+/// message and its encoding.
+fn read_text<M: HasView>(
+    request: &ConformanceRequest,
+    text: &str,
+    mode: Mode,
+) -> Result<Binary<M>, String> {
+    let message = text::parse(&message_descriptor(request)?, text).map_err(|e| e.to_string())?;
+    read_binary::<M>(&message.encode_to_vec(), mode).map_err(|e| e.to_string())
+}
+
+/// Prints the message encoded as `encoded` in the text format, through a
+/// dynamic message of the request's type.
+fn write_text(
+    request: &ConformanceRequest,
+    encoded: &[u8],
+    print_unknown_fields: bool,
+) -> Result<String, String> {
+    let message =
+        DynamicMessage::decode(message_descriptor(request)?, encoded).map_err(|e| e.to_string())?;
+    let options = text::PrintOptions::new().with_print_unknown_fields(print_unknown_fields);
+    Ok(text::to_string_with(&message, &options))
+}
+
 /// Reads the payload as `M` (binary through `M`'s view in
 /// [`Mode::View`]) and writes it in the requested format.
 fn round_trip<M: HasView + JsonMessage>(request: &ConformanceRequest, mode: Mode) -> Outcome {
@@ -157,7 +212,10 @@ fn round_trip<M: HasView + JsonMessage>(request: &ConformanceRequest, mode: Mode
                 Err(e) => return Outcome::ParseError(e.to_string()),
             }
         }
-        Some(Payload::TextPayload(_)) => return skipped("text format not supported yet"),
+        Some(Payload::TextPayload(text)) => match read_text::<M>(request, text, mode) {
+            Ok(message) => message,
+            Err(e) => return Outcome::ParseError(e),
+        },
         Some(Payload::JspbPayload(_)) => return skipped("JSPB format not supported"),
         None => return Outcome::RuntimeError("request has no payload".to_owned()),
     };
@@ -174,7 +232,12 @@ fn round_trip<M: HasView + JsonMessage>(request: &ConformanceRequest, mode: Mode
                 Err(e) => Outcome::SerializeError(e.to_string()),
             }
         }
-        EnumValue::Known(WireFormat::TextFormat) => skipped("text format not supported yet"),
+        EnumValue::Known(WireFormat::TextFormat) => {
+            match write_text(request, &message.encode(), request.print_unknown_fields) {
+                Ok(text) => Outcome::TextPayload(text),
+                Err(e) => Outcome::SerializeError(e),
+            }
+        }
         EnumValue::Known(WireFormat::Jspb) => skipped("JSPB format not supported"),
         other => Outcome::RuntimeError(format!("unsupported output format {other:?}")),
     }
@@ -207,7 +270,8 @@ impl<M: Message> Binary<M> {
 /// Decodes a binary payload as `M`, or as `M`'s view in [`Mode::View`].
 fn read_binary<M: HasView>(payload: &[u8], mode: Mode) -> Result<Binary<M>, buffa::DecodeError> {
     match mode {
-        Mode::Owned => M::decode_from_slice(payload).map(Binary::Owned),
+        // Dynamic mode reads no generated type.
+        Mode::Owned | Mode::Dynamic => M::decode_from_slice(payload).map(Binary::Owned),
         Mode::View => {
             buffa::view_of::<M>(payload).map(|view| Binary::ViewEncoded(view.encode_to_vec()))
         }
@@ -330,16 +394,80 @@ mod tests {
     }
 
     #[test]
-    fn skips_text_format() {
+    fn answers_text_format_in_both_directions() {
+        let proto2 = "protobuf_test_messages.proto2.TestAllTypesProto2";
+        for mode in MODES {
+            // Text in, binary out: optional_int32 = 150, a group, an
+            // extension.
+            let response = handle(
+                &request(
+                    proto2,
+                    Payload::TextPayload(
+                        "optional_int32: 150 Data { group_int32: 5 } \
+                         [protobuf_test_messages.proto2.extension_int32]: 7"
+                            .to_owned(),
+                    ),
+                    WireFormat::Protobuf,
+                ),
+                mode,
+            );
+            let binary = vec![
+                0x08, 0x96, 0x01, 0xcb, 0x0c, 0xd0, 0x0c, 0x05, 0xcc, 0x0c, 0xc0, 0x07, 0x07,
+            ];
+            assert_eq!(
+                response.result,
+                Some(Outcome::ProtobufPayload(binary.clone())),
+                "{mode:?}"
+            );
+            // Binary in (the extension after the known fields, as generated
+            // code writes it), text out (fields in number order).
+            let response = handle(
+                &request(
+                    proto2,
+                    Payload::ProtobufPayload(binary),
+                    WireFormat::TextFormat,
+                ),
+                mode,
+            );
+            assert_eq!(
+                response.result,
+                Some(Outcome::TextPayload(
+                    "optional_int32: 150\n[protobuf_test_messages.proto2.extension_int32]: 7\n\
+                     Data {\n  group_int32: 5\n}\n"
+                        .to_owned()
+                )),
+                "{mode:?}"
+            );
+        }
         let response = handle(
             &request(
                 "protobuf_test_messages.proto3.TestAllTypesProto3",
-                Payload::TextPayload("optional_int32: 1".to_owned()),
+                Payload::TextPayload("optional_int32: 2147483648".to_owned()),
                 WireFormat::Protobuf,
             ),
             Mode::Owned,
         );
-        assert!(matches!(response.result, Some(Outcome::Skipped(_))));
+        assert!(matches!(response.result, Some(Outcome::ParseError(_))));
+    }
+
+    #[test]
+    fn prints_unknown_fields_on_request() {
+        // Field 999 is unknown to TestAllTypesProto3.
+        let input = vec![0xb8, 0x3e, 0x01];
+        for (print, expected) in [(true, "999: 1\n"), (false, "")] {
+            let mut request = ConformanceRequest {
+                message_type: "protobuf_test_messages.proto3.TestAllTypesProto3".to_owned(),
+                payload: Some(Payload::ProtobufPayload(input.clone())),
+                requested_output_format: EnumValue::Known(WireFormat::TextFormat),
+                ..Default::default()
+            };
+            request.print_unknown_fields = print;
+            let response = handle(&request.encode_to_vec(), Mode::Owned);
+            assert_eq!(
+                response.result,
+                Some(Outcome::TextPayload(expected.to_owned()))
+            );
+        }
     }
 
     /// Round-trips `input` as `message_type` in `mode` and returns the

@@ -6,7 +6,9 @@
 //! on stdout, and waits for the next request. End of input ends the process.
 //!
 //! `BUFFA_CONFORMANCE_MODE=view` round-trips the payloads through borrowed
-//! views instead of owned messages (see [`conformance::Mode`]).
+//! views instead of owned messages, `BUFFA_CONFORMANCE_MODE=dynamic`
+//! through dynamic messages of the test protos' descriptors (see
+//! [`conformance::Mode`]).
 
 use std::io::{self, ErrorKind, Read, Write};
 use std::process::ExitCode;

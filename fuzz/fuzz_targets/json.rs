@@ -11,14 +11,21 @@
 //!   proto field names, enums as numbers and default values), and the
 //!   printed JSON parses back to the same message;
 //! - the printed JSON is at most [`MAX_GROWTH`] times the input plus
-//!   [`MAX_GROWTH_SLACK`] bytes long.
+//!   [`MAX_GROWTH_SLACK`] bytes long;
+//! - a `DynamicMessage` of `fuzzjson.Root` (from the descriptor set
+//!   build.rs has protoc write, its `Any`s resolved from that pool rather
+//!   than the registry) accepts what the generated type accepts, prints
+//!   the same JSON, and fails on the rest with the same error at the same
+//!   place (except for message-typed extension keys, which only the
+//!   dynamic message reads).
 #![no_main]
 
 use std::sync::{Arc, OnceLock};
 
 use buffa::Message;
-use buffa::json::{self, DeserializeOptions, SerializeOptions, TypeRegistry};
+use buffa::json::{self, DeserializeOptions, JsonError, SerializeOptions, TypeRegistry};
 use buffa_fuzz::json_schema::{fuzzjson, sink};
+use buffa_reflect::{DescriptorPool, MessageDescriptor};
 use libfuzzer_sys::fuzz_target;
 
 type Root = fuzzjson::Root;
@@ -61,6 +68,53 @@ fn registry() -> Arc<TypeRegistry> {
             Arc::new(registry)
         })
         .clone()
+}
+
+/// `fuzzjson.Root` in the pool of the schema's descriptor set.
+fn root_descriptor() -> &'static MessageDescriptor {
+    static ROOT: OnceLock<MessageDescriptor> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        let set = include_bytes!(concat!(env!("OUT_DIR"), "/descriptor_set.pb"));
+        DescriptorPool::decode(set)
+            .expect("build.rs writes a valid descriptor set")
+            .get_message_by_name("fuzzjson.Root")
+            .expect("fuzzjson.Root is in the set")
+    })
+}
+
+/// Checks the dynamic message's parse of `data` against the generated
+/// type's (`generated`): the same verdict, the same JSON printed, the same
+/// error.
+fn same_as_dynamic(data: &[u8], generated: &Result<Root, JsonError>) {
+    // No registry: the dynamic message resolves Anys from its pool.
+    let dynamic =
+        buffa_reflect::json::from_slice_with(root_descriptor(), data, &DeserializeOptions::new());
+    match (generated, dynamic) {
+        (Ok(generated), Ok(dynamic)) => {
+            let printed = buffa_reflect::json::to_string(&dynamic)
+                .unwrap_or_else(|e| panic!("a parsed dynamic message does not print: {e}"));
+            let printed: serde_json::Value = serde_json::from_str(&printed)
+                .unwrap_or_else(|e| panic!("printed invalid JSON: {e}\n{printed}"));
+            let options = SerializeOptions::new().with_type_registry(registry());
+            assert_eq!(
+                printed,
+                json_value(generated, &options),
+                "the dynamic message prints differently"
+            );
+        }
+        (Err(generated), Err(dynamic)) => assert_eq!(
+            (dynamic.to_string(), dynamic.line(), dynamic.column()),
+            (generated.to_string(), generated.line(), generated.column()),
+            "the dynamic message fails differently"
+        ),
+        (Err(generated), Ok(_)) => assert!(
+            generated.to_string().contains("unknown field \"[sink."),
+            "the dynamic message accepts what the generated type rejects: {generated}"
+        ),
+        (Ok(_), Err(dynamic)) => {
+            panic!("the dynamic message rejects what the generated type accepts: {dynamic}")
+        }
+    }
 }
 
 /// The JSON of `message` as a `serde_json::Value`, which compares objects
@@ -126,6 +180,7 @@ fuzz_target!(|data: &[u8]| {
     let parsed = json::from_slice_with::<Root>(data, &strict);
     let ignoring = json::from_slice_with::<Root>(data, &lenient);
     let limited = json::from_slice_with::<Root>(data, &shallow);
+    same_as_dynamic(data, &parsed);
 
     if let Ok(message) = &parsed {
         match &ignoring {

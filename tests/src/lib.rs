@@ -12,6 +12,9 @@
 //! - [`limits`]: boxed oneof variants under an allocation budget, by buffa;
 //! - [`eq_hash`]: messages that derive `Eq` and `Hash` and messages that
 //!   must not, by buffa, with the custom pointer [`Handle`];
+//! - [`extensions`]: `extend` blocks of every kind (proto2, edition 2023,
+//!   and custom options of the descriptor types in `buffa-types`), by
+//!   buffa;
 //! - [`crosscheck`] and [`prost_crosscheck`]: every field kind, by buffa and
 //!   by prost, for tests that pass bytes between the two;
 //!   [`crosscheck_lazy`]: the same by buffa with inline sub-messages and
@@ -70,6 +73,11 @@ pub mod strings_mixed {
 #[allow(clippy::module_inception)]
 pub mod limits {
     include!(concat!(env!("OUT_DIR"), "/limits/include.rs"));
+}
+
+/// Extensions of every kind, and custom options.
+pub mod extensions {
+    include!(concat!(env!("OUT_DIR"), "/extensions/include.rs"));
 }
 
 /// Messages that derive `Eq` and `Hash`, and messages that must not.

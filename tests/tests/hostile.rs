@@ -1031,3 +1031,39 @@ fn messages_named_like_generic_parameters_have_json() {
     );
     assert_eq!(buffa::json::from_str::<Holder>(&json).unwrap(), holder);
 }
+
+#[test]
+fn extension_constants_that_clash_after_case_conversion() {
+    use buffa::ExtendableMessage;
+    use h::clashes::{CaseClash, EXT_CLASH, EXT_CLASH_, EXT_CLASH__};
+    // In declaration order, each later one takes an underscore more.
+    assert_eq!(
+        [
+            EXT_CLASH.full_name(),
+            EXT_CLASH_.full_name(),
+            EXT_CLASH__.full_name()
+        ],
+        [
+            "hostile.clashes.ext_clash",
+            "hostile.clashes.extClash",
+            "hostile.clashes.EXT_CLASH"
+        ]
+    );
+    let mut message = CaseClash::default();
+    message.set_extension(&EXT_CLASH_, 5);
+    message.set_extension(&EXT_CLASH__, "s".to_owned());
+    assert_eq!(message.extension(&EXT_CLASH).unwrap(), None);
+    assert_eq!(message.extension(&EXT_CLASH_).unwrap(), Some(5));
+    check(
+        "clashes.proto",
+        &message,
+        "[hostile.clashes.extClash]: 5 [hostile.clashes.EXT_CLASH]: \"s\"",
+    );
+
+    // Packages differing only in case share a module, and so the
+    // namespace of its constants.
+    use h::case::{SAME_NAME, SAME_NAME_};
+    let mut names = [SAME_NAME.full_name(), SAME_NAME_.full_name()];
+    names.sort();
+    assert_eq!(names, ["hostile.Case.same_name", "hostile.case.same_name"]);
+}

@@ -392,14 +392,18 @@ fn invalid_utf8(file: &str, message_type: &str, text: &str) -> (Vec<u8>, usize) 
 fn utf8_error<M: Message + Debug>(
     bytes: &[u8],
     offset: usize,
-) -> (String, Vec<(&'static str, u32)>) {
+) -> (String, Vec<(String, u32)>) {
     let from_slice = M::decode_from_slice(bytes).unwrap_err();
     let input = Bytes::copy_from_slice(bytes);
     let from_bytes = M::decode_bytes(&input, &Default::default()).unwrap_err();
     assert_eq!(from_slice, from_bytes);
     assert_eq!(from_slice.kind(), &DecodeErrorKind::InvalidUtf8);
     assert_eq!(from_slice.offset(), Some(offset), "{from_slice}");
-    (from_slice.to_string(), from_slice.field_path().collect())
+    let path = from_slice
+        .field_path()
+        .map(|(message, number)| (message.to_owned(), number))
+        .collect();
+    (from_slice.to_string(), path)
 }
 
 #[test]
@@ -426,7 +430,8 @@ fn invalid_utf8_fails_alike_in_string_and_bytes_str_fields() {
     for (text, path) in cases3 {
         let (bytes, offset) = invalid_utf8(PROTO3, "strings3.Fields", text);
         let owned = utf8_error::<owned::strings3::Fields>(&bytes, offset);
-        assert_eq!(owned.1, path, "{text}");
+        let owned_path: Vec<(&str, u32)> = owned.1.iter().map(|(m, n)| (m.as_str(), *n)).collect();
+        assert_eq!(owned_path, path, "{text}");
         assert_eq!(
             utf8_error::<shared::strings3::Fields>(&bytes, offset),
             owned,
@@ -452,7 +457,8 @@ fn invalid_utf8_fails_alike_in_string_and_bytes_str_fields() {
     for (text, path) in cases2 {
         let (bytes, offset) = invalid_utf8(PROTO2, "strings2.Fields", text);
         let owned = utf8_error::<owned::strings2::Fields>(&bytes, offset);
-        assert_eq!(owned.1, path, "{text}");
+        let owned_path: Vec<(&str, u32)> = owned.1.iter().map(|(m, n)| (m.as_str(), *n)).collect();
+        assert_eq!(owned_path, path, "{text}");
         assert!(owned.0.contains("not valid UTF-8"), "{}", owned.0);
         assert_eq!(
             utf8_error::<shared::strings2::Fields>(&bytes, offset),

@@ -54,6 +54,11 @@ impl ::buffa::Message for FileDescriptorSet {
         *self = <FileDescriptorSet as ::core::default::Default>::default();
     }
 }
+impl ::buffa::ExtendableMessage for FileDescriptorSet {
+    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
+        &mut self.unknown_fields
+    }
+}
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for FileDescriptorSet {
     fn serialize_json<__S: __buffa::json::serde::Serializer>(
@@ -1809,6 +1814,11 @@ impl ::buffa::Message for ExtensionRangeOptions {
     }
     fn clear(&mut self) {
         *self = <ExtensionRangeOptions as ::core::default::Default>::default();
+    }
+}
+impl ::buffa::ExtendableMessage for ExtensionRangeOptions {
+    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 #[cfg(feature = "json")]
@@ -5457,6 +5467,11 @@ impl ::buffa::Message for FileOptions {
         *self = <FileOptions as ::core::default::Default>::default();
     }
 }
+impl ::buffa::ExtendableMessage for FileOptions {
+    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
+        &mut self.unknown_fields
+    }
+}
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for FileOptions {
     fn serialize_json<__S: __buffa::json::serde::Serializer>(
@@ -6434,6 +6449,11 @@ impl ::buffa::Message for MessageOptions {
         *self = <MessageOptions as ::core::default::Default>::default();
     }
 }
+impl ::buffa::ExtendableMessage for MessageOptions {
+    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
+        &mut self.unknown_fields
+    }
+}
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for MessageOptions {
     fn serialize_json<__S: __buffa::json::serde::Serializer>(
@@ -7071,6 +7091,11 @@ impl ::buffa::Message for FieldOptions {
     }
     fn clear(&mut self) {
         *self = <FieldOptions as ::core::default::Default>::default();
+    }
+}
+impl ::buffa::ExtendableMessage for FieldOptions {
+    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 #[cfg(feature = "json")]
@@ -8660,6 +8685,11 @@ impl ::buffa::Message for OneofOptions {
         *self = <OneofOptions as ::core::default::Default>::default();
     }
 }
+impl ::buffa::ExtendableMessage for OneofOptions {
+    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
+        &mut self.unknown_fields
+    }
+}
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for OneofOptions {
     fn serialize_json<__S: __buffa::json::serde::Serializer>(
@@ -8951,6 +8981,11 @@ impl ::buffa::Message for EnumOptions {
     }
     fn clear(&mut self) {
         *self = <EnumOptions as ::core::default::Default>::default();
+    }
+}
+impl ::buffa::ExtendableMessage for EnumOptions {
+    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 #[cfg(feature = "json")]
@@ -9308,6 +9343,11 @@ impl ::buffa::Message for EnumValueOptions {
         *self = <EnumValueOptions as ::core::default::Default>::default();
     }
 }
+impl ::buffa::ExtendableMessage for EnumValueOptions {
+    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
+        &mut self.unknown_fields
+    }
+}
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for EnumValueOptions {
     fn serialize_json<__S: __buffa::json::serde::Serializer>(
@@ -9621,6 +9661,11 @@ impl ::buffa::Message for ServiceOptions {
         *self = <ServiceOptions as ::core::default::Default>::default();
     }
 }
+impl ::buffa::ExtendableMessage for ServiceOptions {
+    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
+        &mut self.unknown_fields
+    }
+}
 #[cfg(feature = "json")]
 impl ::buffa::json::JsonMessage for ServiceOptions {
     fn serialize_json<__S: __buffa::json::serde::Serializer>(
@@ -9915,6 +9960,11 @@ impl ::buffa::Message for MethodOptions {
     }
     fn clear(&mut self) {
         *self = <MethodOptions as ::core::default::Default>::default();
+    }
+}
+impl ::buffa::ExtendableMessage for MethodOptions {
+    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 #[cfg(feature = "json")]
@@ -11153,6 +11203,11 @@ impl ::buffa::Message for FeatureSet {
     }
     fn clear(&mut self) {
         *self = <FeatureSet as ::core::default::Default>::default();
+    }
+}
+impl ::buffa::ExtendableMessage for FeatureSet {
+    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 #[cfg(feature = "json")]
@@ -13275,6 +13330,11 @@ impl ::buffa::Message for SourceCodeInfo {
     }
     fn clear(&mut self) {
         *self = <SourceCodeInfo as ::core::default::Default>::default();
+    }
+}
+impl ::buffa::ExtendableMessage for SourceCodeInfo {
+    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 #[cfg(feature = "json")]

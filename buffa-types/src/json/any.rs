@@ -84,12 +84,16 @@ fn well_known() -> &'static TypeRegistry {
     })
 }
 
-/// The registry that knows `name`: the caller's if it does, else the
-/// well-known types.
+/// The registry to ask about `name`: the caller's if `name` is registered
+/// there, else the well-known types' if it is one, else the caller's again,
+/// whose fallback resolver (if any) may know it.
 fn registry_for<'a>(caller: Option<&'a TypeRegistry>, name: &str) -> &'a TypeRegistry {
-    caller
-        .filter(|r| r.contains(name))
-        .unwrap_or_else(|| well_known())
+    match caller {
+        Some(registry) if registry.contains(name) => registry,
+        _ if well_known().contains(name) => well_known(),
+        Some(registry) => registry,
+        None => well_known(),
+    }
 }
 
 /// The message type name of a type URL: what follows its last `/`.

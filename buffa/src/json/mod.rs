@@ -27,8 +27,9 @@
 //!
 //! `google.protobuf.Any` needs to know the message types it may hold: a
 //! [`TypeRegistry`] filled by the generated `register_types` functions,
-//! given in the options. The well-known types of `buffa-types` are always
-//! known.
+//! given in the options, whose fallback [`AnyResolver`] may know more
+//! types at run time (`buffa-reflect`'s `DescriptorPool` is one). The
+//! well-known types of `buffa-types` are always known.
 
 mod base64;
 mod error;
@@ -50,24 +51,28 @@ use crate::Message;
 
 pub use error::JsonError;
 pub use options::{DEFAULT_MAX_JSON_LEN, DeserializeOptions, SerializeOptions};
-pub use registry::TypeRegistry;
+pub use registry::{AnyResolver, TypeRegistry};
 
 /// The support API of generated JSON code and of hand-written JSON forms
 /// (the well-known types). **Not public API.**
 #[doc(hidden)]
 pub mod __private {
-    pub use super::base64::{decode as base64_decode, encode as base64_encode};
+    pub use super::base64::{
+        Display as Base64Display, decode as base64_decode, encode as base64_encode,
+    };
     pub use super::extension::ExtensionKind;
     pub use super::kind::{
         JsonKind, JsonMapKey, MessageKind, NullValueKind, deserialize_enum, parse_f64,
         serialize_enum,
     };
-    pub use super::read::{DeserializeCx, FieldReader, JsonFields, Key, deserialize_fields};
+    pub use super::read::{
+        DeserializeCx, FieldReader, JsonFields, Key, Quoted, deserialize_fields,
+    };
     pub use super::write::MessageWriter;
     pub use serde;
     pub use serde_json;
 
-    use super::JsonMessage;
+    use super::{DeserializeOptions, JsonError, JsonMessage};
 
     /// `Serialize::serialize` of a generated message: its JSON form under
     /// the default options.
@@ -87,6 +92,34 @@ pub mod __private {
     ) -> Result<M, D::Error> {
         let budget = DeserializeCx::budget(&super::DeserializeOptions::DEFAULT);
         DeserializeCx::new(&super::DeserializeOptions::DEFAULT, &budget).message(deserializer)
+    }
+
+    /// Writes `value` with the JSON writer of [`to_vec_with`](super::to_vec_with)
+    /// (compact, byte for byte what `serde_json::to_vec` writes): for JSON
+    /// forms written outside generated code (`buffa-reflect`'s dynamic
+    /// messages), so that they print exactly as generated messages do.
+    pub fn to_vec<T: serde::Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, JsonError> {
+        let mut writer = super::writer::Writer::new();
+        value.serialize(&mut writer)?;
+        Ok(writer.into_inner())
+    }
+
+    /// Reads `json` through `seed` as [`from_slice_with`](super::from_slice_with)
+    /// reads a message: input longer than `options.max_len()` is refused
+    /// first, and the whole input must be the one JSON value (whitespace
+    /// around it aside).
+    pub fn from_slice_seed<'de, T: serde::de::DeserializeSeed<'de>>(
+        json: &'de [u8],
+        options: &DeserializeOptions,
+        seed: T,
+    ) -> Result<T::Value, JsonError> {
+        if json.len() > options.max_len() {
+            return Err(JsonError::too_long(json.len(), options.max_len()));
+        }
+        let mut deserializer = serde_json::Deserializer::from_slice(json);
+        let value = seed.deserialize(&mut deserializer)?;
+        deserializer.end()?;
+        Ok(value)
     }
 }
 
@@ -194,9 +227,7 @@ pub fn to_vec_with<M: JsonMessage>(
     message: &M,
     options: &SerializeOptions,
 ) -> Result<Vec<u8>, JsonError> {
-    let mut writer = writer::Writer::new();
-    message.serialize_json(&mut writer, options)?;
-    Ok(writer.into_inner())
+    __private::to_vec(&WithOptions::new(message, options))
 }
 
 /// Writes the JSON form of `message` to `writer`, under `options`.
@@ -236,11 +267,5 @@ pub fn from_slice_with<M: JsonMessage>(
     json: &[u8],
     options: &DeserializeOptions,
 ) -> Result<M, JsonError> {
-    if json.len() > options.max_len() {
-        return Err(JsonError::too_long(json.len(), options.max_len()));
-    }
-    let mut deserializer = serde_json::Deserializer::from_slice(json);
-    let message = MessageSeed::new(options).deserialize(&mut deserializer)?;
-    deserializer.end()?;
-    Ok(message)
+    __private::from_slice_seed(json, options, MessageSeed::new(options))
 }

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 use super::read::DeserializeCx;
 use super::{JsonMessage, SerializeOptions, WithOptions};
@@ -17,9 +18,40 @@ use super::{JsonMessage, SerializeOptions, WithOptions};
 /// shop::v1::register_types(&mut registry);
 /// let options = buffa::json::SerializeOptions::new().with_type_registry(registry.into());
 /// ```
+///
+/// Types known only at run time (from a descriptor pool) come from a
+/// fallback [`AnyResolver`], consulted for names not registered here:
+/// `buffa-reflect` implements it for its `DescriptorPool`.
 #[derive(Clone, Default)]
 pub struct TypeRegistry {
     types: HashMap<&'static str, RegisteredType>,
+    resolver: Option<Arc<dyn AnyResolver>>,
+}
+
+/// Converts the messages of types a [`TypeRegistry`] has not registered
+/// between their binary and JSON forms, for `google.protobuf.Any`: the
+/// fallback of a registry (see [`TypeRegistry::set_resolver`]), for types
+/// known only at run time. Both methods return `None` for a type the
+/// resolver does not know either, which makes the `Any` an error.
+pub trait AnyResolver: Send + Sync {
+    /// The JSON form (under `options`) of the binary message `bytes` of
+    /// type `full_name`, or `None` if the type is unknown.
+    fn message_to_json(
+        &self,
+        full_name: &str,
+        bytes: &[u8],
+        options: &SerializeOptions,
+    ) -> Option<Result<serde_json::Value, String>>;
+
+    /// The binary form of the message of type `full_name` read from
+    /// `value` in the read `cx` (which has not counted the message against
+    /// the recursion limit yet), or `None` if the type is unknown.
+    fn message_from_json(
+        &self,
+        full_name: &str,
+        value: serde_json::Value,
+        cx: DeserializeCx<'_>,
+    ) -> Option<Result<Vec<u8>, String>>;
 }
 
 #[derive(Clone, Copy)]
@@ -58,8 +90,20 @@ impl TypeRegistry {
         self
     }
 
+    /// Sets the resolver consulted for the types not registered here,
+    /// replacing any set before.
+    pub fn set_resolver(&mut self, resolver: Arc<dyn AnyResolver>) -> &mut TypeRegistry {
+        self.resolver = Some(resolver);
+        self
+    }
+
+    /// Whether a fallback resolver is set.
+    pub fn has_resolver(&self) -> bool {
+        self.resolver.is_some()
+    }
+
     /// Whether the message type `full_name` (e.g. `"shop.v1.Order"`) is
-    /// registered.
+    /// registered (the resolver is not asked).
     pub fn contains(&self, full_name: &str) -> bool {
         self.types.contains_key(full_name)
     }
@@ -76,28 +120,39 @@ impl TypeRegistry {
 
     #[doc(hidden)]
     /// The JSON form of the binary message `bytes` of type `full_name`, or
-    /// `None` if the type is not registered.
+    /// `None` if the type is neither registered nor known to the resolver.
     pub fn message_to_json(
         &self,
         full_name: &str,
         bytes: &[u8],
         options: &SerializeOptions,
     ) -> Option<Result<serde_json::Value, String>> {
-        let registered = self.types.get(full_name)?;
-        Some((registered.to_json)(bytes, options))
+        match self.types.get(full_name) {
+            Some(registered) => Some((registered.to_json)(bytes, options)),
+            None => self
+                .resolver
+                .as_ref()?
+                .message_to_json(full_name, bytes, options),
+        }
     }
 
     #[doc(hidden)]
     /// The binary form of the message of type `full_name` read from
-    /// `value`, or `None` if the type is not registered.
+    /// `value`, or `None` if the type is neither registered nor known to
+    /// the resolver.
     pub fn message_from_json(
         &self,
         full_name: &str,
         value: serde_json::Value,
         cx: DeserializeCx<'_>,
     ) -> Option<Result<Vec<u8>, String>> {
-        let registered = self.types.get(full_name)?;
-        Some((registered.from_json)(value, cx))
+        match self.types.get(full_name) {
+            Some(registered) => Some((registered.from_json)(value, cx)),
+            None => self
+                .resolver
+                .as_ref()?
+                .message_from_json(full_name, value, cx),
+        }
     }
 }
 
@@ -107,6 +162,7 @@ impl fmt::Debug for TypeRegistry {
         names.sort();
         f.debug_struct("TypeRegistry")
             .field("types", &names)
+            .field("resolver", &self.resolver.is_some())
             .finish()
     }
 }

@@ -85,3 +85,18 @@ pub fn protoc_decode_in(include: &PathBuf, file: &str, message_type: &str, bytes
 pub fn protoc_decode_raw(bytes: &[u8]) -> String {
     String::from_utf8(protoc(&[], &["--decode_raw".to_owned()], bytes)).unwrap()
 }
+
+/// The `FileDescriptorSet` protoc builds for `files` under `include`, their
+/// imports and source info included.
+pub fn protoc_descriptor_set(include: &PathBuf, files: &[&str]) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("set.pb");
+    let mut args = vec![
+        "--include_imports".to_owned(),
+        "--include_source_info".to_owned(),
+        format!("--descriptor_set_out={}", out.display()),
+    ];
+    args.extend(files.iter().map(|file| (*file).to_owned()));
+    protoc(std::slice::from_ref(include), &args, &[]);
+    std::fs::read(out).unwrap()
+}

@@ -103,6 +103,117 @@ impl ::buffa::Message for Tuned {
 }
 #[derive(
     ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::cmp::Eq,
+    ::core::hash::Hash,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct Extended {
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl ::buffa::Message for Extended {
+    const NAME: &'static str = "golden.ed.Extended";
+    const CACHES_SIZES: bool = false;
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<Extended> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<Extended as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        _cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        decoder.skip_to_unknown(tag, &mut self.unknown_fields)
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <Extended as ::core::default::Default>::default();
+    }
+}
+impl ::buffa::ExtendableMessage for Extended {
+    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
+        &mut self.unknown_fields
+    }
+}
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::cmp::Eq,
+    ::core::hash::Hash,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct Holder {
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl ::buffa::Message for Holder {
+    const NAME: &'static str = "golden.ed.Holder";
+    const CACHES_SIZES: bool = false;
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<Holder> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<Holder as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        _cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        decoder.skip_to_unknown(tag, &mut self.unknown_fields)
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <Holder as ::core::default::Default>::default();
+    }
+}
+/// Nested types of [`Holder`].
+#[allow(clippy::module_inception)]
+pub mod holder {
+    #[allow(unused_imports)]
+    use ::buffa::__private::alias::*;
+    /// Extension `golden.ed.Holder.blob` of `golden.ed.Extended`, field 110.
+    pub const BLOB: ::buffa::Extension<super::Extended, ::std::vec::Vec<u8>> = ::buffa::Extension::new(
+        110,
+        "golden.ed.Holder.blob",
+        __buffa::Encoding::LengthDelimited,
+    );
+}
+#[derive(
+    ::core::clone::Clone,
     ::core::marker::Copy,
     ::core::fmt::Debug,
     ::core::cmp::PartialEq,
@@ -143,3 +254,80 @@ impl ::buffa::Enumeration for Closed {
         }
     }
 }
+#[derive(
+    ::core::clone::Clone,
+    ::core::marker::Copy,
+    ::core::fmt::Debug,
+    ::core::cmp::PartialEq,
+    ::core::cmp::Eq,
+    ::core::hash::Hash,
+    ::core::cmp::PartialOrd,
+    ::core::cmp::Ord,
+    ::core::default::Default
+)]
+#[repr(i32)]
+pub enum Open {
+    #[default]
+    Zero = 0,
+}
+impl ::buffa::Enumeration for Open {
+    fn from_i32(value: i32) -> ::core::option::Option<Self> {
+        match value {
+            0 => ::core::option::Option::Some(Open::Zero),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn to_i32(self) -> i32 {
+        self as i32
+    }
+    fn proto_name(self) -> &'static str {
+        match self {
+            Open::Zero => "OPEN_ZERO",
+        }
+    }
+    fn from_proto_name(name: &str) -> ::core::option::Option<Self> {
+        match name {
+            "OPEN_ZERO" => ::core::option::Option::Some(Open::Zero),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
+/// Packed by default in edition 2023.
+///
+/// Extension `golden.ed.offsets` of `golden.ed.Extended`, field 100.
+pub const OFFSETS: ::buffa::Extension<Extended, ::std::vec::Vec<i64>> = ::buffa::Extension::new(
+        100,
+        "golden.ed.offsets",
+        __buffa::Encoding::ZigZag,
+    )
+    .packed();
+/// Extension `golden.ed.expanded_ext` of `golden.ed.Extended`, field 101.
+pub const EXPANDED_EXT: ::buffa::Extension<Extended, ::std::vec::Vec<i32>> = ::buffa::Extension::new(
+    101,
+    "golden.ed.expanded_ext",
+    __buffa::Encoding::Varint,
+);
+/// Extension `golden.ed.open_ext` of `golden.ed.Extended`, field 102.
+pub const OPEN_EXT: ::buffa::Extension<Extended, ::buffa::EnumValue<Open>> = ::buffa::Extension::new(
+    102,
+    "golden.ed.open_ext",
+    __buffa::Encoding::Varint,
+);
+/// Extension `golden.ed.closed_ext` of `golden.ed.Extended`, field 103.
+pub const CLOSED_EXT: ::buffa::Extension<Extended, Closed> = ::buffa::Extension::new(
+    103,
+    "golden.ed.closed_ext",
+    __buffa::Encoding::Varint,
+);
+/// Extension `golden.ed.delimited_ext` of `golden.ed.Extended`, field 104.
+pub const DELIMITED_EXT: ::buffa::Extension<Extended, Tuned> = ::buffa::Extension::new(
+    104,
+    "golden.ed.delimited_ext",
+    __buffa::Encoding::Delimited,
+);
+/// Extension `golden.ed.tuned_ext` of `golden.ed.Extended`, field 105.
+pub const TUNED_EXT: ::buffa::Extension<Extended, Tuned> = ::buffa::Extension::new(
+    105,
+    "golden.ed.tuned_ext",
+    __buffa::Encoding::LengthDelimited,
+);

@@ -147,6 +147,11 @@ impl ::buffa::Message for Shapes {
         *self = <Shapes as ::core::default::Default>::default();
     }
 }
+impl ::buffa::ExtendableMessage for Shapes {
+    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
+        &mut self.unknown_fields
+    }
+}
 impl ::buffa::json::JsonMessage for Shapes {
     fn serialize_json<__S: __buffa::json::serde::Serializer>(
         &self,
@@ -457,6 +462,18 @@ impl<'de> ::buffa::__private::json::serde::Deserialize<'de> for Color {
         ::buffa::__private::json::deserialize_enum(deserializer)
     }
 }
+/// Extension `golden.json.tag` of `golden.json.Shapes`, field 100.
+pub const TAG: ::buffa::Extension<Shapes, i32> = ::buffa::Extension::new(
+    100,
+    "golden.json.tag",
+    __buffa::Encoding::ZigZag,
+);
+/// Extension `golden.json.extra_colors` of `golden.json.Shapes`, field 101.
+pub const EXTRA_COLORS: ::buffa::Extension<Shapes, ::std::vec::Vec<Color>> = ::buffa::Extension::new(
+    101,
+    "golden.json.extra_colors",
+    __buffa::Encoding::Varint,
+);
 /// Adds the messages of this package to `registry`, so that
 /// `google.protobuf.Any` fields holding them have a JSON form.
 #[inline]

@@ -125,6 +125,11 @@ impl ::buffa::Message for Legacy {
         *self = <Legacy as ::core::default::Default>::default();
     }
 }
+impl ::buffa::ExtendableMessage for Legacy {
+    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
+        &mut self.unknown_fields
+    }
+}
 /// Nested types of [`Legacy`].
 #[allow(clippy::module_inception)]
 pub mod legacy {
@@ -199,6 +204,131 @@ pub mod legacy {
 }
 #[derive(
     ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::cmp::Eq,
+    ::core::hash::Hash,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct Note {
+    pub text: ::core::option::Option<::std::string::String>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl Note {
+    /// The value of `text`, or its default when unset.
+    pub fn text(&self) -> &str {
+        self.text.as_deref().unwrap_or("")
+    }
+}
+impl ::buffa::Message for Note {
+    const NAME: &'static str = "golden.v2.Note";
+    const CACHES_SIZES: bool = false;
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<Note> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<Note as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.text);
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        _cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_optional::<__buffa::ProtoString>(1, &self.text, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.text, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <Note as ::core::default::Default>::default();
+    }
+}
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::cmp::Eq,
+    ::core::hash::Hash,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct Registry {
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl ::buffa::Message for Registry {
+    const NAME: &'static str = "golden.v2.Registry";
+    const CACHES_SIZES: bool = false;
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: ::std::sync::OnceLock<Registry> = ::std::sync::OnceLock::new();
+        INSTANCE.get_or_init(<Registry as ::core::default::Default>::default)
+    }
+    #[allow(unused_mut)]
+    fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size + self.unknown_fields.encoded_len()
+    }
+    fn write_to(
+        &self,
+        _cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        decoder.skip_to_unknown(tag, &mut self.unknown_fields)
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+    fn clear(&mut self) {
+        *self = <Registry as ::core::default::Default>::default();
+    }
+}
+/// Nested types of [`Registry`].
+#[allow(clippy::module_inception)]
+pub mod registry {
+    #[allow(unused_imports)]
+    use ::buffa::__private::alias::*;
+    /// Extension `golden.v2.Registry.aliases` of `golden.v2.Legacy`, field 110.
+    pub const ALIASES: ::buffa::Extension<
+        super::Legacy,
+        ::std::vec::Vec<::std::string::String>,
+    > = ::buffa::Extension::new(
+        110,
+        "golden.v2.Registry.aliases",
+        __buffa::Encoding::LengthDelimited,
+    );
+}
+#[derive(
+    ::core::clone::Clone,
     ::core::marker::Copy,
     ::core::fmt::Debug,
     ::core::cmp::PartialEq,
@@ -239,3 +369,42 @@ impl ::buffa::Enumeration for Level {
         }
     }
 }
+/// A ZigZag-encoded scalar.
+///
+/// Extension `golden.v2.weight` of `golden.v2.Legacy`, field 100.
+pub const WEIGHT: ::buffa::Extension<Legacy, i32> = ::buffa::Extension::new(
+    100,
+    "golden.v2.weight",
+    __buffa::Encoding::ZigZag,
+);
+/// Extension `golden.v2.samples` of `golden.v2.Legacy`, field 101.
+pub const SAMPLES: ::buffa::Extension<Legacy, ::std::vec::Vec<i32>> = ::buffa::Extension::new(
+        101,
+        "golden.v2.samples",
+        __buffa::Encoding::Varint,
+    )
+    .packed();
+/// Extension `golden.v2.stamps` of `golden.v2.Legacy`, field 102.
+pub const STAMPS: ::buffa::Extension<Legacy, ::std::vec::Vec<u64>> = ::buffa::Extension::new(
+    102,
+    "golden.v2.stamps",
+    __buffa::Encoding::Fixed,
+);
+/// Extension `golden.v2.legacy_level` of `golden.v2.Legacy`, field 103.
+pub const LEGACY_LEVEL: ::buffa::Extension<Legacy, Level> = ::buffa::Extension::new(
+    103,
+    "golden.v2.legacy_level",
+    __buffa::Encoding::Varint,
+);
+/// Extension `golden.v2.parent` of `golden.v2.Legacy`, field 104.
+pub const PARENT: ::buffa::Extension<Legacy, Legacy> = ::buffa::Extension::new(
+    104,
+    "golden.v2.parent",
+    __buffa::Encoding::LengthDelimited,
+);
+/// Extension `golden.v2.note` of `golden.v2.Legacy`, field 105.
+pub const NOTE: ::buffa::Extension<Legacy, Note> = ::buffa::Extension::new(
+    105,
+    "golden.v2.note",
+    __buffa::Encoding::Delimited,
+);

@@ -1,0 +1,195 @@
+//! Numbers: the values of integer and float tokens, and floating-point
+//! values printed as C++ protobuf prints them.
+
+/// The value of an integer token (decimal, `0x` hex or `0` octal), or
+/// `None` if it exceeds `max`.
+pub(crate) fn parse_unsigned(text: &str, max: u64) -> Option<u64> {
+    let (digits, radix) =
+        if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+            (hex, 16)
+        } else if text.len() > 1 && text.starts_with('0') {
+            (&text[1..], 8)
+        } else {
+            (text, 10)
+        };
+    u64::from_str_radix(digits, radix)
+        .ok()
+        .filter(|&value| value <= max)
+}
+
+/// Whether an integer token is written in hex or octal.
+pub(crate) fn is_hex_or_octal(text: &str) -> bool {
+    text.len() > 1 && text.starts_with('0')
+}
+
+/// The value of a float token: decimal, with an optional `f`/`F` suffix.
+/// Too large a magnitude is infinite, too small zero.
+pub(crate) fn parse_float(text: &str) -> f64 {
+    let digits = text.strip_suffix(['f', 'F']).unwrap_or(text);
+    // The lexer only lets through what Rust's parser accepts: digits with
+    // at most one point and an optional exponent.
+    digits.parse().unwrap_or(f64::NAN)
+}
+
+/// A double narrowed to a float field as C++ protobuf does: beyond the
+/// largest float it is infinite, except for the values that round to the
+/// largest float (its printed form, `3.40282347e+38`, included).
+pub(crate) fn double_to_float(value: f64) -> f32 {
+    // The largest double that still rounds to f32::MAX.
+    const MAX_ROUNDING_TO_MAX: f64 = 3.4028235677973366e38;
+    if value > f64::from(f32::MAX) {
+        if value <= MAX_ROUNDING_TO_MAX {
+            f32::MAX
+        } else {
+            f32::INFINITY
+        }
+    } else if value < -f64::from(f32::MAX) {
+        if value >= -MAX_ROUNDING_TO_MAX {
+            -f32::MAX
+        } else {
+            f32::NEG_INFINITY
+        }
+    } else {
+        value as f32
+    }
+}
+
+/// A double as the text format prints it: `inf`, `-inf`, `nan`, or the
+/// fewest of 15 or 17 significant digits (in C's `%g` style) that read
+/// back as the same value.
+pub(crate) fn format_f64(value: f64) -> String {
+    if let Some(special) = special(value) {
+        return special.to_owned();
+    }
+    let short = format_g(value, 15);
+    if short.parse::<f64>().ok() == Some(value) {
+        short
+    } else {
+        format_g(value, 17)
+    }
+}
+
+/// A float as the text format prints it: `inf`, `-inf`, `nan`, or 6
+/// significant digits if they read back as the same normal float, else 9.
+pub(crate) fn format_f32(value: f32) -> String {
+    if let Some(special) = special(f64::from(value)) {
+        return special.to_owned();
+    }
+    let short = format_g(f64::from(value), 6);
+    // C++ checks with strtof, which reports a subnormal result as a range
+    // error: subnormal floats always take nine digits.
+    match short.parse::<f32>() {
+        Ok(parsed) if parsed == value && !parsed.is_subnormal() => short,
+        _ => format_g(f64::from(value), 9),
+    }
+}
+
+fn special(value: f64) -> Option<&'static str> {
+    if value.is_nan() {
+        Some("nan")
+    } else if value == f64::INFINITY {
+        Some("inf")
+    } else if value == f64::NEG_INFINITY {
+        Some("-inf")
+    } else {
+        None
+    }
+}
+
+/// `value` (finite) as C's `printf("%.{precision}g")`: `precision`
+/// significant digits, correctly rounded, trailing zeros dropped;
+/// exponent form (`1.5e+20`, `1e-05`) when the exponent is below -4 or at
+/// least `precision`.
+fn format_g(value: f64, precision: usize) -> String {
+    if value == 0.0 {
+        return if value.is_sign_negative() { "-0" } else { "0" }.to_owned();
+    }
+    let scientific = format!("{:.*e}", precision - 1, value);
+    let (mantissa, exponent) = scientific
+        .split_once('e')
+        .expect("`{:e}` output has an exponent");
+    let exponent: i32 = exponent.parse().expect("`{:e}` exponent is an integer");
+    if exponent < -4 || exponent >= precision as i32 {
+        let mantissa = strip_fraction_zeros(mantissa);
+        let sign = if exponent < 0 { '-' } else { '+' };
+        format!("{mantissa}e{sign}{:02}", exponent.unsigned_abs())
+    } else {
+        let decimals = (precision as i32 - 1 - exponent) as usize;
+        strip_fraction_zeros(&format!("{value:.decimals$}")).to_owned()
+    }
+}
+
+/// `1.2500` -> `1.25`, `3.000` -> `3`, `100` -> `100`.
+fn strip_fraction_zeros(number: &str) -> &str {
+    if number.contains('.') {
+        number.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        number
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_in_every_base() {
+        assert_eq!(parse_unsigned("0", u64::MAX), Some(0));
+        assert_eq!(parse_unsigned("017", u64::MAX), Some(15));
+        assert_eq!(parse_unsigned("0x1F", u64::MAX), Some(31));
+        assert_eq!(parse_unsigned("0X1f", u64::MAX), Some(31));
+        assert_eq!(
+            parse_unsigned("18446744073709551615", u64::MAX),
+            Some(u64::MAX)
+        );
+        assert_eq!(parse_unsigned("18446744073709551616", u64::MAX), None);
+        assert_eq!(parse_unsigned("0x100000000", u32::MAX.into()), None);
+        assert_eq!(parse_unsigned("2", 1), None);
+    }
+
+    #[test]
+    fn doubles_print_like_c_plus_plus() {
+        // The outputs are protoc 36.2's `--decode` of the same values.
+        for (value, text) in [
+            (0.1, "0.1"),
+            (1e15, "1e+15"),
+            (1.2345678901234568e17, "1.2345678901234568e+17"),
+            (5e-324, "4.94065645841247e-324"),
+            (f64::MAX, "1.7976931348623157e+308"),
+            (0.30000000000000004, "0.30000000000000004"),
+            (100000.0, "100000"),
+            (1e-4, "0.0001"),
+            (1e-5, "1e-05"),
+            (-2.5, "-2.5"),
+            (-0.0, "-0"),
+            (f64::NEG_INFINITY, "-inf"),
+            (f64::NAN, "nan"),
+        ] {
+            assert_eq!(format_f64(value), text);
+        }
+    }
+
+    #[test]
+    fn floats_print_like_c_plus_plus() {
+        for (value, text) in [
+            (0.1f32, "0.1"),
+            (1e10, "1e+10"),
+            (f32::MAX, "3.40282347e+38"),
+            (1e-45, "1.40129846e-45"),
+            (123456789.0, "123456792"),
+            (1.17549e-38, "1.17549001e-38"),
+            (1e6, "1e+06"),
+        ] {
+            assert_eq!(format_f32(value), text);
+        }
+    }
+
+    #[test]
+    fn narrowing_saturates_like_c_plus_plus() {
+        assert_eq!(double_to_float(3.4028235e38), f32::MAX);
+        assert_eq!(double_to_float(3.4028235677973366e38), f32::MAX);
+        assert_eq!(double_to_float(3.5e38), f32::INFINITY);
+        assert_eq!(double_to_float(-3.5e38), f32::NEG_INFINITY);
+        assert_eq!(double_to_float(0.1), 0.1f32);
+    }
+}

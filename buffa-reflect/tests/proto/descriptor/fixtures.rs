@@ -1,0 +1,92 @@
+//! The descriptor tests' fixture set: protoc (the vendored binary) over
+//! the protos of this directory, and helpers to reach into the pool.
+//! Included by `tests/descriptor*.rs` with `#[path]`.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use buffa_reflect::{DescriptorPool, FieldDescriptor, MessageDescriptor};
+
+pub const FILES: &[&str] = &[
+    "proto2.proto",
+    "proto3.proto",
+    "editions.proto",
+    "editions_file_features.proto",
+    "edition2024.proto",
+    "scoping.proto",
+];
+
+pub fn proto_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/proto/descriptor")
+}
+
+pub fn protoc() -> PathBuf {
+    protoc_bin_vendored::protoc_bin_path().expect("vendored protoc")
+}
+
+/// Runs protoc over `files` in `include` (plus the well-known types),
+/// returning the encoded FileDescriptorSet, or `None` if protoc refuses.
+pub fn compile(
+    include: &Path,
+    extra_include: Option<&Path>,
+    files: &[&str],
+    tag: &str,
+) -> Option<Vec<u8>> {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("descriptor-{tag}-{}.pb", std::process::id()));
+    let mut command = Command::new(protoc());
+    command
+        .arg("--include_imports")
+        .arg("--include_source_info")
+        .arg(format!("--descriptor_set_out={}", out.display()))
+        .arg(format!("--proto_path={}", include.display()));
+    if let Some(extra) = extra_include {
+        command.arg(format!("--proto_path={}", extra.display()));
+    }
+    let wkt = protoc_bin_vendored::include_path().expect("vendored includes");
+    command.arg(format!("--proto_path={}", wkt.display()));
+    let output = command.args(files).output().expect("run protoc");
+    if !output.status.success() {
+        return None;
+    }
+    let bytes = std::fs::read(&out).expect("read descriptor set");
+    let _ = std::fs::remove_file(&out);
+    Some(bytes)
+}
+
+pub fn set_bytes() -> &'static [u8] {
+    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+    BYTES.get_or_init(|| {
+        compile(&proto_dir(), None, FILES, "fixtures").expect("protoc accepts the fixtures")
+    })
+}
+
+pub fn pool() -> DescriptorPool {
+    DescriptorPool::decode(set_bytes()).expect("pool")
+}
+
+pub fn message(pool: &DescriptorPool, name: &str) -> MessageDescriptor {
+    pool.get_message_by_name(name)
+        .unwrap_or_else(|| panic!("no message {name}"))
+}
+
+pub fn field(message: &MessageDescriptor, name: &str) -> FieldDescriptor {
+    message
+        .get_field_by_name(name)
+        .unwrap_or_else(|| panic!("no field {name} in {}", message.full_name()))
+}
+
+pub fn names<T>(items: impl Iterator<Item = T>, name: impl Fn(&T) -> String) -> Vec<String> {
+    items.map(|item| name(&item)).collect()
+}
+
+pub fn message_in(pool: &DescriptorPool, message: &MessageDescriptor) -> MessageDescriptor {
+    pool.get_message_by_name(message.full_name()).unwrap()
+}
+
+pub fn field_in(message: &MessageDescriptor, field: &FieldDescriptor) -> FieldDescriptor {
+    message.get_field(field.number()).unwrap()
+}

@@ -1,0 +1,124 @@
+//! The text format against protoc, which runs C++ protobuf's printer
+//! (`--decode`) and parser (`--encode`):
+//!
+//! - printing (`text/print.rs`): protoc encodes a text fixture, buffa
+//!   decodes the bytes into a `DynamicMessage` and prints it; the text
+//!   must equal protoc's `--decode` of the same bytes, byte for byte;
+//! - parsing (`text/parse.rs`): buffa parses a text and encodes it; the
+//!   message must equal protoc's `--encode` of the same text;
+//! - errors (`text/errors.rs`): what buffa rejects (and where), protoc
+//!   rejects too.
+//!
+//! The schemas are `tests/proto/text/*.proto` (proto2, proto3 and edition
+//! 2023), compiled into a descriptor set by the same protoc.
+
+#[path = "text/errors.rs"]
+mod errors;
+#[path = "text/fixtures.rs"]
+mod fixtures;
+#[path = "text/parse.rs"]
+mod parse;
+#[path = "text/print.rs"]
+mod print;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use buffa_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, text};
+
+/// The test protos, relative to [`proto_dir`].
+const FILES: [&str; 3] = ["text2.proto", "text3.proto", "text_editions.proto"];
+
+fn proto_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/proto/text")
+}
+
+/// Runs protoc with the test protos' include paths; its output, or its
+/// error output if it fails.
+fn protoc(args: &[String], input: &[u8]) -> Result<Vec<u8>, String> {
+    let protoc = protoc_bin_vendored::protoc_bin_path().expect("vendored protoc");
+    let wkt = protoc_bin_vendored::include_path().expect("vendored include path");
+    let mut child = Command::new(protoc)
+        .arg(format!("--proto_path={}", proto_dir().display()))
+        .arg(format!("--proto_path={}", wkt.display()))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run protoc");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(input)
+        .expect("write to protoc");
+    let output = child.wait_with_output().expect("wait for protoc");
+    if output.status.success() {
+        Ok(output.stdout)
+    } else {
+        Err(String::from_utf8_lossy(&output.stderr).into_owned())
+    }
+}
+
+/// The pool of the test protos (and the well-known types they import).
+fn pool() -> &'static DescriptorPool {
+    static POOL: OnceLock<DescriptorPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let out =
+            std::env::temp_dir().join(format!("buffa-reflect-text-{}.pb", std::process::id()));
+        let mut args = vec![
+            "--include_imports".to_owned(),
+            format!("--descriptor_set_out={}", out.display()),
+        ];
+        args.extend(FILES.map(str::to_owned));
+        protoc(&args, b"").unwrap_or_else(|e| panic!("protoc: {e}"));
+        let set = std::fs::read(&out).expect("read the descriptor set");
+        let _ = std::fs::remove_file(&out);
+        DescriptorPool::decode(&set).expect("decode the descriptor set")
+    })
+}
+
+fn descriptor(message_type: &str) -> MessageDescriptor {
+    pool()
+        .get_message_by_name(message_type)
+        .unwrap_or_else(|| panic!("no message {message_type}"))
+}
+
+/// The file that declares `message_type`, for protoc.
+fn file_of(message_type: &str) -> String {
+    descriptor(message_type).parent_file().name().to_owned()
+}
+
+/// protoc's `--encode` of `text` as `message_type`.
+fn protoc_encode(message_type: &str, text: &str) -> Result<Vec<u8>, String> {
+    protoc(
+        &[format!("--encode={message_type}"), file_of(message_type)],
+        text.as_bytes(),
+    )
+}
+
+/// protoc's `--decode` of `bytes` as `message_type`.
+fn protoc_decode(message_type: &str, bytes: &[u8]) -> String {
+    let text = protoc(
+        &[format!("--decode={message_type}"), file_of(message_type)],
+        bytes,
+    )
+    .unwrap_or_else(|e| panic!("protoc --decode={message_type}: {e}"));
+    String::from_utf8(text).expect("protoc prints UTF-8")
+}
+
+/// buffa's print of `bytes` decoded as `message_type`, under `options`.
+fn buffa_print(message_type: &str, bytes: &[u8], options: &text::PrintOptions) -> String {
+    let message = DynamicMessage::decode(descriptor(message_type), bytes)
+        .unwrap_or_else(|e| panic!("decode {message_type}: {e}"));
+    text::to_string_with(&message, options)
+}
+
+/// The options under which buffa prints what protoc prints: `Any`s as
+/// their fields.
+fn as_protoc() -> text::PrintOptions {
+    text::PrintOptions::new().with_expand_any(false)
+}
