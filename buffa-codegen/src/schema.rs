@@ -425,7 +425,10 @@ mod tests {
             wkt_extern("FileDescriptorProto")
         );
         assert_eq!(
-            wkt_path(".google.protobuf.FeatureSet.VisibilityFeature.DefaultSymbolVisibility", &options),
+            wkt_path(
+                ".google.protobuf.FeatureSet.VisibilityFeature.DefaultSymbolVisibility",
+                &options
+            ),
             wkt_extern("feature_set::visibility_feature::DefaultSymbolVisibility")
         );
         assert!(wkt_path(".google.protobuf.compiler.CodeGeneratorRequest", &options).is_local());

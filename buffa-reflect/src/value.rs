@@ -184,8 +184,11 @@ impl Value {
                 | (Value::Bool(_), Kind::Bool)
                 | (Value::String(_), Kind::String)
                 | (Value::Bytes(_), Kind::Bytes)
-                | (Value::EnumNumber(_), Kind::Enum(_))
-        ) || matches!((self, kind), (Value::Message(m), Kind::Message(d)) if m.descriptor() == *d)
+        ) || matches!((self, kind), (Value::EnumNumber(number), Kind::Enum(e))
+            // A closed enum holds declared numbers only; decoding sets
+            // the others aside as unknown fields.
+            if !e.is_closed() || e.get_value(*number).is_some())
+            || matches!((self, kind), (Value::Message(m), Kind::Message(d)) if m.descriptor() == *d)
     }
 
     /// Whether this value can be stored in `field`: a list for a repeated

@@ -314,3 +314,56 @@ fn nesting_beyond_the_limit_is_refused_both_ways() {
     let error = DynamicMessage::decode(nested.clone(), &bytes).unwrap_err();
     assert!(error.to_string().contains("recursion limit"), "{error}");
 }
+
+/// Cases a review found where a dynamic message parted from generated
+/// code; each input is checked against the generated type's verdict.
+#[test]
+fn edge_cases_agree_with_generated_code() {
+    // A known extension (optional_int32_extension, field 1) with a wire
+    // type that cannot hold it: generated code keeps it unknown, so must
+    // the dynamic message.
+    let wrong_wire_type = [0x0a, 0x00];
+    same_verdict::<TestAllExtensions>(&wrong_wire_type);
+    let dynamic =
+        DynamicMessage::decode(descriptor(TestAllExtensions::NAME), &wrong_wire_type).unwrap();
+    assert_eq!(dynamic.unknown_fields().as_bytes(), wrong_wire_type);
+    assert!(dynamic.set_fields().is_empty());
+
+    // A map entry whose closed-enum value is first undeclared (99), then
+    // declared: the last value wins and the entry is known.
+    // string_enum = 1: entry { key "k", value 99, value 0 }.
+    let entry = [0x0a, 0x07, 0x0a, 0x01, b'k', 0x10, 99, 0x10, 0x00];
+    same_verdict::<b::two::ClosedMaps>(&entry);
+    let dynamic = DynamicMessage::decode(descriptor("crosscheck.two.ClosedMaps"), &entry).unwrap();
+    assert!(dynamic.unknown_fields().is_empty(), "{dynamic:?}");
+
+    // A zero in an implicit-presence field and an empty packed run are
+    // not set: the message equals an empty one.
+    let implicit = descriptor("crosscheck.Implicit");
+    let zero = [0x18, 0x00];
+    same_verdict::<b::Implicit>(&zero);
+    assert_eq!(
+        DynamicMessage::decode(implicit.clone(), &zero).unwrap(),
+        DynamicMessage::new(implicit)
+    );
+    let packed = descriptor("crosscheck.Packed");
+    assert_eq!(
+        DynamicMessage::decode(packed.clone(), &[0x0a, 0x00]).unwrap(),
+        DynamicMessage::new(packed)
+    );
+}
+
+#[test]
+fn closed_enums_take_declared_numbers_only() {
+    let oneofs = descriptor("crosscheck.two.Oneofs2");
+    let field = oneofs.get_field_by_name("c_enum").unwrap();
+    let mut message = DynamicMessage::new(oneofs);
+    // CLOSED_NEGATIVE = -5 is declared, 3 is not.
+    message.set_field(&field, Value::EnumNumber(-5)).unwrap();
+    let error = message.set_field(&field, Value::EnumNumber(3)).unwrap_err();
+    assert!(error.to_string().contains("c_enum"), "{error}");
+    assert_eq!(
+        message.field_by_name("c_enum"),
+        Some(&Value::EnumNumber(-5))
+    );
+}

@@ -389,10 +389,7 @@ fn invalid_utf8(file: &str, message_type: &str, text: &str) -> (Vec<u8>, usize) 
 /// Decodes `bytes` as `M` from a slice and from `Bytes`; both must fail
 /// with invalid UTF-8 at `offset`. Returns the error as displayed and its
 /// field path.
-fn utf8_error<M: Message + Debug>(
-    bytes: &[u8],
-    offset: usize,
-) -> (String, Vec<(String, u32)>) {
+fn utf8_error<M: Message + Debug>(bytes: &[u8], offset: usize) -> (String, Vec<(String, u32)>) {
     let from_slice = M::decode_from_slice(bytes).unwrap_err();
     let input = Bytes::copy_from_slice(bytes);
     let from_bytes = M::decode_bytes(&input, &Default::default()).unwrap_err();

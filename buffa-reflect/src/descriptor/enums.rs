@@ -11,7 +11,7 @@ use super::{Comments, DescriptorPool, FileDescriptor, MessageDescriptor, handle_
 /// An enum type in a [`DescriptorPool`].
 #[derive(Clone)]
 pub struct EnumDescriptor {
-    pool: DescriptorPool,
+    pub(super) pool: DescriptorPool,
     index: u32,
 }
 
@@ -121,7 +121,7 @@ impl EnumDescriptor {
 /// A value of an enum type in a [`DescriptorPool`].
 #[derive(Clone)]
 pub struct EnumValueDescriptor {
-    pool: DescriptorPool,
+    pub(super) pool: DescriptorPool,
     index: u32,
 }
 

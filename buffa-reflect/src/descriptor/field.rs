@@ -21,7 +21,7 @@ use super::{
 /// field does, whichever way the `.proto` file said so.
 #[derive(Clone)]
 pub struct FieldDescriptor {
-    pool: DescriptorPool,
+    pub(super) pool: DescriptorPool,
     index: u32,
 }
 

@@ -11,7 +11,7 @@ use super::{
 /// A `.proto` file in a [`DescriptorPool`].
 #[derive(Clone)]
 pub struct FileDescriptor {
-    pool: DescriptorPool,
+    pub(super) pool: DescriptorPool,
     index: u32,
 }
 

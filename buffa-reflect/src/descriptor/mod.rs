@@ -64,6 +64,7 @@ mod kind;
 mod message;
 mod names;
 mod oneof;
+mod options;
 mod pool;
 mod resolve;
 mod service;

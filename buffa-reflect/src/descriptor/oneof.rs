@@ -12,7 +12,7 @@ use super::{Comments, DescriptorPool, FieldDescriptor, MessageDescriptor, handle
 /// generated code.
 #[derive(Clone)]
 pub struct OneofDescriptor {
-    pool: DescriptorPool,
+    pub(super) pool: DescriptorPool,
     index: u32,
 }
 

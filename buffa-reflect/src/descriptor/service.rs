@@ -10,7 +10,7 @@ use super::{Comments, DescriptorPool, FileDescriptor, MessageDescriptor, handle_
 /// A service in a [`DescriptorPool`].
 #[derive(Clone)]
 pub struct ServiceDescriptor {
-    pool: DescriptorPool,
+    pub(super) pool: DescriptorPool,
     index: u32,
 }
 
@@ -79,7 +79,7 @@ impl ServiceDescriptor {
 /// A method of a service in a [`DescriptorPool`].
 #[derive(Clone)]
 pub struct MethodDescriptor {
-    pool: DescriptorPool,
+    pub(super) pool: DescriptorPool,
     index: u32,
 }
 

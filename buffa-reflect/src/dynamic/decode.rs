@@ -41,6 +41,13 @@ fn merge_fields(
             };
         }
         match message.field_descriptor(tag.field_number()) {
+            // Generated code keeps extensions among its unknown fields and
+            // reads them on demand, skipping occurrences whose wire type
+            // cannot hold the value: such an occurrence stays unknown here
+            // too, rather than failing the decode.
+            Some(field) if field.is_extension() && !wire_type_fits(&field, tag.wire_type()) => {
+                decoder.skip_to_unknown(tag, &mut message.unknown)?
+            }
             Some(field) => merge_field(message, &field, tag, decoder).map_err(|e| {
                 e.in_field(message.descriptor.full_name().to_owned(), field.number())
             })?,
@@ -51,6 +58,19 @@ fn merge_fields(
         Some(field_number) => Err(decoder.error(DecodeErrorKind::MissingEndGroup { field_number })),
         None => Ok(()),
     }
+}
+
+/// Whether an occurrence of `field` may have `wire_type`: its own, or
+/// length-delimited for a packed run of a repeated scalar.
+fn wire_type_fits(field: &FieldDescriptor, wire_type: WireType) -> bool {
+    let kind = field.kind();
+    let own = match kind {
+        Kind::Message(_) if field.is_group() => WireType::StartGroup,
+        Kind::Message(_) => WireType::LengthDelimited,
+        _ => kind.wire_type(),
+    };
+    wire_type == own
+        || (field.is_list() && kind.is_packable() && wire_type == WireType::LengthDelimited)
 }
 
 /// Merges one occurrence of a known field (or extension).
@@ -74,7 +94,13 @@ fn merge_field(
             unreachable!("a repeated field holds a list");
         };
         let unknown = &mut message.unknown;
-        return merge_list(field, &kind, list, unknown, tag, decoder);
+        merge_list(field, &kind, list, unknown, tag, decoder)?;
+        if list.is_empty() {
+            // An empty packed run, or one of undeclared closed-enum
+            // numbers only: the field stays unset.
+            message.fields.remove(&number);
+        }
+        return Ok(());
     }
     if let Kind::Message(_) = kind {
         clear_oneof_siblings(message, field);
@@ -94,7 +120,7 @@ fn merge_field(
     match read_scalar(field, &kind, tag, decoder)? {
         Scalar::Known(value) => {
             clear_oneof_siblings(message, field);
-            message.fields.insert(number, value);
+            message.store(field, value);
         }
         Scalar::UndeclaredEnum(raw) => push_varint(&mut message.unknown, number, raw, decoder)?,
     }
@@ -199,8 +225,13 @@ fn merge_map_entry(
                     (Kind::Message(_), Value::Message(nested)) => {
                         merge_message(nested, &value_field, tag, d)?
                     }
+                    // The last value wins, as in generated code: a declared
+                    // number after an undeclared one makes the entry known.
                     _ => match read_scalar(&value_field, &value_kind, tag, d)? {
-                        Scalar::Known(read) => value = read,
+                        Scalar::Known(read) => {
+                            value = read;
+                            known = true;
+                        }
                         Scalar::UndeclaredEnum(_) => known = false,
                     },
                 },

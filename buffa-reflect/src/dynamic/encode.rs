@@ -54,15 +54,15 @@ pub(super) fn encoded_len(message: &DynamicMessage) -> usize {
     .message(message)
 }
 
-/// The fields of `message` to write, with their descriptors, in number
-/// order: set fields only (an implicit-presence scalar at its default is
-/// not written).
+/// The fields of `message` to write, with their descriptors: set fields
+/// only (an implicit-presence scalar at its default is not written), in
+/// number order, extensions after the message's own fields as generated
+/// code writes them (among its unknown fields, behind the known ones).
 fn written_fields(message: &DynamicMessage) -> impl Iterator<Item = (FieldDescriptor, &Value)> {
-    message.fields.iter().filter_map(|(&number, value)| {
-        let field = message.field_descriptor(number)?;
-        message.visible(&field)?;
-        Some((field, value))
-    })
+    let (fields, extensions): (Vec<_>, Vec<_>) = message
+        .set_entries()
+        .partition(|(field, _)| !field.is_extension());
+    fields.into_iter().chain(extensions)
 }
 
 /// The first pass: lengths.
@@ -116,6 +116,14 @@ impl Sizes {
                 let Kind::Message(entry) = field.kind() else {
                     return 0;
                 };
+                // Each entry is a nested message one level down, as
+                // decoding counts it; entries are siblings, so one level
+                // covers them all.
+                if self.depth_remaining == 0 {
+                    self.too_deep = true;
+                    return 0;
+                }
+                self.depth_remaining -= 1;
                 let key_kind = entry.map_entry_key_field().kind();
                 let value_field = entry.map_entry_value_field();
                 let mut total = 0;
@@ -127,6 +135,7 @@ impl Sizes {
                     self.lengths[slot] = len;
                     total += key + varint_len(len as u64) + len;
                 }
+                self.depth_remaining += 1;
                 total
             }
             _ => self.element(field, key, value),

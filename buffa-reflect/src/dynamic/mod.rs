@@ -20,10 +20,14 @@ use crate::{FieldDescriptor, MessageDescriptor};
 /// It holds the fields that are set, by number, as [`Value`]s, extensions
 /// of its type that the descriptor's pool declares among them, and the
 /// fields it read but does not know as [`UnknownFields`], kept byte for
-/// byte. It decodes and encodes the binary format exactly as a message
-/// generated from the same schema does: the same fields kept, the same
-/// errors, and the same bytes written for the same data (fields in number
-/// order, then unknown fields; map entries in key order).
+/// byte. It decodes and encodes the binary format as a message generated
+/// from the same schema does: the same fields kept, the same errors, and
+/// the same bytes written for the same data, fields in number order, then
+/// extensions in number order, then unknown fields. (Two orders can
+/// differ: generated code writes extensions where it read them among the
+/// unknown fields, and map entries in `HashMap` order unless asked for
+/// deterministic output; a dynamic message writes map entries in key
+/// order.)
 ///
 /// It implements [`ReflectMessage`](crate::ReflectMessage), through which
 /// the text format, and any tool written over reflection, reads and builds
@@ -43,7 +47,7 @@ use crate::{FieldDescriptor, MessageDescriptor};
 /// assert_eq!(DynamicMessage::decode(descriptor, &bytes)?, order);
 /// # Ok(()) }
 /// ```
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 pub struct DynamicMessage {
     descriptor: MessageDescriptor,
     /// The set fields and extensions, by number. Only valid values are
@@ -130,6 +134,8 @@ impl DynamicMessage {
 
     /// The value of the field or extension `number`, if set.
     pub fn field_by_number(&self, number: u32) -> Option<&Value> {
+        let field = self.field_descriptor(number)?;
+        self.visible(&field)?;
         self.fields.get(&number)
     }
 
@@ -137,7 +143,7 @@ impl DynamicMessage {
     /// it is set.
     pub fn field_by_name(&self, name: &str) -> Option<&Value> {
         let field = self.descriptor.get_field_by_name(name)?;
-        self.fields.get(&field.number())
+        self.field_by_number(field.number())
     }
 
     /// Sets the field `name` to `value`; see
@@ -163,6 +169,26 @@ impl DynamicMessage {
             self.descriptor
                 .pool()
                 .get_extension_by_number(&self.descriptor, number)
+        })
+    }
+
+    /// Stores `value` in `field`, or removes the field when the value does
+    /// not count as set (a field without presence at its default, an
+    /// empty list or map), so that only set fields are stored.
+    fn store(&mut self, field: &FieldDescriptor, value: Value) {
+        if !field.has_presence() && is_empty_or_default(&value) {
+            self.fields.remove(&field.number());
+        } else {
+            self.fields.insert(field.number(), value);
+        }
+    }
+
+    /// The set fields and extensions with their values, in number order.
+    fn set_entries(&self) -> impl Iterator<Item = (FieldDescriptor, &Value)> {
+        self.fields.iter().filter_map(|(&number, value)| {
+            let field = self.field_descriptor(number)?;
+            self.visible(&field)?;
+            Some((field, value))
         })
     }
 
@@ -203,14 +229,28 @@ fn is_empty_or_default(value: &Value) -> bool {
     }
 }
 
+/// Messages are equal when they have the same type, the same set fields
+/// with equal values, and the same unknown fields. (A list or map left
+/// empty by [`ReflectMessage::field_mut`](crate::ReflectMessage::field_mut)
+/// is not set.)
+impl PartialEq for DynamicMessage {
+    fn eq(&self, other: &DynamicMessage) -> bool {
+        self.descriptor == other.descriptor
+            && self.unknown == other.unknown
+            && self
+                .set_entries()
+                .map(|(field, value)| (field.number(), value))
+                .eq(other
+                    .set_entries()
+                    .map(|(field, value)| (field.number(), value)))
+    }
+}
+
 impl fmt::Debug for DynamicMessage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut out = f.debug_struct(self.descriptor.full_name());
-        for (number, value) in &self.fields {
-            match self.field_descriptor(*number) {
-                Some(field) => out.field(field.name(), value),
-                None => out.field("?", value),
-            };
+        for (field, value) in self.set_entries() {
+            out.field(field.name(), value);
         }
         if !self.unknown.is_empty() {
             out.field("unknown_fields", &self.unknown);

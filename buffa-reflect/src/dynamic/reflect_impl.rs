@@ -27,21 +27,17 @@ impl ReflectMessage for DynamicMessage {
     }
 
     fn set_field(&mut self, field: &FieldDescriptor, value: Value) -> Result<(), ReflectError> {
-        if !self.owns(field) {
-            return Err(ReflectError::not_a_field(&self.descriptor, field));
-        }
+        self.check_writable(field)?;
         if !value.is_valid_for_field(field) {
             return Err(ReflectError::wrong_type(field, &value));
         }
         clear_oneof_siblings(self, field);
-        self.fields.insert(field.number(), value);
+        self.store(field, value);
         Ok(())
     }
 
     fn field_mut(&mut self, field: &FieldDescriptor) -> Result<ValueMut<'_>, ReflectError> {
-        if !self.owns(field) {
-            return Err(ReflectError::not_a_field(&self.descriptor, field));
-        }
+        self.check_writable(field)?;
         let kind = field.kind();
         if field.is_map() {
             let Kind::Message(entry) = kind else {
@@ -124,16 +120,33 @@ impl ReflectMessage for DynamicMessage {
 
     fn set_fields(&self) -> Vec<(FieldDescriptor, ValueRef<'_>)> {
         // The stored numbers are already in order, extensions among them.
-        self.fields
-            .keys()
-            .filter_map(|&number| {
-                let field = self.field_descriptor(number)?;
-                let value = self.visible(&field)?;
-                Some((field, value))
-            })
+        self.set_entries()
+            .map(|(field, value)| (field, value.as_ref()))
             .collect()
     }
 }
+
+impl DynamicMessage {
+    /// Fails unless `field` is one of this message's fields or extensions
+    /// with a number the binary format can write (message-set extensions
+    /// may have larger ones, and that wire format is not supported).
+    fn check_writable(&self, field: &FieldDescriptor) -> Result<(), ReflectError> {
+        if !self.owns(field) {
+            return Err(ReflectError::not_a_field(&self.descriptor, field));
+        }
+        if field.number() > MAX_FIELD_NUMBER {
+            return Err(ReflectError::new(format!(
+                "field {} has number {}, beyond the {MAX_FIELD_NUMBER} the binary format can write",
+                field.full_name(),
+                field.number()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The largest field number a field key can hold, 2^29 - 1.
+const MAX_FIELD_NUMBER: u32 = (1 << 29) - 1;
 
 impl ReflectList for Vec<Value> {
     fn len(&self) -> usize {

@@ -140,3 +140,65 @@ fn custom_method_and_field_options_read_from_protocs_descriptors() {
         "deprecated: true\n[test.api.http] {\n  post: \"/v1/x\"\n  body: \"*\"\n}\n"
     );
 }
+
+/// The same custom options through a `DescriptorPool` built from protoc's
+/// descriptor set: typed, from the pool's `MethodOptions`, and dynamic,
+/// from `dynamic_options()`, found by the extension's name alone.
+#[test]
+fn custom_options_read_through_the_descriptor_pool() {
+    use buffa_reflect::{DescriptorPool, ReflectMessage, Value, ValueRef};
+    let pool =
+        DescriptorPool::decode(&common::protoc_descriptor_set(&include(), &[OPTIONS])).unwrap();
+    let method = pool
+        .get_service_by_name("test.api.Things")
+        .unwrap()
+        .methods()
+        .find(|m| m.name() == "GetThing")
+        .unwrap();
+
+    // Typed: the pool keeps the options as buffa-types' MethodOptions.
+    let rule = method.options().extension(&api::HTTP).unwrap().unwrap();
+    assert_eq!(rule.get, "/v1/things/{id}");
+
+    // Dynamic: no generated code names the option.
+    let http = pool.get_extension_by_name("test.api.http").unwrap();
+    assert_eq!(http.number(), 72295728);
+    let options = method.dynamic_options().unwrap();
+    let Some(ValueRef::Message(rule)) = options.field(&http) else {
+        panic!("(test.api.http) is set: {options:?}");
+    };
+    let rule_type = rule.descriptor();
+    assert_eq!(rule_type.full_name(), "test.api.HttpRule");
+    let get = rule_type.get_field_by_name("get").unwrap();
+    assert!(matches!(
+        rule.field(&get),
+        Some(ValueRef::String("/v1/things/{id}"))
+    ));
+    let bindings = rule_type.get_field_by_name("additional_bindings").unwrap();
+    let Some(ValueRef::List(bindings)) = rule.field(&bindings) else {
+        panic!("additional_bindings is set");
+    };
+    assert_eq!(bindings.len(), 1);
+
+    // A repeated scalar option on a field.
+    let tags = pool.get_extension_by_name("test.api.field_tags").unwrap();
+    let field = pool
+        .get_message_by_name("test.api.Tagged")
+        .unwrap()
+        .get_field_by_name("name")
+        .unwrap();
+    let field_options = field.dynamic_options().unwrap();
+    assert_eq!(
+        field_options.field_by_number(tags.number()),
+        Some(&Value::List(vec![Value::I32(7), Value::I32(9)]))
+    );
+    // A message without options has none set.
+    assert!(
+        pool.get_message_by_name("test.api.HttpRule")
+            .unwrap()
+            .dynamic_options()
+            .unwrap()
+            .set_fields()
+            .is_empty()
+    );
+}

@@ -1,0 +1,56 @@
+//! Options as dynamic messages: custom options, which are extensions of
+//! `google.protobuf.*Options`, read through the pool.
+//!
+//! Each handle's `options()` returns the typed options message of
+//! `buffa-types`, where custom options sit among the unknown fields: a
+//! generated extension constant reads them typed
+//! (`method.options().extension(&api::HTTP)`). `dynamic_options()` decodes
+//! the same bytes as a [`DynamicMessage`] of the pool's options type, so
+//! every extension the pool declares is a field, found by name at run
+//! time without generated code.
+
+use buffa::{DecodeError, Message};
+
+use super::{
+    DescriptorPool, EnumDescriptor, EnumValueDescriptor, FieldDescriptor, FileDescriptor,
+    MessageDescriptor, MethodDescriptor, OneofDescriptor, ServiceDescriptor,
+};
+use crate::DynamicMessage;
+
+/// `options` as a dynamic message of the options type in `pool`, or in the
+/// built-in descriptor of `descriptor.proto` when the pool lacks it (its
+/// files then declare no custom options).
+fn dynamic<O: Message>(pool: &DescriptorPool, options: &O) -> Result<DynamicMessage, DecodeError> {
+    let descriptor = pool
+        .get_message_by_name(O::NAME)
+        .or_else(|| {
+            crate::well_known::google::protobuf::descriptor_pool().get_message_by_name(O::NAME)
+        })
+        .expect("the built-in pool holds descriptor.proto");
+    DynamicMessage::decode(descriptor, &options.encode_to_vec())
+}
+
+macro_rules! dynamic_options {
+    ($($handle:ty),* $(,)?) => {
+        $(impl $handle {
+            /// The options as a [`DynamicMessage`] of the pool's options
+            /// type: custom options (extensions the pool declares) are
+            /// fields of it, to read by their descriptor. Fails only if a
+            /// custom option's bytes do not decode as its declared type.
+            pub fn dynamic_options(&self) -> Result<DynamicMessage, DecodeError> {
+                dynamic(&self.pool, self.options())
+            }
+        })*
+    };
+}
+
+dynamic_options!(
+    FileDescriptor,
+    MessageDescriptor,
+    FieldDescriptor,
+    OneofDescriptor,
+    EnumDescriptor,
+    EnumValueDescriptor,
+    ServiceDescriptor,
+    MethodDescriptor,
+);
