@@ -81,7 +81,11 @@ const WIRE: &[(&str, bool, &str)] = &[
     ),
     // `r_sint64` (packed) arriving as two varints, `r_int32` (expanded)
     // arriving packed.
-    ("packed-as-expanded", true, "a801 02 a801 03  a201 03 010203"),
+    (
+        "packed-as-expanded",
+        true,
+        "a801 02 a801 03  a201 03 010203",
+    ),
     // The oneof set to an int32, a string, then a message twice (the two
     // merge).
     (

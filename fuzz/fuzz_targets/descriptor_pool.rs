@@ -279,7 +279,11 @@ fn check_field(field: &FieldDescriptor) {
         assert!(!field.has_presence(), "{}", field.full_name());
     }
     if field.is_packed() {
-        assert!(field.is_list() && kind.is_packable(), "{}", field.full_name());
+        assert!(
+            field.is_list() && kind.is_packable(),
+            "{}",
+            field.full_name()
+        );
     }
     if field.is_map() {
         let Kind::Message(entry) = &kind else {
@@ -310,9 +314,7 @@ fn check_field(field: &FieldDescriptor) {
         | (Kind::String, DefaultValue::String(_))
         | (Kind::Bytes, DefaultValue::Bytes(_))
         | (Kind::Message(_), DefaultValue::Message) => true,
-        (Kind::Enum(enum_), DefaultValue::EnumNumber(number)) => {
-            enum_.get_value(*number).is_some()
-        }
+        (Kind::Enum(enum_), DefaultValue::EnumNumber(number)) => enum_.get_value(*number).is_some(),
         _ => false,
     };
     assert!(
@@ -337,7 +339,11 @@ fn check_field(field: &FieldDescriptor) {
 fn decode_as_messages(pool: &DescriptorPool, data: &[u8]) {
     let options = DecodeOptions::new().with_allocation_limit(Some(ALLOCATION_LIMIT));
     for message in pool.all_messages() {
-        assert!(DynamicMessage::new(message.clone()).encode_to_vec().is_empty());
+        assert!(
+            DynamicMessage::new(message.clone())
+                .encode_to_vec()
+                .is_empty()
+        );
     }
     for message in pool.all_messages().take(DECODED_MESSAGES) {
         let Ok(decoded) = DynamicMessage::decode_with_options(message.clone(), data, &options)
@@ -346,8 +352,12 @@ fn decode_as_messages(pool: &DescriptorPool, data: &[u8]) {
         };
         let bytes = decoded.encode_to_vec();
         assert_eq!(decoded.encoded_len(), bytes.len());
-        let again = DynamicMessage::decode(message.clone(), &bytes)
-            .unwrap_or_else(|e| panic!("{}: the re-encoding does not decode: {e}", message.full_name()));
+        let again = DynamicMessage::decode(message.clone(), &bytes).unwrap_or_else(|e| {
+            panic!(
+                "{}: the re-encoding does not decode: {e}",
+                message.full_name()
+            )
+        });
         assert_eq!(again.encode_to_vec(), bytes, "{}", message.full_name());
     }
 }
