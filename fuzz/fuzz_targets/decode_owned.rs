@@ -86,7 +86,11 @@ where
         let mut copy = message.clone();
         copy.set_extension(extension, value);
         let again = copy.extension(extension).expect("a value set reads back");
-        assert_eq!(again, message.extension(extension).unwrap(), "set changed the value");
+        assert_eq!(
+            again,
+            message.extension(extension).unwrap(),
+            "set changed the value"
+        );
     }
 }
 
@@ -105,6 +109,10 @@ where
         let mut copy = message.clone();
         copy.set_extension(extension, values);
         let again = copy.extension(extension).expect("values set read back");
-        assert_eq!(again, message.extension(extension).unwrap(), "set changed the values");
+        assert_eq!(
+            again,
+            message.extension(extension).unwrap(),
+            "set changed the values"
+        );
     }
 }
