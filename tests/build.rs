@@ -13,8 +13,9 @@
 //!    descriptor types their custom options extend come from
 //!    `buffa-types`), and the JSON protos under `proto/json` (with
 //!    `json()`; their well-known types come from `buffa-types`), with
-//!    buffa-build; and the reflection protos under `proto/reflect` (with
-//!    `reflection()`);
+//!    buffa-build; and the reflection protos under `proto/reflect` and
+//!    buffa-reflect's text format protos (`tests/proto/text` there), with
+//!    `reflection()`;
 //! 3. the cross-check protos under `proto/crosscheck`, twice with
 //!    buffa-build (boxed sub-messages, eager views and JSON; inline
 //!    sub-messages and lazy views) and once with prost-build.
@@ -22,7 +23,7 @@
 //! Every run writes to its own directory under `OUT_DIR` (`unittest`,
 //! `hostile`, `editions`, `shared`, `strings_owned`, `strings_shared`,
 //! `strings_mixed`, `limits`, `eq_hash`, `extensions`, `json`, `reflect`,
-//! `crosscheck`, `crosscheck_lazy`, `prost`), with an include file
+//! `text`, `crosscheck`, `crosscheck_lazy`, `prost`), with an include file
 //! `include.rs` that mounts its packages as modules. The runs in
 //! `LAYOUT_REPORTS` also write a layout report (`layout.txt`), and
 //! `layout_sizes.rs` tabulates each report's size estimates beside the
@@ -271,6 +272,20 @@ fn reflect(out_dir: &Path, protoc: &Path) {
         )
         .bytes(&[".reflect.v3.Rich.shared_blob"])
         .out_dir(out_dir.join("reflect"))
+        .include_file("include.rs")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+
+    // buffa-reflect's text format protos, whose fixtures `tests/text.rs`
+    // prints and parses through the generated types.
+    let text = Path::new("../buffa-reflect/tests/proto/text");
+    println!("cargo:rerun-if-changed={}", text.display());
+    buffa_build::Config::new()
+        .protoc_executable(protoc)
+        .files(&proto_files(text))
+        .includes(&[text])
+        .reflection()
+        .out_dir(out_dir.join("text"))
         .include_file("include.rs")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));

@@ -16,27 +16,72 @@ use crate::{FieldDescriptor, MessageDescriptor};
 /// reflection, serves both alike. The trait is object safe; tools take
 /// `&dyn ReflectMessage`.
 ///
-/// A field is *set* when [`ReflectMessage::field`] returns `Some`: a field
+/// A field is *set* when [`ReflectMessage::has_field`] says so: a field
 /// with presence that was assigned, a field without presence holding a
 /// value other than its default, a repeated or map field with at least one
 /// element. Fields of another message (a descriptor from elsewhere) are
 /// never set, and changing them fails with [`ReflectError`].
+///
+/// # Extensions
+///
+/// Extensions of the message are fields too, with one difference between
+/// the two kinds of messages. A [`DynamicMessage`](crate::DynamicMessage)
+/// stores the extensions its pool declares as fields, and reads them like
+/// any other. A generated message keeps its extensions where the binary
+/// format put them, encoded among its unknown fields (as its typed
+/// `buffa::ExtendableMessage` API does), and so has no decoded value to
+/// lend: for an extension, [`ReflectMessage::field`] returns `None` and
+/// [`ReflectMessage::set_fields`] leaves it out, while
+/// [`ReflectMessage::field_owned`] decodes its value, owned;
+/// [`ReflectMessage::has_field`] looks for its occurrences,
+/// [`ReflectMessage::set_field`] replaces them with the new value encoded,
+/// [`ReflectMessage::clear_field`] removes them, and
+/// [`ReflectMessage::field_mut`] fails (there is no value to change in
+/// place: read it with `field_owned`, change it, and set it back). The text
+/// format reads and writes extensions of both kinds alike.
+///
+/// A cache of decoded extensions inside generated messages would let
+/// `field` lend them, at the cost of a field (and a synchronised lazy
+/// initialisation, to stay `Sync`) in every generated message, and of two
+/// copies of each extension to keep in step; reading them decoded on
+/// demand costs nothing to messages without extensions.
 pub trait ReflectMessage: Any + fmt::Debug + Send + Sync {
     /// The message's descriptor.
     fn descriptor(&self) -> MessageDescriptor;
 
     /// The value of `field`, or `None` when it is not set. Extensions of
-    /// the message are fields too.
+    /// a dynamic message are fields too; those of a generated message are
+    /// read with [`ReflectMessage::field_owned`] (see
+    /// [Extensions](ReflectMessage#extensions)).
     fn field(&self, field: &FieldDescriptor) -> Option<ValueRef<'_>>;
 
-    /// Whether `field` is set.
+    /// Whether `field` is set. For an extension a generated message keeps
+    /// encoded: whether it holds an occurrence of a scalar extension that
+    /// decodes to a value, or of a message extension with the wire type of
+    /// a message (not decoded to answer).
     fn has_field(&self, field: &FieldDescriptor) -> bool {
         self.field(field).is_some()
     }
 
+    /// The value of `field` owned, or `None` when it is not set: what
+    /// [`ReflectMessage::field`] returns, copied (messages as
+    /// [`DynamicMessage`](crate::DynamicMessage)s), or for an extension a
+    /// generated message keeps encoded, its occurrences decoded as the
+    /// binary format reads a field seen several times (the last value of
+    /// a singular scalar, every occurrence of a message merged, every
+    /// element of a repeated extension). Such an extension reads as not
+    /// set here if an occurrence does not decode (a string that is not
+    /// UTF-8, a malformed message); the text format prints it among the
+    /// unknown fields.
+    fn field_owned(&self, field: &FieldDescriptor) -> Option<Value> {
+        Some(self.field(field)?.to_value(field))
+    }
+
     /// Sets `field` to `value`: a [`Value::List`] for a repeated field, a
     /// [`Value::Map`] for a map field. Setting a member of a oneof clears
-    /// the others.
+    /// the others. An extension of a generated message replaces every
+    /// occurrence of its number among the unknown fields (an empty list
+    /// removes them).
     fn set_field(&mut self, field: &FieldDescriptor, value: Value) -> Result<(), ReflectError>;
 
     /// The message, list or map held by `field`, to change in place; a
@@ -71,7 +116,7 @@ pub trait ReflectMessage: Any + fmt::Debug + Send + Sync {
     fn as_any(&self) -> &dyn Any;
 
     /// The fields that are set, in field number order, extensions
-    /// included.
+    /// included (except those a generated message keeps encoded).
     fn set_fields(&self) -> Vec<(FieldDescriptor, ValueRef<'_>)> {
         let descriptor = self.descriptor();
         let mut fields: Vec<FieldDescriptor> = descriptor.fields().collect();

@@ -7,7 +7,7 @@ use std::fmt;
 
 use crate::dynamic::DynamicMessage;
 use crate::reflect::{ReflectList, ReflectMap, ReflectMessage};
-use crate::{FieldDescriptor, Kind};
+use crate::{FieldDescriptor, Kind, MessageDescriptor};
 
 /// An owned field value.
 ///
@@ -130,6 +130,83 @@ impl fmt::Debug for ValueRef<'_> {
             ValueRef::Map(m) => write!(f, "Map(len {})", m.len()),
         }
     }
+}
+
+impl ValueRef<'_> {
+    /// The value of `field` owned: a message as a [`DynamicMessage`] of
+    /// the field's type (which may be of another pool than the message
+    /// read) holding a copy of its fields and unknown fields.
+    pub(crate) fn to_value(self, field: &FieldDescriptor) -> Value {
+        let kind = field.kind();
+        match self {
+            ValueRef::List(list) => Value::List(
+                (0..list.len())
+                    .filter_map(|i| list.get(i))
+                    .map(|element| element.to_value_of(&kind))
+                    .collect(),
+            ),
+            ValueRef::Map(map) => {
+                let Kind::Message(entry) = kind else {
+                    return Value::Map(BTreeMap::new());
+                };
+                let value_kind = entry.map_entry_value_field().kind();
+                Value::Map(
+                    map.entries()
+                        .map(|(key, value)| (key.to_owned_key(), value.to_value_of(&value_kind)))
+                        .collect(),
+                )
+            }
+            value => value.to_value_of(&kind),
+        }
+    }
+
+    /// A singular value of `kind` owned.
+    fn to_value_of(self, kind: &Kind) -> Value {
+        match self {
+            ValueRef::Bool(v) => Value::Bool(v),
+            ValueRef::I32(v) => Value::I32(v),
+            ValueRef::I64(v) => Value::I64(v),
+            ValueRef::U32(v) => Value::U32(v),
+            ValueRef::U64(v) => Value::U64(v),
+            ValueRef::F32(v) => Value::F32(v),
+            ValueRef::F64(v) => Value::F64(v),
+            ValueRef::String(v) => Value::String(v.to_owned()),
+            ValueRef::Bytes(v) => Value::Bytes(v.to_vec()),
+            ValueRef::EnumNumber(v) => Value::EnumNumber(v),
+            ValueRef::Message(message) => match kind {
+                Kind::Message(descriptor) => Value::Message(to_dynamic(message, descriptor)),
+                _ => Value::default_of(kind),
+            },
+            // Not singular values; `to_value` takes them apart.
+            ValueRef::List(_) | ValueRef::Map(_) => Value::default_of(kind),
+        }
+    }
+}
+
+/// A copy of `message` as a [`DynamicMessage`] of type `descriptor` (its
+/// own type, perhaps from another pool), field by field.
+fn to_dynamic(message: &dyn ReflectMessage, descriptor: &MessageDescriptor) -> DynamicMessage {
+    if let Some(dynamic) = message.as_any().downcast_ref::<DynamicMessage>()
+        && dynamic.descriptor() == *descriptor
+    {
+        return dynamic.clone();
+    }
+    let mut copy = DynamicMessage::new(descriptor.clone());
+    for (field, value) in message.set_fields() {
+        let own = if field.is_extension() {
+            descriptor
+                .pool()
+                .get_extension_by_number(descriptor, field.number())
+        } else {
+            descriptor.get_field(field.number())
+        };
+        if let Some(own) = own {
+            // Of the same schema, so of the same kind: the value fits.
+            let _ = copy.set_field(&own, value.to_value(&own));
+        }
+    }
+    *copy.unknown_fields_mut() = message.unknown_fields().clone();
+    copy
 }
 
 impl Value {

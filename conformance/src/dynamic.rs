@@ -1,7 +1,8 @@
 //! [`Mode::Dynamic`](crate::Mode::Dynamic): every request answered through
 //! a [`DynamicMessage`] of the test message type, described by the
-//! descriptor pool of the test protos (the descriptor set `build.rs` has
-//! protoc write), instead of the generated types: the payload is
+//! descriptor pool of the test protos (the one the generated code embeds
+//! with `Config::reflection()`), instead of the generated types: the
+//! payload is
 //! decoded (binary), parsed (JSON, text format) into the dynamic message,
 //! which is then encoded, printed as JSON or in the text format.
 

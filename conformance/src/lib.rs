@@ -15,12 +15,13 @@
 //! `Any` fields resolve the test message types through a
 //! [`TypeRegistry`](buffa::json::TypeRegistry) filled by the generated
 //! `register_types` functions.
-//! The text format goes through binary in both modes, over a
-//! [`DynamicMessage`](buffa_reflect::DynamicMessage) of the test type's
-//! descriptor (from the descriptor set build.rs writes): text input is
-//! parsed with `buffa_reflect::text` and encoded, then read as a binary
-//! payload is; text output is the printed `DynamicMessage` decoded from the
-//! message's encoding, unknown fields included when the request asks.
+//! The text format goes through the owned message's reflection
+//! ([`ReflectMessage`](buffa_reflect::ReflectMessage), generated with
+//! `reflection()`): text input is parsed into the owned message with
+//! `buffa_reflect::text` (in view mode then encoded and read as a binary
+//! payload is), and text output is printed from the owned message (in
+//! view mode, the view copied into it), unknown fields included when the
+//! request asks.
 //! The `buffa-conformance` binary picks the mode from the environment
 //! variable `BUFFA_CONFORMANCE_MODE` (see [`Mode::from_env`]).
 //!
@@ -46,7 +47,7 @@ use std::sync::{Arc, OnceLock};
 
 use buffa::json::{DeserializeOptions, JsonMessage, SerializeOptions, TypeRegistry};
 use buffa::{EnumValue, HasView, Message, MessageView};
-use buffa_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, text};
+use buffa_reflect::{DescriptorPool, ReflectMessage, text};
 
 use self::conformance::conformance_request::Payload;
 use self::conformance::conformance_response::Result as Outcome;
@@ -153,49 +154,29 @@ fn type_registry() -> Arc<TypeRegistry> {
         .clone()
 }
 
-/// The descriptors of the conformance protos and their imports.
+/// The descriptors of the conformance protos and their imports, which
+/// the generated code embeds.
 fn descriptor_pool() -> &'static DescriptorPool {
-    static POOL: OnceLock<DescriptorPool> = OnceLock::new();
-    POOL.get_or_init(|| {
-        let set = include_bytes!(concat!(env!("OUT_DIR"), "/descriptor_set.pb"));
-        DescriptorPool::decode(set).expect("build.rs writes a valid descriptor set")
-    })
+    conformance::descriptor_pool()
 }
 
-/// The descriptor of the request's message type.
-fn message_descriptor(request: &ConformanceRequest) -> Result<MessageDescriptor, String> {
-    descriptor_pool()
-        .get_message_by_name(&request.message_type)
-        .ok_or_else(|| format!("no descriptor for {:?}", request.message_type))
-}
-
-/// Parses a text-format payload as the request's type, through a dynamic
-/// message and its encoding.
-fn read_text<M: HasView>(
-    request: &ConformanceRequest,
-    text: &str,
-    mode: Mode,
-) -> Result<Binary<M>, String> {
-    let message = text::parse(&message_descriptor(request)?, text).map_err(|e| e.to_string())?;
-    read_binary::<M>(&message.encode_to_vec(), mode).map_err(|e| e.to_string())
-}
-
-/// Prints the message encoded as `encoded` in the text format, through a
-/// dynamic message of the request's type.
-fn write_text(
-    request: &ConformanceRequest,
-    encoded: &[u8],
-    print_unknown_fields: bool,
-) -> Result<String, String> {
-    let message =
-        DynamicMessage::decode(message_descriptor(request)?, encoded).map_err(|e| e.to_string())?;
-    let options = text::PrintOptions::new().with_print_unknown_fields(print_unknown_fields);
-    Ok(text::to_string_with(&message, &options))
+/// Parses a text-format payload into the owned message (and, in
+/// [`Mode::View`], reads its encoding through the view).
+fn read_text<M: HasView + ReflectMessage>(text: &str, mode: Mode) -> Result<Binary<M>, String> {
+    let mut message = M::default();
+    text::merge(&mut message, text).map_err(|e| e.to_string())?;
+    match mode {
+        Mode::Owned | Mode::Dynamic => Ok(Binary::Owned(message)),
+        Mode::View => read_binary::<M>(&message.encode_to_vec(), mode).map_err(|e| e.to_string()),
+    }
 }
 
 /// Reads the payload as `M` (binary through `M`'s view in
 /// [`Mode::View`]) and writes it in the requested format.
-fn round_trip<M: HasView + JsonMessage>(request: &ConformanceRequest, mode: Mode) -> Outcome {
+fn round_trip<M: HasView + JsonMessage + ReflectMessage>(
+    request: &ConformanceRequest,
+    mode: Mode,
+) -> Outcome {
     let message = match &request.payload {
         Some(Payload::ProtobufPayload(payload)) => match read_binary::<M>(payload, mode) {
             Ok(message) => message,
@@ -212,7 +193,7 @@ fn round_trip<M: HasView + JsonMessage>(request: &ConformanceRequest, mode: Mode
                 Err(e) => return Outcome::ParseError(e.to_string()),
             }
         }
-        Some(Payload::TextPayload(text)) => match read_text::<M>(request, text, mode) {
+        Some(Payload::TextPayload(text)) => match read_text::<M>(text, mode) {
             Ok(message) => message,
             Err(e) => return Outcome::ParseError(e),
         },
@@ -233,10 +214,13 @@ fn round_trip<M: HasView + JsonMessage>(request: &ConformanceRequest, mode: Mode
             }
         }
         EnumValue::Known(WireFormat::TextFormat) => {
-            match write_text(request, &message.encode(), request.print_unknown_fields) {
-                Ok(text) => Outcome::TextPayload(text),
-                Err(e) => Outcome::SerializeError(e),
-            }
+            let owned = match message.into_owned() {
+                Ok(owned) => owned,
+                Err(e) => return Outcome::ParseError(e.to_string()),
+            };
+            let options =
+                text::PrintOptions::new().with_print_unknown_fields(request.print_unknown_fields);
+            Outcome::TextPayload(text::to_string_with(&owned, &options))
         }
         EnumValue::Known(WireFormat::Jspb) => skipped("JSPB format not supported"),
         other => Outcome::RuntimeError(format!("unsupported output format {other:?}")),

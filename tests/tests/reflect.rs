@@ -931,3 +931,25 @@ fn binary_methods_and_new_instance() {
     ReflectMessage::unknown_fields_mut(&mut with_unknown).clear();
     assert!(with_unknown.unknown_fields.is_empty());
 }
+
+#[test]
+fn owned_values_copy_every_field() {
+    // Every field read owned, messages (the `Timestamp` of another pool
+    // too) as dynamic messages of the field's type, makes the message its
+    // binary encoding decodes to.
+    let message = rich();
+    let descriptor = message.descriptor();
+    let mut copy = DynamicMessage::new(descriptor.clone());
+    for field in descriptor.fields() {
+        if let Some(value) = message.field_owned(&field) {
+            copy.set_field(&field, value)
+                .unwrap_or_else(|e| panic!("{}: {e}", field.full_name()));
+        }
+    }
+    assert_eq!(
+        copy,
+        DynamicMessage::decode(descriptor, &message.encode_to_vec()).unwrap()
+    );
+    let child = field(&message, "child");
+    assert_eq!(Rich::default().field_owned(&child), None);
+}

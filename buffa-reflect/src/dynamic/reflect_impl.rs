@@ -26,6 +26,11 @@ impl ReflectMessage for DynamicMessage {
         self.visible(field)
     }
 
+    fn field_owned(&self, field: &FieldDescriptor) -> Option<Value> {
+        self.field(field)?;
+        self.fields.get(&field.number()).cloned()
+    }
+
     fn set_field(&mut self, field: &FieldDescriptor, value: Value) -> Result<(), ReflectError> {
         self.check_writable(field)?;
         if !value.is_valid_for_field(field) {

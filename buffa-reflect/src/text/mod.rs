@@ -44,7 +44,15 @@
 //!
 //! Printing and parsing work over reflection, so they serve generated
 //! messages that implement [`ReflectMessage`] and [`DynamicMessage`]s
-//! alike.
+//! alike. A generated message keeps its extensions encoded among its
+//! unknown fields (see [`ReflectMessage`]): the printer decodes those its
+//! pool declares and prints them among the fields, by number, the rest as
+//! unknown fields; the parser reads a message's extensions into a
+//! [`DynamicMessage`] of its type, and merges its encoding into the
+//! message when the message's fields are read. The type of an expanded
+//! `Any` is looked up in the pool of the message printed or parsed, then
+//! in the `Any`'s own (a generated `Any` comes with the pool of the
+//! well-known types only).
 
 mod error;
 mod escape;

@@ -2,13 +2,15 @@
 //! entries, extensions and expanded `Any`s. The values of scalar fields
 //! are read in `scalar.rs`, unknown fields skipped in `skip.rs`.
 
+use buffa::{DecodeOptions, EncodeOptions};
+
 use super::lexer::{Lexer, Token, TokenKind};
 use super::names::{find_extension, find_field};
 use super::{ParseOptions, TextError};
 use crate::dynamic::DynamicMessage;
 use crate::reflect::{ReflectError, ReflectMessage, ValueMut};
 use crate::value::{MapKey, Value};
-use crate::{FieldDescriptor, Kind, MessageDescriptor};
+use crate::{DescriptorPool, FieldDescriptor, Kind, MessageDescriptor};
 
 /// Merges `text` into `message`.
 pub(super) fn merge(
@@ -34,8 +36,18 @@ pub(super) fn merge(
         token,
         options,
         depth: 0,
+        types: message.descriptor().pool().clone(),
     };
     parser.fields(message, None)
+}
+
+/// Extensions read for a message that keeps its extensions encoded (a
+/// generated one): parsed into a dynamic message of its type, and merged
+/// into it in binary once its fields are read.
+struct KeptExtensions<'a> {
+    extensions: DynamicMessage,
+    /// Where the first of them starts, for an error in the merge.
+    start: Token<'a>,
 }
 
 /// The parser's state: the input from the current token on.
@@ -46,6 +58,11 @@ pub(super) struct Parser<'a, 'o> {
     pub(super) options: &'o ParseOptions,
     /// How many messages deep the parser is.
     depth: u32,
+    /// Where the types of expanded `Any`s are looked up first: the pool of
+    /// the message parsed into. (A generated `Any` is described by the
+    /// pool of the well-known types, which does not know the types of the
+    /// code it is used in.)
+    types: DescriptorPool,
 }
 
 impl<'a> Parser<'a, '_> {
@@ -130,10 +147,27 @@ impl<'a> Parser<'a, '_> {
     }
 
     /// The fields of `message` up to the delimiter `close` (consumed), or
-    /// to the end of the input at the top level.
+    /// to the end of the input at the top level. Extensions of a message
+    /// that keeps them encoded are merged into it at the end, also after
+    /// an error (the message holds the fields read before it).
     fn fields(
         &mut self,
         message: &mut dyn ReflectMessage,
+        close: Option<char>,
+    ) -> Result<(), TextError> {
+        let mut kept = None;
+        let read = self.fields_until(message, &mut kept, close);
+        let merged = match kept {
+            Some(kept) => self.merge_kept(message, kept),
+            None => Ok(()),
+        };
+        read.and(merged)
+    }
+
+    fn fields_until(
+        &mut self,
+        message: &mut dyn ReflectMessage,
+        kept: &mut Option<KeptExtensions<'a>>,
         close: Option<char>,
     ) -> Result<(), TextError> {
         loop {
@@ -149,13 +183,34 @@ impl<'a> Parser<'a, '_> {
                 self.close_message();
                 return Ok(());
             }
-            self.field(message)?;
+            self.field(message, kept)?;
         }
+    }
+
+    /// Merges the extensions read for `message` into it.
+    fn merge_kept(
+        &self,
+        message: &mut dyn ReflectMessage,
+        kept: KeptExtensions<'_>,
+    ) -> Result<(), TextError> {
+        // They nest no deeper than the parser allowed.
+        let limit = self.options.recursion_limit.saturating_add(1);
+        let bytes = kept
+            .extensions
+            .encode_to_vec_with_options(&EncodeOptions::new().with_recursion_limit(limit))
+            .map_err(|e| error_at(&kept.start, format!("cannot encode the extensions: {e}")))?;
+        message
+            .merge_binary(&bytes, &DecodeOptions::new().with_recursion_limit(limit))
+            .map_err(|e| error_at(&kept.start, format!("cannot merge the extensions: {e}")))
     }
 
     /// One field: its name, its value or values, and an optional `,` or
     /// `;`.
-    fn field(&mut self, message: &mut dyn ReflectMessage) -> Result<(), TextError> {
+    fn field(
+        &mut self,
+        message: &mut dyn ReflectMessage,
+        kept: &mut Option<KeptExtensions<'a>>,
+    ) -> Result<(), TextError> {
         let descriptor = message.descriptor();
         let start = self.token;
         if descriptor.full_name() == "google.protobuf.Any" && start.is_symbol('[') {
@@ -167,6 +222,16 @@ impl<'a> Parser<'a, '_> {
             return self.separator();
         };
         self.check_overwrite(message, &field, &start)?;
+        let message = if field.is_extension() && !message.as_any().is::<DynamicMessage>() {
+            let kept = kept.get_or_insert_with(|| KeptExtensions {
+                extensions: DynamicMessage::new(descriptor.clone()),
+                start,
+            });
+            self.check_overwrite(&kept.extensions, &field, &start)?;
+            &mut kept.extensions
+        } else {
+            message
+        };
         if let Kind::Message(_) = field.kind() {
             self.try_symbol(':')?;
             if (field.is_list() || field.is_map()) && self.try_symbol('[')? {
@@ -366,7 +431,11 @@ impl<'a> Parser<'a, '_> {
         else {
             return Err(error_at(&start, "google.protobuf.Any lacks its fields"));
         };
-        let Some(value_type) = descriptor.pool().get_message_by_name(&type_name) else {
+        let value_type = self
+            .types
+            .get_message_by_name(&type_name)
+            .or_else(|| descriptor.pool().get_message_by_name(&type_name));
+        let Some(value_type) = value_type else {
             return Err(error_at(
                 &start,
                 format!("the type of `{type_url}` is not in the descriptor pool"),
@@ -382,7 +451,7 @@ impl<'a> Parser<'a, '_> {
         let close = self.open_message()?;
         self.fields(&mut value, Some(close))?;
         let bytes = value
-            .encode_to_vec_with_options(&buffa::EncodeOptions::new())
+            .encode_to_vec_with_options(&EncodeOptions::new())
             .map_err(|e| error_at(&start, format!("cannot encode the Any's value: {e}")))?;
         message
             .set_field(&url_field, Value::String(type_url))

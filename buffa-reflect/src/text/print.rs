@@ -11,8 +11,9 @@ use super::names::{group_type_name, is_dotted_identifier, printable_extension_na
 use super::number::{format_f32, format_f64};
 use crate::dynamic::DynamicMessage;
 use crate::reflect::ReflectMessage;
+use crate::typed::extensions::decode_kept;
 use crate::value::{MapKeyRef, ValueRef};
-use crate::{FieldDescriptor, Kind};
+use crate::{DescriptorPool, FieldDescriptor, Kind};
 
 /// The deepest nesting at which an `Any` is still expanded; deeper ones
 /// are printed as their `type_url` and `value`, so that a chain of `Any`s
@@ -25,6 +26,7 @@ pub(super) fn print(message: &dyn ReflectMessage, options: &PrintOptions) -> Str
         out: String::new(),
         options,
         depth: 0,
+        types: message.descriptor().pool().clone(),
     };
     printer.message(message);
     if options.single_line {
@@ -41,18 +43,36 @@ pub(super) struct Printer<'o> {
     pub(super) options: &'o PrintOptions,
     /// How many messages deep the printer is: the indentation level.
     depth: usize,
+    /// Where the types of `Any`s are looked up first: the pool of the
+    /// message printed. (A generated `Any` is described by the pool of the
+    /// well-known types, which does not know the types of the code it is
+    /// used in.)
+    types: DescriptorPool,
 }
 
 impl Printer<'_> {
+    /// The fields, extensions among them by number, then the unknown
+    /// fields. Extensions a generated message keeps among its unknown
+    /// fields are decoded from there.
     fn message(&mut self, message: &dyn ReflectMessage) {
         if self.options.expand_any && self.any(message) {
             return;
         }
-        for (field, value) in message.set_fields() {
+        let kept = decode_kept(message);
+        let mut fields = message.set_fields();
+        let unknown = match &kept {
+            Some(kept) => {
+                fields.extend(kept.set_fields());
+                fields.sort_by_key(|(field, _)| field.number());
+                kept.unknown_fields()
+            }
+            None => message.unknown_fields(),
+        };
+        for (field, value) in fields {
             self.field(&field, value);
         }
         if self.options.print_unknown_fields {
-            self.unknown_fields(message.unknown_fields());
+            self.unknown_fields(unknown);
         }
     }
 
@@ -191,7 +211,11 @@ impl Printer<'_> {
         if !is_dotted_identifier(domain) || !is_dotted_identifier(type_name) {
             return false;
         }
-        let Some(type_descriptor) = descriptor.pool().get_message_by_name(type_name) else {
+        let Some(type_descriptor) = self
+            .types
+            .get_message_by_name(type_name)
+            .or_else(|| descriptor.pool().get_message_by_name(type_name))
+        else {
             return false;
         };
         let Ok(inner) = DynamicMessage::decode(type_descriptor, value) else {

@@ -12,10 +12,12 @@
 //! A field descriptor names a field of the message when its containing
 //! message has the message's full name, so descriptors of another pool of
 //! the same schema work too. Extensions of generated messages are kept
-//! among their unknown fields, where reflection does not reach them.
+//! encoded among their unknown fields, where reflection reads and writes
+//! them through [`extensions`].
 
 mod containers;
 mod element;
+pub(crate) mod extensions;
 mod field;
 
 use std::any::Any;
@@ -108,12 +110,18 @@ fn slot_mut<'m>(
     }
     if field.is_extension() {
         return Err(ReflectError::new(format!(
-            "extension {} of generated message {name} is kept among its unknown fields, \
-             which reflection does not change",
+            "extension {} of generated message {name} is kept encoded among its unknown \
+             fields: read it with field_owned() and write it whole with set_field()",
             field.full_name(),
         )));
     }
     slot.ok_or_else(|| ReflectError::not_a_field(&descriptor(), field))
+}
+
+/// Whether `field` is an extension of the message `name`, which keeps it
+/// among its unknown fields.
+fn kept_extension(name: &str, field: &FieldDescriptor) -> bool {
+    field.is_extension() && owns(name, field)
 }
 
 /// [`ReflectMessage::set_fields`] of a generated message: its fields in
@@ -135,14 +143,32 @@ impl<M: GeneratedMessage> ReflectMessage for M {
         M::message_descriptor()
     }
 
+    /// `None` for an extension, which the message keeps encoded.
     fn field(&self, field: &FieldDescriptor) -> Option<ValueRef<'_>> {
         get(M::NAME, field, self.reflect_field(field.number()))
+    }
+
+    fn has_field(&self, field: &FieldDescriptor) -> bool {
+        if kept_extension(M::NAME, field) {
+            return extensions::has(Message::unknown_fields(self), field);
+        }
+        self.field(field).is_some()
+    }
+
+    fn field_owned(&self, field: &FieldDescriptor) -> Option<Value> {
+        if kept_extension(M::NAME, field) {
+            return extensions::get(Message::unknown_fields(self), field);
+        }
+        Some(self.field(field)?.to_value(field))
     }
 
     /// A [`Value::Message`] for a field of a generated message type is
     /// converted by a binary round trip: the dynamic message is encoded and
     /// decoded as that type.
     fn set_field(&mut self, field: &FieldDescriptor, value: Value) -> Result<(), ReflectError> {
+        if kept_extension(M::NAME, field) {
+            return extensions::set(GeneratedMessage::unknown_fields_mut(self), field, value);
+        }
         let slot = self.reflect_field_mut(field.number());
         slot_mut(M::NAME, M::message_descriptor, field, slot)?.set(field, value)
     }
@@ -154,6 +180,9 @@ impl<M: GeneratedMessage> ReflectMessage for M {
     }
 
     fn clear_field(&mut self, field: &FieldDescriptor) {
+        if kept_extension(M::NAME, field) {
+            return extensions::clear(GeneratedMessage::unknown_fields_mut(self), field);
+        }
         let slot = self.reflect_field_mut(field.number());
         if let Ok(slot) = slot_mut(M::NAME, M::message_descriptor, field, slot) {
             slot.clear(field);
