@@ -301,7 +301,8 @@ fn deeply_nested_groups_in_a_value_hit_the_recursion_limit() {
     // `push_raw` accepts groups nested at any depth (it checks them
     // without recursion); decoding the value must refuse them, not
     // overflow the stack.
-    let depth = 100_000;
+    // Far beyond the limit of 100 either way; Miri runs the smaller one.
+    let depth = if cfg!(miri) { 1_000 } else { 100_000 };
     // Field 5, unknown to `Inner`.
     let mut body = vec![0x2b; depth]; // start-group 5
     body.extend(std::iter::repeat_n(0x2c, depth)); // end-group 5
