@@ -362,6 +362,20 @@ impl MapKey {
     }
 }
 
+impl<'a> From<MapKeyRef<'a>> for ValueRef<'a> {
+    /// The key as a field value.
+    fn from(key: MapKeyRef<'a>) -> ValueRef<'a> {
+        match key {
+            MapKeyRef::Bool(v) => ValueRef::Bool(v),
+            MapKeyRef::I32(v) => ValueRef::I32(v),
+            MapKeyRef::I64(v) => ValueRef::I64(v),
+            MapKeyRef::U32(v) => ValueRef::U32(v),
+            MapKeyRef::U64(v) => ValueRef::U64(v),
+            MapKeyRef::String(v) => ValueRef::String(v),
+        }
+    }
+}
+
 impl MapKeyRef<'_> {
     /// The key owned.
     pub fn to_owned_key(self) -> MapKey {

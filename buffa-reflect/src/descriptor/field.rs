@@ -63,6 +63,13 @@ impl FieldDescriptor {
         &self.inner().json_name
     }
 
+    /// Whether another field of the same message has this field's
+    /// `json_name` as its JSON or .proto name (proto2 allows that); JSON
+    /// then writes the field under its .proto name.
+    pub(crate) fn json_name_is_shared(&self) -> bool {
+        self.inner().json_name_shared
+    }
+
     /// The field number.
     pub fn number(&self) -> u32 {
         self.inner().number

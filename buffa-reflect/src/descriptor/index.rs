@@ -155,6 +155,7 @@ impl Builder<'_> {
                 }
             }
         }
+        self.mark_shared_json_names(&fields_by_name, &fields_by_json_name);
         if proto.options.map_entry() {
             validate::map_entry(proto).map_err(|message| error(self, message))?;
         }
@@ -184,6 +185,36 @@ impl Builder<'_> {
     }
 
     /// `fields` sorted by `key`.
+    /// Marks the fields of one message whose `json_name` another of its
+    /// fields also has, as its `json_name` or its .proto name (proto2 and
+    /// `deprecated_legacy_json_field_conflicts` allow that): JSON writes
+    /// them under their .proto name. Takes the message's fields sorted by
+    /// name and by JSON name.
+    fn mark_shared_json_names(&mut self, by_name: &[u32], by_json_name: &[u32]) {
+        let fields = &self.pool.fields;
+        let json_name = |f: u32| &*fields[f as usize].json_name;
+        let shared: Vec<u32> = by_json_name
+            .iter()
+            .enumerate()
+            .filter(|&(i, &f)| {
+                let name = json_name(f);
+                let twin = |j: Option<usize>| {
+                    j.and_then(|j| by_json_name.get(j))
+                        .is_some_and(|&g| json_name(g) == name)
+                };
+                twin(i.checked_sub(1))
+                    || twin(Some(i + 1))
+                    || by_name
+                        .binary_search_by(|&g| short_name(&fields[g as usize].full_name).cmp(name))
+                        .is_ok_and(|j| by_name[j] != f)
+            })
+            .map(|(_, &f)| f)
+            .collect();
+        for f in shared {
+            self.pool.fields[f as usize].json_name_shared = true;
+        }
+    }
+
     fn sorted_fields<K: Ord>(
         &self,
         fields: Range<u32>,
@@ -344,6 +375,7 @@ impl Builder<'_> {
         Ok(FieldInner {
             full_name,
             json_name,
+            json_name_shared: false,
             number,
             file: self.file,
             message,

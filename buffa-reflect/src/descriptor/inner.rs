@@ -119,6 +119,9 @@ pub(crate) enum KindIndex {
 pub(crate) struct FieldInner {
     pub full_name: Box<str>,
     pub json_name: Box<str>,
+    /// Whether another field of the message has `json_name` as its JSON or
+    /// .proto name (set by the message's indexing; never for extensions).
+    pub json_name_shared: bool,
     pub number: u32,
     pub file: u32,
     /// The message the field belongs to; for an extension, the extendee.

@@ -12,7 +12,7 @@ use buffa::{EncodeError, EncodeErrorKind, EncodeOptions, MAX_MESSAGE_LEN, WireTy
 
 use super::DynamicMessage;
 use super::decode::put_varint;
-use crate::value::Value;
+use crate::value::{Value, ValueRef};
 use crate::{FieldDescriptor, Kind};
 
 /// The encoding of `message` under `options`.
@@ -107,7 +107,7 @@ impl Sizes {
             Value::List(list) if field.is_packed() => {
                 let slot = self.reserve();
                 let kind = field.kind();
-                let payload: usize = list.iter().map(|v| scalar_len(&kind, v)).sum();
+                let payload: usize = list.iter().map(|v| scalar_len(&kind, v.as_ref())).sum();
                 self.lengths[slot] = payload;
                 key + varint_len(payload as u64) + payload
             }
@@ -130,7 +130,7 @@ impl Sizes {
                 for (map_key, map_value) in map {
                     let slot = self.reserve();
                     let len = 1
-                        + scalar_len(&key_kind, &map_key.clone().into_value())
+                        + scalar_len(&key_kind, map_key.as_ref().into())
                         + self.element(&value_field, tag_len(2), map_value);
                     self.lengths[slot] = len;
                     total += key + varint_len(len as u64) + len;
@@ -150,28 +150,28 @@ impl Sizes {
                 let len = self.nested(nested);
                 key + varint_len(len as u64) + len
             }
-            scalar => key + scalar_len(&field.kind(), scalar),
+            scalar => key + scalar_len(&field.kind(), scalar.as_ref()),
         }
     }
 }
 
 /// The encoded length of a scalar value of `kind`, without its key.
-fn scalar_len(kind: &Kind, value: &Value) -> usize {
-    match (kind, value) {
-        (Kind::Sint32, Value::I32(v)) => varint_len(u64::from(zigzag_encode32(*v))),
-        (Kind::Sint64, Value::I64(v)) => varint_len(zigzag_encode64(*v)),
+fn scalar_len(kind: &Kind, value: ValueRef<'_>) -> usize {
+    match (kind, &value) {
+        (Kind::Sint32, ValueRef::I32(v)) => varint_len(u64::from(zigzag_encode32(*v))),
+        (Kind::Sint64, ValueRef::I64(v)) => varint_len(zigzag_encode64(*v)),
         (Kind::Sfixed32 | Kind::Fixed32 | Kind::Float, _) => 4,
         (Kind::Sfixed64 | Kind::Fixed64 | Kind::Double, _) => 8,
-        (_, Value::Bool(_)) => 1,
-        (_, Value::I32(v) | Value::EnumNumber(v)) => varint_len(*v as i64 as u64),
-        (_, Value::I64(v)) => varint_len(*v as u64),
-        (_, Value::U32(v)) => varint_len(u64::from(*v)),
-        (_, Value::U64(v)) => varint_len(*v),
-        (_, Value::F32(_)) => 4,
-        (_, Value::F64(_)) => 8,
-        (_, Value::String(v)) => varint_len(v.len() as u64) + v.len(),
-        (_, Value::Bytes(v)) => varint_len(v.len() as u64) + v.len(),
-        (_, Value::Message(_) | Value::List(_) | Value::Map(_)) => 0,
+        (_, ValueRef::Bool(_)) => 1,
+        (_, ValueRef::I32(v) | ValueRef::EnumNumber(v)) => varint_len(*v as i64 as u64),
+        (_, ValueRef::I64(v)) => varint_len(*v as u64),
+        (_, ValueRef::U32(v)) => varint_len(u64::from(*v)),
+        (_, ValueRef::U64(v)) => varint_len(*v),
+        (_, ValueRef::F32(_)) => 4,
+        (_, ValueRef::F64(_)) => 8,
+        (_, ValueRef::String(v)) => varint_len(v.len() as u64) + v.len(),
+        (_, ValueRef::Bytes(v)) => varint_len(v.len() as u64) + v.len(),
+        (_, ValueRef::Message(_) | ValueRef::List(_) | ValueRef::Map(_)) => 0,
     }
 }
 
@@ -206,7 +206,7 @@ impl Writer {
                 put_varint(&mut self.out, len as u64);
                 let kind = field.kind();
                 for element in list {
-                    self.scalar(&kind, element);
+                    self.scalar(&kind, element.as_ref());
                 }
             }
             Value::List(list) => {
@@ -226,7 +226,7 @@ impl Writer {
                     let len = self.next_length();
                     put_varint(&mut self.out, len as u64);
                     self.key(1, key_kind.wire_type());
-                    self.scalar(&key_kind, &map_key.clone().into_value());
+                    self.scalar(&key_kind, map_key.as_ref().into());
                     self.element(&value_field, 2, map_value);
                 }
             }
@@ -252,37 +252,37 @@ impl Writer {
             scalar => {
                 let kind = field.kind();
                 self.key(number, kind.wire_type());
-                self.scalar(&kind, scalar);
+                self.scalar(&kind, scalar.as_ref());
             }
         }
     }
 
     /// A scalar of `kind` without its key.
-    fn scalar(&mut self, kind: &Kind, value: &Value) {
+    fn scalar(&mut self, kind: &Kind, value: ValueRef<'_>) {
         let out = &mut self.out;
-        match (kind, value) {
-            (Kind::Sint32, Value::I32(v)) => put_varint(out, u64::from(zigzag_encode32(*v))),
-            (Kind::Sint64, Value::I64(v)) => put_varint(out, zigzag_encode64(*v)),
-            (Kind::Sfixed32, Value::I32(v)) => out.extend_from_slice(&v.to_le_bytes()),
-            (Kind::Sfixed64, Value::I64(v)) => out.extend_from_slice(&v.to_le_bytes()),
-            (Kind::Fixed32, Value::U32(v)) => out.extend_from_slice(&v.to_le_bytes()),
-            (Kind::Fixed64, Value::U64(v)) => out.extend_from_slice(&v.to_le_bytes()),
-            (_, Value::F32(v)) => out.extend_from_slice(&v.to_le_bytes()),
-            (_, Value::F64(v)) => out.extend_from_slice(&v.to_le_bytes()),
-            (_, Value::Bool(v)) => out.push(u8::from(*v)),
-            (_, Value::I32(v) | Value::EnumNumber(v)) => put_varint(out, *v as i64 as u64),
-            (_, Value::I64(v)) => put_varint(out, *v as u64),
-            (_, Value::U32(v)) => put_varint(out, u64::from(*v)),
-            (_, Value::U64(v)) => put_varint(out, *v),
-            (_, Value::String(v)) => {
+        match (kind, &value) {
+            (Kind::Sint32, ValueRef::I32(v)) => put_varint(out, u64::from(zigzag_encode32(*v))),
+            (Kind::Sint64, ValueRef::I64(v)) => put_varint(out, zigzag_encode64(*v)),
+            (Kind::Sfixed32, ValueRef::I32(v)) => out.extend_from_slice(&v.to_le_bytes()),
+            (Kind::Sfixed64, ValueRef::I64(v)) => out.extend_from_slice(&v.to_le_bytes()),
+            (Kind::Fixed32, ValueRef::U32(v)) => out.extend_from_slice(&v.to_le_bytes()),
+            (Kind::Fixed64, ValueRef::U64(v)) => out.extend_from_slice(&v.to_le_bytes()),
+            (_, ValueRef::F32(v)) => out.extend_from_slice(&v.to_le_bytes()),
+            (_, ValueRef::F64(v)) => out.extend_from_slice(&v.to_le_bytes()),
+            (_, ValueRef::Bool(v)) => out.push(u8::from(*v)),
+            (_, ValueRef::I32(v) | ValueRef::EnumNumber(v)) => put_varint(out, *v as i64 as u64),
+            (_, ValueRef::I64(v)) => put_varint(out, *v as u64),
+            (_, ValueRef::U32(v)) => put_varint(out, u64::from(*v)),
+            (_, ValueRef::U64(v)) => put_varint(out, *v),
+            (_, ValueRef::String(v)) => {
                 put_varint(out, v.len() as u64);
                 out.extend_from_slice(v.as_bytes());
             }
-            (_, Value::Bytes(v)) => {
+            (_, ValueRef::Bytes(v)) => {
                 put_varint(out, v.len() as u64);
                 out.extend_from_slice(v);
             }
-            (_, Value::Message(_) | Value::List(_) | Value::Map(_)) => {}
+            (_, ValueRef::Message(_) | ValueRef::List(_) | ValueRef::Map(_)) => {}
         }
     }
 }

@@ -157,7 +157,7 @@ fn find_field(message: &MessageDescriptor, key: &str) -> Option<FieldDescriptor>
         return Some(field);
     }
     let field = message.get_field_by_json_name(key)?;
-    (written_name(message, &field, false) == key).then_some(field)
+    (written_name(&field, false) == key).then_some(field)
 }
 
 /// Which fields of a message have been read, to refuse one given twice

@@ -10,7 +10,7 @@ use super::scalar;
 use super::well_known::WellKnown;
 use crate::reflect::ReflectMessage;
 use crate::value::{MapKeyRef, Value, ValueRef};
-use crate::{FieldDescriptor, Kind, MessageDescriptor};
+use crate::{FieldDescriptor, Kind};
 
 /// A message as a [`Serialize`] value: its JSON form under `options`.
 pub(super) struct MessageJson<'a> {
@@ -31,7 +31,7 @@ impl Serialize for MessageJson<'_> {
             if value.is_none() && (field.has_presence() || !options.emit_default_values()) {
                 continue;
             }
-            let name = written_name(&descriptor, &field, options.proto_field_names());
+            let name = written_name(&field, options.proto_field_names());
             let kind = value_kind(&field);
             match value {
                 Some(value) => map.serialize_entry(
@@ -70,24 +70,17 @@ impl Serialize for MessageJson<'_> {
     }
 }
 
-/// The name `field` of `message` is written under: its .proto name with
-/// `proto_field_names`; else its `json_name`, unless another field has
-/// that name as its `json_name` or .proto name (which proto2 allows), when
-/// its .proto name is written instead, as generated code does, so that
-/// what is written reads back.
-pub(super) fn written_name<'f>(
-    message: &MessageDescriptor,
-    field: &'f FieldDescriptor,
-    proto_field_names: bool,
-) -> &'f str {
-    let json_name = field.json_name();
-    if proto_field_names {
-        return field.name();
+/// The name `field` is written under: its .proto name with
+/// `proto_field_names`; else its `json_name`, unless another field of its
+/// message has that name as its `json_name` or .proto name (which proto2
+/// allows), when its .proto name is written instead, as generated code
+/// does, so that what is written reads back.
+pub(super) fn written_name(field: &FieldDescriptor, proto_field_names: bool) -> &str {
+    if proto_field_names || field.json_name_is_shared() {
+        field.name()
+    } else {
+        field.json_name()
     }
-    let shared = message.fields().any(|other| {
-        other != *field && (other.json_name() == json_name || other.name() == json_name)
-    });
-    if shared { field.name() } else { json_name }
 }
 
 /// The kind of one value of `field`: its map entry's value kind for a map.
