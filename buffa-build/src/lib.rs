@@ -82,7 +82,7 @@ mod protoc;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use buffa_codegen::{BytesRepr, GeneratedFile, Options, PointerRepr, StringRepr};
+pub use buffa_codegen::{BytesRepr, GeneratedFile, Options, PointerRepr, StringRepr, TonicOptions};
 
 /// Why compiling protos failed.
 #[derive(Debug)]
@@ -149,6 +149,10 @@ impl Config {
     /// Adds .proto files to compile, named as found under the include
     /// directories (or the well-known types' own, e.g.
     /// `google/protobuf/timestamp.proto`) or by a path that exists.
+    ///
+    /// Their imports are generated too, except files that only option
+    /// imports (`import option "...";`, edition 2024) reach: those only
+    /// when named here.
     pub fn files(&mut self, files: &[impl AsRef<Path>]) -> &mut Self {
         self.files
             .extend(files.iter().map(|f| f.as_ref().to_owned()));
@@ -236,6 +240,40 @@ impl Config {
     /// [`Config::views`] works with the default.
     pub fn compile_well_known_types(&mut self) -> &mut Self {
         self.options.compile_well_known_types = true;
+        self
+    }
+
+    /// Generates code for a `#![no_std]` crate, to build with `buffa`'s
+    /// default features off (`default-features = false`):
+    ///
+    /// - `String`, `Vec` and `Box` are named through `::alloc`, so the
+    ///   crate root that includes the code declares `extern crate alloc;`;
+    /// - every map field is a `BTreeMap` (`HashMap` needs std), whatever
+    ///   [`Config::btree_map`] covers;
+    /// - each message's default instance is held in a once-cell of
+    ///   `buffa`'s that needs atomic compare-and-swap on pointers (ARMv7-M
+    ///   and hosted targets have it, ARMv6-M does not), rather than
+    ///   `std::sync::OnceLock`.
+    ///
+    /// [`Config::json`], [`Config::reflection`] and [`Config::tonic`]
+    /// generate code that needs std; combined with this, generation fails.
+    /// The well-known types of `buffa-types` need std too: a no_std crate
+    /// whose protos use them compiles them itself
+    /// ([`Config::compile_well_known_types`], with the `google/protobuf`
+    /// files among [`Config::files`]).
+    ///
+    /// ```no_run
+    /// // build.rs of a no_std crate whose lib.rs starts with
+    /// // `#![no_std] extern crate alloc;`
+    /// buffa_build::Config::new()
+    ///     .no_std()
+    ///     .files(&["proto/sensor.proto"])
+    ///     .includes(&["proto"])
+    ///     .compile()
+    ///     .unwrap();
+    /// ```
+    pub fn no_std(&mut self) -> &mut Self {
+        self.options.no_std = true;
         self
     }
 
@@ -537,6 +575,63 @@ impl Config {
         self
     }
 
+    /// Generates gRPC services and clients for [tonic] from the `service`
+    /// definitions, as tonic's own generator lays them out: for a
+    /// `service Echo`, the package module gains `echo_server` (the `Echo`
+    /// trait to implement and `EchoServer`, the service to mount) and
+    /// `echo_client` (`EchoClient`), for unary, server-streaming,
+    /// client-streaming and bidirectional methods alike. Messages travel
+    /// through `buffa_tonic::BuffaCodec` (see [`Config::tonic_codec_path`]).
+    ///
+    /// Needs this crate's `tonic` feature, without which
+    /// [`Config::compile`] returns an error saying so; the crate
+    /// including the code depends on `tonic` (its default features, or at
+    /// least `codegen` and `transport`) and `buffa-tonic`. The guide
+    /// `docs/grpc.md` in the buffa repository has a complete server and
+    /// client.
+    ///
+    /// [tonic]: https://docs.rs/tonic
+    pub fn tonic(&mut self) -> &mut Self {
+        self.options.tonic.get_or_insert_with(Default::default);
+        self
+    }
+
+    /// Whether [`Config::tonic`] generates the server modules
+    /// (`foo_server`); `true` by default. Implies [`Config::tonic`].
+    pub fn tonic_server(&mut self, enable: bool) -> &mut Self {
+        self.options
+            .tonic
+            .get_or_insert_with(Default::default)
+            .server = enable;
+        self
+    }
+
+    /// Whether [`Config::tonic`] generates the client modules
+    /// (`foo_client`); `true` by default. Implies [`Config::tonic`].
+    pub fn tonic_client(&mut self, enable: bool) -> &mut Self {
+        self.options
+            .tonic
+            .get_or_insert_with(Default::default)
+            .client = enable;
+        self
+    }
+
+    /// Sets the codec type generated services and clients use, built with
+    /// `Default`: `::buffa_tonic::BuffaCodec` by default. Name it without
+    /// its type parameters, by an absolute path (see
+    /// [`Config::buffa_path`]): `::my_tonic::BuffaCodec` for a renamed
+    /// dependency, or an alias of `BuffaCodec` with other limits,
+    /// `crate::grpc::StrictCodec` for
+    /// `pub type StrictCodec<T, U> = buffa_tonic::BuffaCodec<T, U, Strict>;`
+    /// (see `buffa_tonic::CodecOptions`). Implies [`Config::tonic`].
+    pub fn tonic_codec_path(&mut self, path: impl Into<String>) -> &mut Self {
+        self.options
+            .tonic
+            .get_or_insert_with(Default::default)
+            .codec_path = Some(path.into());
+        self
+    }
+
     /// Also generates the reflection impls of the types that extern paths
     /// map elsewhere; only `buffa-reflect` can compile them (Rust's orphan
     /// rule), for the types of `buffa-types`. Implies
@@ -715,7 +810,7 @@ impl Config {
     }
 
     fn generate_from(&self, descriptor_set: &[u8]) -> Result<Vec<GeneratedFile>, Error> {
-        let names = file_names(descriptor_set, &self.options)?;
+        let names = self.file_names(descriptor_set)?;
         Ok(buffa_codegen::generate(
             descriptor_set,
             &names,
@@ -758,7 +853,7 @@ impl Config {
             write_if_changed(&out_dir.join(name), &buffa_codegen::include_file(&files))?;
         }
         if let Some(path) = &self.layout_report {
-            let names = file_names(&descriptor_set, &self.options)?;
+            let names = self.file_names(&descriptor_set)?;
             let report = buffa_codegen::layout_report(&descriptor_set, &names, &self.options)?;
             let path = out_dir.join(path);
             if let Some(parent) = path.parent() {
@@ -793,24 +888,42 @@ impl Config {
     }
 }
 
-/// Names of the files in the set that code is generated for: all of them
-/// but those whose package an extern path in force
-/// (`Options::effective_extern_paths`) covers. Files whose types are all
-/// extern, such as the well-known type files under their default mapping,
-/// produce no code either.
-fn file_names(descriptor_set: &[u8], options: &Options) -> Result<Vec<String>, Error> {
-    let files = buffa_codegen::file_packages(descriptor_set)?;
-    let extern_paths = options.effective_extern_paths();
-    Ok(files
-        .into_iter()
-        .filter(|(_, package)| {
-            let package = format!(".{package}");
-            !extern_paths
-                .iter()
-                .any(|(proto, _)| buffa_codegen::covers(proto, &package))
-        })
-        .map(|(name, _)| name)
-        .collect())
+impl Config {
+    /// Names of the files in the set that code is generated for: all of
+    /// them but those whose package an extern path in force covers
+    /// (`Options::is_extern_package`), and those that only option imports
+    /// reach (`import option`, edition 2024) unless [`Config::files`]
+    /// names them. Files whose types are all extern, such as the
+    /// well-known type files under their default mapping, produce no code
+    /// either.
+    fn file_names(&self, descriptor_set: &[u8]) -> Result<Vec<String>, Error> {
+        let option_only =
+            buffa_codegen::option_only_imports(descriptor_set, &self.requested_names())?;
+        let files = buffa_codegen::file_packages(descriptor_set)?;
+        Ok(files
+            .into_iter()
+            .filter(|(name, package)| {
+                !self.options.is_extern_package(package) && !option_only.contains(name)
+            })
+            .map(|(name, _)| name)
+            .collect())
+    }
+
+    /// The names protoc may give the files of [`Config::files`]: each path
+    /// as given and relative to every include path it lies under.
+    fn requested_names(&self) -> Vec<String> {
+        let name = |path: &Path| path.to_string_lossy().replace('\\', "/");
+        self.files
+            .iter()
+            .flat_map(|file| {
+                self.includes
+                    .iter()
+                    .filter_map(|include| file.strip_prefix(include).ok())
+                    .chain([file.as_path()])
+                    .map(name)
+            })
+            .collect()
+    }
 }
 
 fn write_if_changed(path: &Path, content: &str) -> Result<(), Error> {

@@ -92,6 +92,32 @@ fn views_eager_and_lazy() {
 }
 
 #[test]
+fn no_std_paths() {
+    check_with("no_std.proto", |config| config.no_std().views());
+}
+
+/// JSON and reflection generate code that needs std: with `no_std`,
+/// generation fails and says why.
+#[test]
+fn no_std_rejects_what_needs_std() {
+    type Configure = fn(&mut buffa_build::Config) -> &mut buffa_build::Config;
+    let dir = golden_dir();
+    let configs: [(&str, Configure); 2] =
+        [("json", |c| c.json()), ("reflection", |c| c.reflection())];
+    for (name, configure) in configs {
+        let mut config = buffa_build::Config::new();
+        let error = configure(config.no_std())
+            .files(&[dir.join("no_std.proto")])
+            .includes(&[&dir])
+            .generate()
+            .map(|_| ())
+            .expect_err(name)
+            .to_string();
+        assert!(error.contains("no_std") && error.contains(name), "{error}");
+    }
+}
+
+#[test]
 fn json_impls() {
     check_with("json.proto", |config| config.json());
 }
@@ -134,4 +160,43 @@ fn reflection_behind_a_feature() {
     assert!(!gated("pub const FILE_DESCRIPTOR_SET"));
     // With source info: the comments of the .proto file are embedded.
     assert!(content.contains("Golden: reflection impls of every field shape"));
+}
+
+#[test]
+fn tonic_services() {
+    check_with("service.proto", |config| config.tonic());
+}
+
+/// Only the modules asked for, with the codec named as configured.
+#[test]
+fn tonic_server_only_with_a_custom_codec() {
+    let dir = golden_dir();
+    let files = buffa_build::Config::new()
+        .files(&[dir.join("service.proto")])
+        .includes(&[&dir])
+        .tonic_client(false)
+        .tonic_codec_path("crate::grpc::StrictCodec")
+        .generate()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let content = &files[0].content;
+    assert!(content.contains("pub mod tally_server {"));
+    assert!(!content.contains("pub mod tally_client {"));
+    assert!(content.contains("let codec = crate::grpc::StrictCodec::<_, _>::default();"));
+    assert!(!content.contains("buffa_tonic"));
+}
+
+#[test]
+fn tonic_codec_path_must_be_absolute() {
+    let dir = golden_dir();
+    let error = buffa_build::Config::new()
+        .files(&[dir.join("service.proto")])
+        .includes(&[&dir])
+        .tonic_codec_path("grpc::StrictCodec")
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("tonic codec_path") && error.contains("`::grpc::StrictCodec`"),
+        "{error}"
+    );
 }

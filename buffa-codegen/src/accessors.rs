@@ -76,7 +76,7 @@ impl Context<'_> {
                         }
                         None => quote!(self.#name.unwrap_or_default()),
                     };
-                    (scalar.rust_type(buffa), body)
+                    (scalar.rust_type(buffa, &self.alloc), body)
                 }
                 ValueType::Enum { path, closed } => {
                     let ty = if *closed {
@@ -155,6 +155,7 @@ const TRAIT_METHOD_NAMES: &[&str] = &[
     "encode_with_options",
     "encoded_len",
     "encoded_len_with_options",
+    "measure",
     "merge",
     "merge_field",
     "merge_from",

@@ -27,11 +27,17 @@ impl Comments {
 
     /// `#[doc]` attributes for the element at `path`.
     pub fn doc(&self, path: &[i32]) -> TokenStream {
-        let Some(comment) = self.by_path.get(path) else {
-            return quote!();
-        };
-        let lines = sanitize(comment);
+        let lines = self.lines(path);
         quote!(#(#[doc = #lines])*)
+    }
+
+    /// The rustdoc lines of the element at `path` (none without a comment),
+    /// for generators that write the attributes themselves.
+    pub fn lines(&self, path: &[i32]) -> Vec<String> {
+        self.by_path
+            .get(path)
+            .map(|comment| sanitize(comment))
+            .unwrap_or_default()
     }
 }
 

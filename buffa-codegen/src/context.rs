@@ -31,6 +31,9 @@ pub struct Context<'a> {
     /// The runtime crate's path: `::buffa` unless `buffa_path` says
     /// otherwise.
     pub buffa: TokenStream,
+    /// The crate generated code names `String`, `Vec`, `Box` and
+    /// `BTreeMap` in: `::std`, or `::alloc` with `no_std`.
+    pub alloc: TokenStream,
     /// The caller's options.
     pub options: &'a Options,
     /// Estimated view sizes, filled as views are generated.

@@ -224,11 +224,12 @@ impl Context<'_> {
             }
             ty => Scalar::from_type(ty, StringRepr::String, BytesRepr::Vec)
                 .ok_or_else(|| Error::new(format!("{}: unsupported type", extension.full_name)))?
-                .rust_type(&self.buffa),
+                .rust_type(&self.buffa, &self.alloc),
         };
         let repeated = proto.label() == Label::Repeated;
         if repeated {
-            value = quote!(::std::vec::Vec<#value>);
+            let alloc = &self.alloc;
+            value = quote!(#alloc::vec::Vec<#value>);
         }
         let encoding = format_ident!("{}", encoding(proto.r#type(), extension.features));
         let packable = !matches!(

@@ -2,12 +2,17 @@
 //! field and enum feature sets, with proto2 and proto3 as presets.
 //!
 //! `utf8_validation` is not read: strings are Rust `String`s, which are
-//! always validated (see DESIGN.md).
+//! always validated (see DESIGN.md). Nor are the features that only
+//! protoc enforces (`enforce_naming_style`, `default_symbol_visibility`).
 //!
-//! `prost-types` predates editions and drops the `edition` field and every
-//! `features` option when it decodes a descriptor. The same bytes are
-//! therefore decoded a second time into the small overlay below, which
-//! keeps exactly those fields and the nesting needed to line them up with
+//! The defaults of each edition are those protoc 36.2 reports
+//! (`protoc --edition_defaults_out`); an edition missing from
+//! [`Features::for_edition`] is an error, not a guess.
+//!
+//! `prost-types` predates editions and drops the `edition` field, every
+//! `features` option and the option imports when it decodes a descriptor.
+//! The same bytes are therefore decoded a second time into the small
+//! overlay below, which keeps exactly those fields and the nesting needed to line them up with
 //! the `prost-types` tree (same element order).
 
 use prost::Message as _;
@@ -44,12 +49,15 @@ pub mod edition {
     pub const PROTO3: i32 = 999;
     /// Edition 2023.
     pub const EDITION_2023: i32 = 1000;
+    /// Edition 2024.
+    pub const EDITION_2024: i32 = 1001;
 }
 
 impl Features {
-    /// The defaults of `edition`.
-    pub fn for_edition(edition: i32) -> Features {
-        match edition {
+    /// The defaults of `edition`, or `None` for an edition whose defaults
+    /// are not known here.
+    pub fn for_edition(edition: i32) -> Option<Features> {
+        Some(match edition {
             edition::PROTO2 => Features {
                 presence: Presence::Explicit,
                 closed_enums: true,
@@ -62,13 +70,16 @@ impl Features {
                 packed: true,
                 delimited: false,
             },
-            _ => Features {
+            // 2024 changed only features that protoc enforces (naming
+            // style, symbol visibility).
+            edition::EDITION_2023 | edition::EDITION_2024 => Features {
                 presence: Presence::Explicit,
                 closed_enums: false,
                 packed: true,
                 delimited: false,
             },
-        }
+            _ => return None,
+        })
     }
 
     /// These features with the values `set` declares overriding them.
@@ -97,6 +108,20 @@ impl Features {
             _ => {}
         }
         out
+    }
+}
+
+/// How an edition reads in messages: its name in `edition = "..."` where
+/// protoc 36 knows one, else its number in `descriptor.proto`'s `Edition`.
+pub fn edition_name(edition: i32) -> String {
+    match edition {
+        edition::PROTO2 => "proto2".into(),
+        edition::PROTO3 => "proto3".into(),
+        edition::EDITION_2023 => "2023".into(),
+        edition::EDITION_2024 => "2024".into(),
+        1002 => "2026".into(),
+        9999 => "UNSTABLE".into(),
+        n => format!("number {n}"),
     }
 }
 
@@ -195,6 +220,9 @@ pub struct FileOverlay {
     /// `edition`.
     #[prost(int32, optional, tag = "14")]
     pub edition: Option<i32>,
+    /// `option_dependency`: the files of `import option` (edition 2024).
+    #[prost(string, repeated, tag = "15")]
+    pub option_dependency: Vec<String>,
 }
 
 /// `DescriptorProto` with only the editions data.
@@ -249,11 +277,11 @@ mod tests {
 
     #[test]
     fn presets_and_overrides() {
-        let proto2 = Features::for_edition(edition::PROTO2);
+        let proto2 = Features::for_edition(edition::PROTO2).unwrap();
         assert!(proto2.closed_enums && !proto2.packed);
-        let proto3 = Features::for_edition(edition::PROTO3);
+        let proto3 = Features::for_edition(edition::PROTO3).unwrap();
         assert_eq!(proto3.presence, Presence::Implicit);
-        let e2023 = Features::for_edition(edition::EDITION_2023);
+        let e2023 = Features::for_edition(edition::EDITION_2023).unwrap();
         let set = FeatureSet {
             field_presence: Some(2),
             message_encoding: Some(2),
@@ -263,5 +291,21 @@ mod tests {
         let merged = e2023.merge(Some(&set));
         assert_eq!(merged.presence, Presence::Implicit);
         assert!(merged.delimited && !merged.packed && !merged.closed_enums);
+    }
+
+    #[test]
+    fn edition_2024_defaults_and_unknown_editions() {
+        // protoc 36.2's `--edition_defaults_out` gives 2024 the values of
+        // 2023 for every feature read here.
+        assert_eq!(
+            Features::for_edition(edition::EDITION_2024),
+            Features::for_edition(edition::EDITION_2023)
+        );
+        // 2026 (which protoc 36.2 accepts) and UNSTABLE are refused.
+        for edition in [0, 1002, 9999, i32::MAX] {
+            assert_eq!(Features::for_edition(edition), None, "{edition}");
+        }
+        assert_eq!(edition_name(1002), "2026");
+        assert_eq!(edition_name(7), "number 7");
     }
 }

@@ -110,8 +110,9 @@ impl Scalar {
         quote!(__buffa::#name)
     }
 
-    /// The Rust type of a value; `buffa` is the runtime crate's path.
-    pub fn rust_type(self, buffa: &TokenStream) -> TokenStream {
+    /// The Rust type of a value; `buffa` is the runtime crate's path,
+    /// `alloc` the crate of `String` and `Vec` (`::std` or `::alloc`).
+    pub fn rust_type(self, buffa: &TokenStream, alloc: &TokenStream) -> TokenStream {
         match self {
             Scalar::Double => quote!(f64),
             Scalar::Float => quote!(f32),
@@ -120,9 +121,9 @@ impl Scalar {
             Scalar::UInt32 | Scalar::Fixed32 => quote!(u32),
             Scalar::UInt64 | Scalar::Fixed64 => quote!(u64),
             Scalar::Bool => quote!(bool),
-            Scalar::String => quote!(::std::string::String),
+            Scalar::String => quote!(#alloc::string::String),
             Scalar::SharedStr => quote!(#buffa::BytesStr),
-            Scalar::Bytes => quote!(::std::vec::Vec<u8>),
+            Scalar::Bytes => quote!(#alloc::vec::Vec<u8>),
             Scalar::SharedBytes => quote!(#buffa::bytes::Bytes),
             Scalar::BorrowedStr => quote!(&'a str),
             Scalar::BorrowedBytes => quote!(&'a [u8]),
@@ -198,10 +199,11 @@ impl ValueType {
         }
     }
 
-    /// The Rust type of one value; `buffa` is the runtime crate's path.
-    pub fn rust_type(&self, buffa: &TokenStream) -> TokenStream {
+    /// The Rust type of one value; `buffa` and `alloc` as for
+    /// [`Scalar::rust_type`].
+    pub fn rust_type(&self, buffa: &TokenStream, alloc: &TokenStream) -> TokenStream {
         match self {
-            ValueType::Scalar(scalar) => scalar.rust_type(buffa),
+            ValueType::Scalar(scalar) => scalar.rust_type(buffa, alloc),
             ValueType::Enum {
                 path,
                 closed: false,
@@ -289,15 +291,20 @@ impl Field<'_> {
         quote!(#name)
     }
 
-    /// The struct field's type; `buffa` is the runtime crate's path.
-    pub fn rust_type(&self, buffa: &TokenStream) -> Result<TokenStream, Error> {
-        let value = self.value.rust_type(buffa);
+    /// The struct field's type; `buffa` and `alloc` as for
+    /// [`Scalar::rust_type`].
+    pub fn rust_type(
+        &self,
+        buffa: &TokenStream,
+        alloc: &TokenStream,
+    ) -> Result<TokenStream, Error> {
+        let value = self.value.rust_type(buffa, alloc);
         Ok(match &self.shape {
             Shape::Explicit if self.lazy => quote!(#buffa::LazyField<'a, #value>),
             Shape::Repeated { .. } if self.lazy => quote!(#buffa::LazyRepeated<'a, #value>),
             Shape::Map { key, value, .. } if self.view => {
-                let key = key.rust_type(buffa);
-                let value = value.rust_type(buffa);
+                let key = key.rust_type(buffa, alloc);
+                let value = value.rust_type(buffa, alloc);
                 quote!(#buffa::MapView<#key, #value>)
             }
             Shape::Implicit => value,
@@ -308,12 +315,12 @@ impl Field<'_> {
                 },
                 _ => quote!(::core::option::Option<#value>),
             },
-            Shape::Repeated { .. } => quote!(::std::vec::Vec<#value>),
+            Shape::Repeated { .. } => quote!(#alloc::vec::Vec<#value>),
             Shape::Map { key, value, btree } => {
-                let key = key.rust_type(buffa);
-                let value = value.rust_type(buffa);
+                let key = key.rust_type(buffa, alloc);
+                let value = value.rust_type(buffa, alloc);
                 if *btree {
-                    quote!(::std::collections::BTreeMap<#key, #value>)
+                    quote!(#alloc::collections::BTreeMap<#key, #value>)
                 } else {
                     quote!(::std::collections::HashMap<#key, #value>)
                 }

@@ -12,6 +12,7 @@ use crate::error::Error;
 use crate::features::{self, Presence};
 use crate::field::{self, Field, Scalar, Shape, ValueType};
 use crate::ident;
+use crate::no_std;
 use crate::options::{BytesRepr, StringRepr};
 use crate::pointer;
 use crate::schema::MessageType;
@@ -315,7 +316,8 @@ impl<'a> Context<'a> {
         Ok(Shape::Map {
             key,
             value,
-            btree: self.options.btree_maps.get(path).is_some(),
+            btree: no_std::btree_maps_only(self.options)
+                || self.options.btree_maps.get(path).is_some(),
         })
     }
 

@@ -29,10 +29,12 @@ mod features;
 mod field;
 mod field_model;
 mod ident;
+mod imports;
 mod json;
 mod layout_report;
 mod message;
 mod message_graph;
+mod no_std;
 mod oneof;
 mod options;
 mod path;
@@ -40,6 +42,7 @@ mod pointer;
 mod reflect;
 mod runtime;
 mod schema;
+mod service;
 mod size_estimate;
 mod view;
 mod view_size;
@@ -52,7 +55,8 @@ use prost_types::FileDescriptorSet;
 use quote::quote;
 
 pub use error::Error;
-pub use options::{BytesRepr, Options, PointerRepr, StringRepr};
+pub use imports::option_only_imports;
+pub use options::{BytesRepr, Options, PointerRepr, StringRepr, TonicOptions};
 pub use path::{PathRules, covers, normalize};
 
 use boxing::BoxingPlan;
@@ -116,6 +120,8 @@ fn with_context<T>(
     let buffa = runtime::crate_path(options)?;
     pointer::validate_templates(options)?;
     validate_attributes(options)?;
+    service::check_options(options)?;
+    no_std::check_options(options)?;
     let schema = Schema::new(&set.file, &overlay.file, files, options)?;
     validate_rule_paths(&schema, options)?;
     let boxing = BoxingPlan::new(MessageGraph::owned(&schema, options));
@@ -129,6 +135,7 @@ fn with_context<T>(
         view_boxing,
         eq_hash,
         buffa,
+        alloc: no_std::alloc_crate(options),
         options,
         view_sizes: Default::default(),
         owned_layouts: Default::default(),
@@ -191,6 +198,7 @@ fn generate_files(
         if options.reflection {
             items.extend(context.generate_file_reflection(proto)?);
         }
+        items.extend(context.generate_file_services(proto, &comments)?);
         let entry = packages.entry(package.to_owned()).or_default();
         entry.0.extend(items);
         entry.1 |= has_messages;

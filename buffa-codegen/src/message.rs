@@ -10,6 +10,7 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::field::{Field, Shape};
 use crate::ident;
+use crate::no_std;
 use crate::runtime;
 use crate::schema::RustPath;
 
@@ -63,7 +64,7 @@ impl Context<'_> {
             let doc = comments.doc(&path);
             let attributes = self.attributes(&[&self.options.field_attributes], &field.path);
             let field_name = ident::ident(&field.rust_name);
-            let ty = field.rust_type(&self.buffa)?;
+            let ty = field.rust_type(&self.buffa, &self.alloc)?;
             struct_fields.push(quote!(#doc #attributes pub #field_name: #ty));
         }
         for (index, oneof) in message.proto.oneof_decl.iter().enumerate() {
@@ -130,6 +131,7 @@ impl Context<'_> {
             quote!()
         };
         let buffa = &self.buffa;
+        let once_cell = no_std::once_cell(self.options);
         let extendable = self.extendable_impl(full_name, &name);
         let json = self.generate_message_json(full_name, &fields)?;
         let view = if self.options.views {
@@ -156,7 +158,7 @@ impl Context<'_> {
                 #shares_input
 
                 fn default_instance() -> &'static Self {
-                    static INSTANCE: ::std::sync::OnceLock<#name> = ::std::sync::OnceLock::new();
+                    static INSTANCE: #once_cell<#name> = #once_cell::new();
                     INSTANCE.get_or_init(<#name as ::core::default::Default>::default)
                 }
 

@@ -95,10 +95,11 @@ impl Context<'_> {
             path.extend([2, field_index as i32]);
             let doc = comments.doc(&path);
             let attributes = self.attributes(&[&self.options.field_attributes], &field.path);
-            let value = field.value.rust_type(&self.buffa);
+            let value = field.value.rust_type(&self.buffa, &self.alloc);
             let boxed = self.oneof_boxed(full_name, field)?;
             let ty = if boxed {
-                quote!(::std::boxed::Box<#value>)
+                let alloc = &self.alloc;
+                quote!(#alloc::boxed::Box<#value>)
             } else {
                 value
             };

@@ -58,6 +58,15 @@ pub struct Options {
     pub compile_well_known_types: bool,
     /// Map fields generated as `BTreeMap` instead of `HashMap`.
     pub btree_maps: PathRules<()>,
+    /// Generate code for `#![no_std]` crates: `String`, `Vec`, `Box` and
+    /// `BTreeMap` named through `::alloc` rather than `::std` (the crate
+    /// that includes the code declares `extern crate alloc;`), every map
+    /// field a `BTreeMap` whatever `btree_maps` says, and default instances
+    /// held in `buffa`'s own once-cell instead of `std::sync::OnceLock`.
+    /// The runtime may then be built without its `std` feature. JSON,
+    /// reflection and tonic services need std, so combining them with this
+    /// is an error.
+    pub no_std: bool,
     /// Representation of `string` fields (map keys and values included);
     /// `String` where no rule covers a field.
     pub strings: PathRules<StringRepr>,
@@ -121,6 +130,42 @@ pub struct Options {
     /// uses this for the types of `buffa-types`.
     #[doc(hidden)]
     pub reflection_for_extern_types: bool,
+    /// Generate gRPC services and clients for tonic from the `service`
+    /// definitions: per service `Foo`, a module `foo_server` and a module
+    /// `foo_client` in its package's module, as tonic's own generator lays
+    /// them out. `None` (the default) generates none. Needs this crate's
+    /// `tonic` feature; generated code needs the `tonic` and `buffa-tonic`
+    /// crates.
+    pub tonic: Option<TonicOptions>,
+}
+
+/// What [`Options::tonic`] generates for each service.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TonicOptions {
+    /// Generate the server module (`foo_server`: the `Foo` trait and
+    /// `FooServer`). Default `true`.
+    pub server: bool,
+    /// Generate the client module (`foo_client`: `FooClient`). Default
+    /// `true`.
+    pub client: bool,
+    /// The codec type generated services and clients build with
+    /// `Default`, a path with its generic parameters left out (e.g.
+    /// `crate::grpc::StrictCodec` for an alias of `BuffaCodec` with other
+    /// limits, or `::buffa_tonic_rt::BuffaCodec` for a renamed
+    /// dependency); `None` means `::buffa_tonic::BuffaCodec`. Checked as
+    /// `buffa_path` is.
+    pub codec_path: Option<String>,
+}
+
+impl Default for TonicOptions {
+    fn default() -> Self {
+        TonicOptions {
+            server: true,
+            client: true,
+            codec_path: None,
+        }
+    }
 }
 
 impl Options {
@@ -149,5 +194,16 @@ impl Options {
         }
         paths.extend(self.extern_paths.iter().cloned());
         paths
+    }
+
+    /// Whether an extern path in force ([`Options::effective_extern_paths`])
+    /// covers the whole of `package` (without leading dot, empty for
+    /// none), so that no code is generated for its files. `buffa-build`
+    /// and `protoc-gen-buffa` leave such files out of a run.
+    pub fn is_extern_package(&self, package: &str) -> bool {
+        let package = format!(".{package}");
+        self.effective_extern_paths()
+            .iter()
+            .any(|(proto, _)| path::covers(proto, &package))
     }
 }

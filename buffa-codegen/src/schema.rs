@@ -103,8 +103,16 @@ impl<'a> Schema<'a> {
         let extern_paths = options.effective_extern_paths();
         for (proto, overlay) in files.iter().zip(overlays) {
             let edition = features::file_edition(proto.syntax(), overlay.edition);
-            let file_features =
-                Features::for_edition(edition).merge(features::declared(&overlay.options));
+            let file_features = Features::for_edition(edition)
+                .ok_or_else(|| {
+                    Error::new(format!(
+                        "{}: edition {} is not supported (buffa-codegen supports proto2, \
+                         proto3 and editions 2023 and 2024)",
+                        proto.name(),
+                        features::edition_name(edition)
+                    ))
+                })?
+                .merge(features::declared(&overlay.options));
             let package = proto.package();
             let prefix = crate::path::package_prefix(package);
             let modules = package_modules(package);

@@ -12,6 +12,7 @@ use crate::error::Error;
 use crate::field::{Field, Shape, ValueType};
 use crate::ident;
 use crate::message::Codec;
+use crate::no_std;
 use crate::schema::RustPath;
 
 impl Context<'_> {
@@ -44,6 +45,7 @@ impl Context<'_> {
         let (_, oneof_names) = self.member_names(message);
         let view_enums = self.oneof_view_enum_names(full_name)?;
         let buffa = &self.buffa;
+        let once_cell = no_std::once_cell(self.options);
 
         let mut struct_fields = Vec::new();
         let mut conversions = Vec::new();
@@ -55,7 +57,7 @@ impl Context<'_> {
             path.extend([2, index as i32]);
             let doc = comments.doc(&path);
             let field_name = ident::ident(&field.rust_name);
-            let ty = field.rust_type(buffa)?;
+            let ty = field.rust_type(buffa, &self.alloc)?;
             struct_fields.push(quote!(#doc pub #field_name: #ty));
             conversions.push({
                 let copy = Self::owned_copy(field, &field_name);
@@ -141,7 +143,7 @@ impl Context<'_> {
                 where
                     Self: 'r,
                 {
-                    static INSTANCE: ::std::sync::OnceLock<#name<'static>> = ::std::sync::OnceLock::new();
+                    static INSTANCE: #once_cell<#name<'static>> = #once_cell::new();
                     INSTANCE.get_or_init(<#name<'static> as ::core::default::Default>::default)
                 }
             }
@@ -269,6 +271,7 @@ impl Context<'_> {
         let view_fields = self.view_fields(full_name, message, &message.module)?;
         let owned = ident::ident(owned_enum);
         let buffa = &self.buffa;
+        let alloc = &self.alloc;
         if !self.oneof_borrows(&owned_fields, index) {
             return Ok(quote! {
                 impl __buffa::ToOwnedValue<#owned> for #owned {
@@ -286,11 +289,11 @@ impl Context<'_> {
                 continue;
             }
             let variant = ident::ident(&field.rust_name);
-            let value = field.value.rust_type(buffa);
+            let value = field.value.rust_type(buffa, &self.alloc);
             let view_boxed = self.oneof_boxed(full_name, field)?;
             let owned_boxed = self.oneof_boxed(full_name, owned_field)?;
             variants.push(if view_boxed {
-                quote!(#variant(::std::boxed::Box<#value>))
+                quote!(#variant(#alloc::boxed::Box<#value>))
             } else {
                 quote!(#variant(#value))
             });
@@ -301,7 +304,7 @@ impl Context<'_> {
             };
             let converted = quote!(__buffa::to_owned(#reference)?);
             let converted = if owned_boxed {
-                quote!(::std::boxed::Box::new(#converted))
+                quote!(#alloc::boxed::Box::new(#converted))
             } else {
                 converted
             };

@@ -19,6 +19,7 @@ pub use crate::extension::Encoding;
 pub use crate::json::__private as json;
 pub use crate::message::{Encodable, Mergeable};
 pub use crate::message_field::DefaultRef;
+pub use crate::once::OnceBox;
 pub use crate::unknown_fields::UnknownSink;
 pub use crate::view::ToOwnedValue;
 

@@ -1,5 +1,7 @@
 //! [`BytesStr`]: an immutable UTF-8 string that shares a [`Bytes`] buffer.
 
+use alloc::borrow::ToOwned;
+use alloc::string::String;
 use core::borrow::Borrow;
 use core::cmp::Ordering;
 use core::fmt;
@@ -321,14 +323,17 @@ impl fmt::Display for FromUtf8Error {
     }
 }
 
-impl std::error::Error for FromUtf8Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+impl core::error::Error for FromUtf8Error {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         Some(&self.error)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::format;
+    use std::prelude::rust_2024::*;
+
     use std::collections::HashMap;
     use std::collections::hash_map::DefaultHasher;
 

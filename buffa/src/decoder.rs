@@ -645,6 +645,9 @@ fn split_varint(data: &[u8]) -> Option<(u64, &[u8])> {
 
 #[cfg(test)]
 mod tests {
+    use std::prelude::rust_2024::*;
+    use std::vec;
+
     use super::*;
 
     fn decoder(bytes: &[u8]) -> Decoder<'_> {

@@ -174,6 +174,9 @@ impl<'a> Encoder<'a> {
 
 #[cfg(test)]
 mod tests {
+    use std::prelude::rust_2024::*;
+    use std::vec;
+
     use super::*;
 
     fn encode(f: impl FnOnce(&mut Encoder<'_>)) -> Vec<u8> {

@@ -120,6 +120,9 @@ impl<E: Enumeration> fmt::Debug for EnumValue<E> {
 
 #[cfg(test)]
 mod tests {
+    use std::format;
+    use std::prelude::rust_2024::*;
+
     use super::*;
 
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

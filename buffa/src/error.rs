@@ -1,7 +1,8 @@
 //! Errors returned by decoding and encoding.
 
+use alloc::borrow::Cow;
+use alloc::{boxed::Box, vec::Vec};
 use core::fmt;
-use std::borrow::Cow;
 
 use crate::wire::WireType;
 
@@ -221,7 +222,7 @@ impl fmt::Display for DecodeError {
     }
 }
 
-impl std::error::Error for DecodeError {}
+impl core::error::Error for DecodeError {}
 
 /// What went wrong while encoding.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -308,10 +309,12 @@ impl fmt::Display for EncodeError {
     }
 }
 
-impl std::error::Error for EncodeError {}
+impl core::error::Error for EncodeError {}
 
 #[cfg(test)]
 mod tests {
+    use std::prelude::rust_2024::*;
+
     use super::*;
 
     #[test]

@@ -30,6 +30,7 @@
 
 mod value;
 
+use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
 

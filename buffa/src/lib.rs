@@ -69,6 +69,15 @@
 //! let order: shop::Order = view.to_owned_message()?;
 //! ```
 //!
+//! ## Without std
+//!
+//! buffa is `#![no_std]` and needs only `alloc` when its default feature
+//! `std` is off (`default-features = false`). What then goes: map fields
+//! as `HashMap` (code generated with buffa-build's `Config::no_std()` uses
+//! `BTreeMap`) and the `json` feature, which needs `std`. Code generated
+//! for no_std names `::alloc` where std-mode code names `::std`, so the
+//! crate that includes it declares `extern crate alloc;`.
+//!
 //! ## What is not API
 //!
 //! Generated code calls a support API (field helpers, the encoder and
@@ -77,7 +86,12 @@
 //! public API: both may change in any release, so only `buffa-build` should
 //! generate code against them.
 
+#![no_std]
 #![warn(missing_docs)]
+
+extern crate alloc;
+#[cfg(any(feature = "std", test))]
+extern crate std;
 
 mod bytes_str;
 mod decoder;
@@ -88,8 +102,10 @@ mod error;
 pub mod extension;
 #[cfg(feature = "json")]
 pub mod json;
+mod measured;
 mod message;
 mod message_field;
+mod once;
 mod options;
 mod pointer;
 mod size_cache;
@@ -106,6 +122,7 @@ pub use bytes_str::{BytesStr, FromUtf8Error};
 pub use enumeration::{EnumValue, Enumeration};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use extension::{ExtendableMessage, Extension};
+pub use measured::Measured;
 pub use message::Message;
 pub use message_field::MessageField;
 pub use options::{DEFAULT_RECURSION_LIMIT, DecodeOptions, EncodeOptions, MAX_MESSAGE_LEN};

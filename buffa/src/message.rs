@@ -1,5 +1,6 @@
 //! The [`Message`] trait: owned encoding and decoding.
 
+use alloc::vec::Vec;
 use core::fmt;
 use core::mem::MaybeUninit;
 
@@ -8,6 +9,7 @@ use bytes::{Buf, BufMut, Bytes};
 use crate::decoder::Decoder;
 use crate::encoder::Encoder;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::measured::Measured;
 use crate::options::{DecodeOptions, EncodeOptions, MAX_MESSAGE_LEN};
 use crate::size_cache::SizeCache;
 use crate::unknown_fields::UnknownFields;
@@ -124,11 +126,21 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     where
         Self: Sized,
     {
+        self.measure(options)?.encode(buf)
+    }
+
+    /// Runs the sizing pass of an encode under `options`, failing as an
+    /// encode would if the message is beyond their limits, and returns the
+    /// message ready for the write pass with its encoded length: reserve
+    /// that much in a growable buffer, then [`Measured::encode`] writes
+    /// the message there directly, sized once and written once.
+    fn measure(&self, options: &EncodeOptions) -> Result<Measured<'_, Self>, EncodeError>
+    where
+        Self: Sized,
+    {
         let mut cache = SizeCache::with_options(options);
         let len = checked_size(self, &mut cache)?;
-        check_room(Self::NAME, len, buf)?;
-        write_to_buf(self, &mut cache, len, buf);
-        Ok(())
+        Ok(Measured::new(self, cache, len))
     }
 
     /// Encodes the message into a new `Vec` of exactly the right capacity.

@@ -1,5 +1,6 @@
 //! [`MessageField`]: an optional singular sub-message.
 
+use alloc::boxed::Box;
 use core::fmt;
 use core::marker::PhantomData;
 use core::ops::Deref;

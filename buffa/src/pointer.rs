@@ -1,6 +1,7 @@
 //! How a singular sub-message is stored: the [`ProtoBox`] abstraction, the
 //! default `Box<T>`, and [`Inline<T>`].
 
+use alloc::boxed::Box;
 use core::fmt;
 use core::ops::{Deref, DerefMut};
 
@@ -116,6 +117,8 @@ impl<T: fmt::Debug> fmt::Debug for Inline<T> {
 
 #[cfg(test)]
 mod tests {
+    use std::prelude::rust_2024::*;
+
     use super::*;
 
     #[test]

@@ -2,6 +2,7 @@
 //! encode-time limits it carries through both passes.
 
 use crate::options::EncodeOptions;
+use alloc::vec::Vec;
 
 /// Lengths of nested length-delimited values, computed once per encode.
 ///

@@ -1,5 +1,6 @@
 //! Fields a message's schema does not know, kept byte for byte.
 
+use alloc::{vec, vec::Vec};
 use core::fmt;
 use core::ops::Range;
 
@@ -411,6 +412,7 @@ impl fmt::Debug for UnknownFields {
 mod storage {
     //! The pointer behind [`UnknownFields`](super::UnknownFields).
 
+    use alloc::{boxed::Box, vec::Vec};
     use core::ptr::{self, NonNull};
 
     /// What an `UnknownFields` holds: the encoded fields, and how deeply
@@ -527,6 +529,9 @@ mod storage {
 
 #[cfg(test)]
 mod tests {
+    use std::prelude::rust_2024::*;
+    use std::{format, vec};
+
     use super::*;
 
     #[test]

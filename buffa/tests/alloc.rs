@@ -2,6 +2,9 @@
 //! test binary, since a `#[global_allocator]` is per binary). Counters are
 //! per thread, so tests running in parallel do not disturb each other.
 
+// The fixtures in `common/` hold a map field as a `HashMap`.
+#![cfg(feature = "std")]
+
 mod common;
 
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -2,6 +2,9 @@
 //! are too small), length-delimited framing, and decoding from `Bytes` with
 //! zero-copy `bytes` fields.
 
+// The fixtures in `common/` hold a map field as a `HashMap`.
+#![cfg(feature = "std")]
+
 mod common;
 
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -114,6 +117,47 @@ fn encode_into_a_too_small_buffer_fails_and_writes_nothing() {
     // An empty message fits anywhere.
     let mut empty: &mut [u8] = &mut [];
     Scalars::default().encode(&mut empty).unwrap();
+}
+
+/// `measure` then `encode`: the length is known before anything is
+/// written, so a growable buffer can reserve it and take the message in
+/// place, with the nested lengths the sizing pass recorded.
+#[test]
+fn measure_then_encode_into_reserved_memory() {
+    let message = kitchen_sample();
+    let expected = message.encode_to_vec();
+    let measured = message.measure(&buffa::EncodeOptions::new()).unwrap();
+    assert_eq!(measured.len(), expected.len());
+    assert!(!measured.is_empty());
+    let mut buf = BytesMut::new();
+    buf.reserve(measured.len());
+    let reserved = buf.spare_capacity_mut().as_ptr() as *const u8;
+    measured.encode(&mut buf).unwrap();
+    assert_eq!(&buf[..], &expected[..]);
+    assert_eq!(buf.as_ptr(), reserved, "written where it was reserved");
+
+    // Too small a buffer: an error, nothing written.
+    let measured = message.measure(&buffa::EncodeOptions::new()).unwrap();
+    let mut slice = [0u8; 4];
+    let mut target = &mut slice[..];
+    let error = measured.encode(&mut target).unwrap_err();
+    assert!(
+        matches!(
+            error.kind(),
+            EncodeErrorKind::BufferTooSmall { remaining: 4, .. }
+        ),
+        "{error}"
+    );
+    assert_eq!(slice, [0; 4]);
+
+    // An empty message measures as empty.
+    let empty = Scalars::default();
+    assert!(
+        empty
+            .measure(&buffa::EncodeOptions::new())
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[test]

@@ -2,6 +2,9 @@
 //! the unknown fields (singular, packed, expanded and map values) and those
 //! are written back on encode.
 
+// The fixtures in `common/` hold a map field as a `HashMap`.
+#![cfg(feature = "std")]
+
 mod common;
 
 use std::collections::BTreeMap;

@@ -1,6 +1,9 @@
 //! Malformed input fails with the right error kind, at the right offset,
 //! with the field path in the message.
 
+// The fixtures in `common/` hold a map field as a `HashMap`.
+#![cfg(feature = "std")]
+
 mod common;
 
 use buffa::{DecodeError, DecodeErrorKind, DecodeOptions, Message, WireType};

@@ -3,6 +3,9 @@
 //! declares them. Expected bytes come from the independent wire helpers of
 //! `common`; the protoc cross-checks live in `tests/tests/extensions.rs`.
 
+// The fixtures in `common/` hold a map field as a `HashMap`.
+#![cfg(feature = "std")]
+
 mod common;
 
 use buffa::__private::Encoding;

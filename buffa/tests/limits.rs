@@ -3,6 +3,9 @@
 //! `impl Buf` entry points consuming what they read. Recursion limits are
 //! covered in nesting.rs.
 
+// The fixtures in `common/` hold a map field as a `HashMap`.
+#![cfg(feature = "std")]
+
 mod common;
 
 use std::collections::HashMap;

@@ -1,6 +1,9 @@
 //! Map fields: `HashMap` and `BTreeMap`, scalar and message values, entries
 //! with missing parts, duplicate keys.
 
+// The fixtures in `common/` hold a map field as a `HashMap`.
+#![cfg(feature = "std")]
+
 mod common;
 
 use std::collections::hash_map::DefaultHasher;

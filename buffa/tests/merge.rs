@@ -2,6 +2,9 @@
 //! repeated fields append, singular sub-messages merge, packed and expanded
 //! encodings are interchangeable.
 
+// The fixtures in `common/` hold a map field as a `HashMap`.
+#![cfg(feature = "std")]
+
 mod common;
 
 use std::collections::{BTreeMap, HashMap};

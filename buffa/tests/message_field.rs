@@ -2,6 +2,9 @@
 //! same behaviour over `Box<T>`, `Inline<T>` and a user-defined `ProtoBox`.
 //! Also the size of small messages.
 
+// The fixtures in `common/` hold a map field as a `HashMap`.
+#![cfg(feature = "std")]
+
 mod common;
 
 use std::cell::Cell;

@@ -2,6 +2,9 @@
 //! to the size cache), decoding and encoding honour the same recursion
 //! limit.
 
+// The fixtures in `common/` hold a map field as a `HashMap`.
+#![cfg(feature = "std")]
+
 mod common;
 
 use buffa::{DecodeErrorKind, DecodeOptions, EncodeErrorKind, EncodeOptions, Message};

@@ -1,6 +1,9 @@
 //! Property tests: random messages round-trip; random and mutated inputs
 //! never panic the decoder, and whatever decodes re-encodes consistently.
 
+// The fixtures in `common/` hold a map field as a `HashMap`.
+#![cfg(feature = "std")]
+
 mod common;
 
 use std::collections::BTreeMap;

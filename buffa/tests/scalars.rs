@@ -2,6 +2,9 @@
 //! hand-computed expectations, at the field-helper level and through a
 //! whole message, and decoded back.
 
+// The fixtures in `common/` hold a map field as a `HashMap`.
+#![cfg(feature = "std")]
+
 mod common;
 
 use std::fmt::Debug;

@@ -2,7 +2,7 @@
 //!
 //! - [`unittest`]: protobuf's own unittest protos, by buffa;
 //! - [`hostile`]: names chosen to break code generators, by buffa;
-//! - [`editions`]: edition 2023 features, by buffa;
+//! - [`editions`]: editions 2023 and 2024 features, by buffa;
 //! - [`shared`]: `bytes` fields generated as `bytes::Bytes`, by buffa;
 //! - [`strings_owned`], [`strings_shared`] and [`strings_mixed`]: every
 //!   shape of `string` and `bytes` field as `String`/`Vec<u8>`, as
@@ -31,7 +31,7 @@ pub mod hostile {
     include!(concat!(env!("OUT_DIR"), "/hostile/include.rs"));
 }
 
-/// Edition 2023 features.
+/// Editions 2023 and 2024 features.
 pub mod editions {
     include!(concat!(env!("OUT_DIR"), "/editions/include.rs"));
 }

@@ -1,7 +1,7 @@
 //! Bad input to buffa-build returns a clear `Err`, never a panic: malformed
 //! protos, missing files and directories, option paths that match nothing,
 //! bad pointer templates, attributes and `buffa_path`s, a protoc that cannot
-//! run.
+//! run, and what edition 2024 forbids.
 
 use std::path::Path;
 
@@ -448,4 +448,75 @@ fn view_names_that_are_taken_fail_to_generate() {
         config.files(&["clash.proto"]).includes(&[dir.path()]);
         config.generate().unwrap();
     }
+}
+
+#[test]
+fn edition_2024_rules_are_clear_errors() {
+    // (file content, what the error must say); protoc reports the first
+    // three, buffa-codegen the last.
+    let cases = [
+        (
+            "edition = \"2024\";\npackage t;\nmessage bad_name {\n  int32 a = 1;\n}\n",
+            "x.proto:3:9: Message name bad_name should be TitleCase",
+        ),
+        (
+            "edition = \"2024\";\npackage t;\nmessage M {\n  int32 badField = 1;\n}\n",
+            "x.proto:4:9: Field name badField should be lower_snake_case",
+        ),
+        (
+            "edition = \"2024\";\npackage t;\nenum E {\n  zero = 0;\n}\n",
+            "x.proto:4:3: Enum value name zero should be UPPER_SNAKE_CASE",
+        ),
+        (
+            "edition = \"2024\";\npackage t;\nmessage M {\n  string s = 1 [ctype = CORD];\n}\n",
+            "x.proto:4:3: ctype option is not allowed under edition 2024",
+        ),
+        (
+            "edition = \"2024\";\npackage t;\nimport weak \"google/protobuf/empty.proto\";\n",
+            "x.proto:3:8: weak import is not supported in edition 2024",
+        ),
+        (
+            "edition = \"2023\";\npackage t;\nexport message M {}\n",
+            "x.proto:3:1:",
+        ),
+        (
+            "edition = \"2023\";\npackage t;\nimport option \"google/protobuf/cpp_features.proto\";\n",
+            "option import is not supported before edition 2024",
+        ),
+        (
+            "edition = \"2026\";\npackage t;\nmessage M {}\n",
+            "x.proto: edition 2026 is not supported (buffa-codegen supports proto2, proto3 \
+             and editions 2023 and 2024)",
+        ),
+    ];
+    for (source, expected) in cases {
+        let dir = protos(&[("x.proto", source)]);
+        let e = expect_err(Config::new().files(&["x.proto"]).includes(&[dir.path()]));
+        assert!(e.to_string().contains(expected), "{source}: {e}");
+        let protoc_reports = !expected.contains("buffa-codegen");
+        assert_eq!(matches!(&e, Error::Protoc(_)), protoc_reports, "{e:?}");
+    }
+    // A local type is not visible from another file.
+    let dir = protos(&[
+        (
+            "a.proto",
+            "edition = \"2024\";\npackage a;\nmessage Outer {\n  message Inner {}\n}\n\
+             local message Hidden {}\n",
+        ),
+        (
+            "b.proto",
+            "edition = \"2024\";\npackage b;\nimport \"a.proto\";\nmessage M {\n  \
+             a.Outer.Inner inner = 1;\n  a.Hidden hidden = 2;\n}\n",
+        ),
+    ]);
+    let e = expect_err(Config::new().files(&["b.proto"]).includes(&[dir.path()]));
+    let Error::Protoc(message) = &e else {
+        panic!("expected Error::Protoc, got {e:?}")
+    };
+    assert!(
+        message.contains("b.proto:5:3: Symbol \"a.Outer.Inner\"")
+            && message.contains("is not visible from \"b.proto\""),
+        "{message}"
+    );
+    assert!(message.contains("\"a.Hidden\""), "{message}");
 }

@@ -7,6 +7,7 @@ use crate::enumeration::Enumeration;
 use crate::error::DecodeError;
 use crate::unknown_fields::{UnknownSink, varint_field};
 use crate::wire::{Tag, WireType};
+use alloc::vec::Vec;
 
 use super::repeated::packed_count;
 use super::scalar::{check_wire_type, wire_type_mismatch};

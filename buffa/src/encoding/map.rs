@@ -5,8 +5,12 @@
 //! with either missing (a missing one is the type's default); a key seen
 //! twice keeps the last value.
 
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
+#[cfg(feature = "std")]
 use core::hash::{BuildHasher, Hash};
-use std::collections::{BTreeMap, HashMap};
+#[cfg(feature = "std")]
+use std::collections::HashMap;
 
 use crate::decoder::Decoder;
 use crate::encoder::Encoder;
@@ -105,7 +109,8 @@ impl<'a, M: Encodable + Mergeable<'a>> MergeMapValue<'a> for MessageValue<M> {
     }
 }
 
-/// A map container generated code may use: `HashMap` or `BTreeMap`.
+/// A map container generated code may use: `HashMap` (with the `std`
+/// feature) or `BTreeMap`.
 pub trait MapContainer<K, V> {
     /// Whether [`MapContainer::entries`] already yields keys in ascending
     /// order, so deterministic encoding need not sort them.
@@ -124,6 +129,7 @@ pub trait MapContainer<K, V> {
     fn is_empty(&self) -> bool;
 }
 
+#[cfg(feature = "std")]
 impl<K: Eq + Hash, V, H: BuildHasher> MapContainer<K, V> for HashMap<K, V, H> {
     const ORDERED: bool = false;
 

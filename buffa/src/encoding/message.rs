@@ -9,6 +9,7 @@ use crate::message_field::MessageField;
 use crate::pointer::ProtoBox;
 use crate::size_cache::SizeCache;
 use crate::wire::{Tag, WireType, tag_len, varint_len};
+use alloc::{boxed::Box, vec::Vec};
 
 use super::scalar::check_wire_type;
 

@@ -8,6 +8,7 @@ use crate::encoder::Encoder;
 use crate::error::DecodeError;
 use crate::size_cache::SizeCache;
 use crate::wire::{Tag, WireType, tag_len, varint_len};
+use alloc::vec::Vec;
 
 use super::scalar::{check_wire_type, wire_type_mismatch};
 use super::types::{DecodeScalar, Packable, ScalarType};
@@ -147,6 +148,9 @@ pub fn merge_unpackable<'a, S: DecodeScalar<'a>>(
 
 #[cfg(test)]
 mod tests {
+    use std::prelude::rust_2024::*;
+    use std::vec;
+
     use super::*;
     use crate::encoding::types::{Fixed32, Int64};
 

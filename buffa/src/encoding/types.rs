@@ -5,6 +5,7 @@
 //! `sfixed32` are all `i32`) but not an encoding, so field helpers are
 //! generic over these markers rather than over the value type.
 
+use alloc::{borrow::ToOwned, string::String, vec::Vec};
 use bytes::Bytes;
 
 use crate::bytes_str::BytesStr;

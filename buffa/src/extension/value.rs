@@ -14,6 +14,7 @@ use crate::message::Message;
 use crate::options::DecodeOptions;
 use crate::unknown_fields::{UnknownFields, UnknownValue};
 use crate::wire::{WireType, tag_len, varint_len};
+use alloc::{string::String, vec::Vec};
 
 use super::{ClosedEnumKind, Encoding, MessageKind, ScalarKind};
 

@@ -1,6 +1,7 @@
 //! Base64 for `bytes` fields: standard alphabet with padding on output;
 //! standard or URL-safe alphabet, padded or not, on input (RFC 4648).
 
+use alloc::{string::String, vec, vec::Vec};
 use core::fmt;
 
 const STANDARD: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -106,6 +107,7 @@ pub fn decode(text: &str) -> Result<Vec<u8>, &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::{string::ToString, vec::Vec};
 
     #[test]
     fn encodes_rfc4648_vectors() {

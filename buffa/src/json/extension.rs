@@ -3,6 +3,7 @@
 //! between their wire form there and their JSON form. Generated code calls
 //! them for the scalar and enum extensions its schema declares.
 
+use alloc::vec::Vec;
 use serde::de::MapAccess;
 use serde::ser::{self, SerializeMap};
 

@@ -2,6 +2,7 @@
 //! marker types as the binary encoding (`Int64`, `ProtoBytes`,
 //! `OpenEnum<E>`, ...) plus [`MessageKind`] for messages.
 
+use alloc::{format, string::String, vec::Vec};
 use core::fmt;
 use core::marker::PhantomData;
 

@@ -41,6 +41,7 @@ mod registry;
 mod write;
 mod writer;
 
+use alloc::{string::String, vec::Vec};
 use std::io;
 use std::marker::PhantomData;
 
@@ -98,7 +99,9 @@ pub mod __private {
     /// (compact, byte for byte what `serde_json::to_vec` writes): for JSON
     /// forms written outside generated code (`buffa-reflect`'s dynamic
     /// messages), so that they print exactly as generated messages do.
-    pub fn to_vec<T: serde::Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, JsonError> {
+    pub fn to_vec<T: serde::Serialize + ?Sized>(
+        value: &T,
+    ) -> Result<alloc::vec::Vec<u8>, JsonError> {
         let mut writer = super::writer::Writer::new();
         value.serialize(&mut writer)?;
         Ok(writer.into_inner())

@@ -1,6 +1,7 @@
 //! Reading messages from JSON: the recursion limit, the field loop and one
 //! reader per field shape, which generated `merge_json_field` calls.
 
+use alloc::{borrow::ToOwned, format, string::String, vec::Vec};
 use core::cell::Cell;
 use core::fmt;
 use core::marker::PhantomData;
@@ -661,6 +662,7 @@ impl<'de, KK: JsonMapKey, VK: JsonKind, C: MapContainer<KK::Value, VK::Value>> V
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::{format, string::ToString};
 
     #[test]
     fn quoted_text_is_cut_short() {

@@ -1,5 +1,6 @@
 //! The message types `google.protobuf.Any` can be read and written as.
 
+use alloc::{string::String, string::ToString, vec::Vec};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;

@@ -15,6 +15,7 @@
 //! custom errors (and those of `serde_json::Value`s written inside `Any`)
 //! pass through unchanged.
 
+use alloc::{string::ToString, vec::Vec};
 use core::fmt::{self, Display};
 use std::io;
 
@@ -1284,6 +1285,7 @@ impl ser::Serializer for RawSerializer<'_> {
 
 #[cfg(test)]
 mod tests {
+    use alloc::{format, string::String, string::ToString, vec, vec::Vec};
     use std::collections::BTreeMap;
 
     use proptest::prelude::*;

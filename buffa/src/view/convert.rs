@@ -1,7 +1,11 @@
 //! Copying a view's values into the owned message's types.
 
-use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasher, Hash};
+use alloc::collections::BTreeMap;
+use alloc::{borrow::ToOwned, string::String, vec::Vec};
+#[cfg(feature = "std")]
+use core::hash::{BuildHasher, Hash};
+#[cfg(feature = "std")]
+use std::collections::HashMap;
 
 use bytes::Bytes;
 
@@ -106,6 +110,7 @@ where
     }
 }
 
+#[cfg(feature = "std")]
 impl<K, V, KO, VO, S> ToOwnedValue<HashMap<KO, VO, S>> for super::MapView<K, V>
 where
     K: ToOwnedValue<KO> + Ord,

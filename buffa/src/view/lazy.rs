@@ -1,5 +1,6 @@
 //! Lazy view fields: a sub-message's bytes, decoded when read.
 
+use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
 

@@ -1,6 +1,7 @@
 //! [`MapView`]: a map field of a view.
 
 use crate::encoding::map::MapContainer;
+use alloc::vec::Vec;
 
 /// A map field of a view: its entries in the order they were read, keys
 /// and values borrowed from the input like every other view field.

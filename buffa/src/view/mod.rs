@@ -17,6 +17,7 @@ mod lazy;
 mod map;
 mod unknown;
 
+use alloc::vec::Vec;
 use bytes::BufMut;
 
 use crate::decoder::Decoder;

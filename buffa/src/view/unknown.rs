@@ -1,8 +1,9 @@
 //! [`UnknownFieldsView`]: a view's unknown fields, borrowed from the input.
 
-use std::borrow::Cow;
-use std::fmt;
-use std::ops::Range;
+use alloc::borrow::Cow;
+use alloc::{boxed::Box, vec::Vec};
+use core::fmt;
+use core::ops::Range;
 
 use crate::encoder::Encoder;
 use crate::error::DecodeError;

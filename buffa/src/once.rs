@@ -1,0 +1,156 @@
+//! A value built on first use and kept for the rest of the program, without
+//! the standard library: what code generated with `Config::no_std()` holds
+//! a message's default instance in, where std-mode code uses
+//! `std::sync::OnceLock`.
+//!
+//! `core` has no blocking once-cell (blocking needs the OS), so
+//! [`OnceBox`] races instead: threads that find it empty each build a
+//! value, one compare-and-swap publishes the winner's, and the losers drop
+//! theirs and use the winner's. Default instances are cheap to build and
+//! equal whoever builds them, so the race costs at most a few spare
+//! allocations on first use. It needs compare-and-swap on pointers, which
+//! hosted targets and ARMv7-M (`thumbv7em`) have and ARMv6-M (`thumbv6m`)
+//! lacks.
+
+use alloc::boxed::Box;
+use core::marker::PhantomData;
+use core::ptr;
+use core::sync::atomic::{AtomicPtr, Ordering};
+
+/// A value on the heap, built on first use by whichever caller of
+/// [`OnceBox::get_or_init`] publishes first, then shared by all.
+pub struct OnceBox<T> {
+    value: AtomicPtr<T>,
+    // Owns a `Box<T>`: drop check, and `Send` only where `T` is.
+    _owns: PhantomData<Box<T>>,
+}
+
+// SAFETY: `&OnceBox<T>` hands out `&T` on any thread (so `T: Sync`), and
+// the value one thread built may be dropped by another, when the `OnceBox`
+// is (so `T: Send`). The pointer itself is only published and read through
+// the atomic, with release/acquire ordering.
+unsafe impl<T: Send + Sync> Sync for OnceBox<T> {}
+
+impl<T> OnceBox<T> {
+    /// An empty `OnceBox`, for a `static`.
+    pub const fn new() -> Self {
+        OnceBox {
+            value: AtomicPtr::new(ptr::null_mut()),
+            _owns: PhantomData,
+        }
+    }
+
+    /// The value, built by `init` if no value was published yet. When
+    /// several threads call this at once on an empty `OnceBox`, each may
+    /// run `init`; all get the one value published first.
+    pub fn get_or_init(&self, init: impl FnOnce() -> T) -> &T {
+        let mut current = self.value.load(Ordering::Acquire);
+        if current.is_null() {
+            let built = Box::into_raw(Box::new(init()));
+            match self.value.compare_exchange(
+                ptr::null_mut(),
+                built,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => current = built,
+                Err(published) => {
+                    // SAFETY: `built` came from `Box::into_raw` above and was
+                    // not published, so this is its only owner.
+                    drop(unsafe { Box::from_raw(built) });
+                    current = published;
+                }
+            }
+        }
+        // SAFETY: `current` is non-null, so it is the published pointer: a
+        // `Box` this `OnceBox` owns, never replaced or freed before the
+        // `OnceBox` is dropped, which `&self` rules out for this borrow. The
+        // acquire load (or exchange) saw the release that published it, so
+        // the value it points at is fully written.
+        unsafe { &*current }
+    }
+}
+
+impl<T> Default for OnceBox<T> {
+    fn default() -> Self {
+        OnceBox::new()
+    }
+}
+
+impl<T> Drop for OnceBox<T> {
+    fn drop(&mut self) {
+        let value = *self.value.get_mut();
+        if !value.is_null() {
+            // SAFETY: a non-null pointer is the published `Box`, owned by
+            // this `OnceBox` alone, and `&mut self` means no borrow of it
+            // from `get_or_init` is alive.
+            drop(unsafe { Box::from_raw(value) });
+        }
+    }
+}
+
+impl<T: core::fmt::Debug> core::fmt::Debug for OnceBox<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let value = self.value.load(Ordering::Acquire);
+        // SAFETY: as in `get_or_init`: a non-null pointer is the published,
+        // fully written value, alive as long as `&self`.
+        let value = (!value.is_null()).then(|| unsafe { &*value });
+        f.debug_tuple("OnceBox").field(&value).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::prelude::rust_2024::*;
+    use std::sync::atomic::AtomicUsize;
+    use std::thread;
+
+    use super::*;
+
+    #[test]
+    fn builds_once_then_returns_the_same_value() {
+        let once = OnceBox::new();
+        let first: *const String = once.get_or_init(|| "first".to_owned());
+        let second: *const String = once.get_or_init(|| unreachable!("already built"));
+        assert_eq!(first, second);
+        assert_eq!(once.get_or_init(String::new), "first");
+        assert_eq!(format!("{once:?}"), r#"OnceBox(Some("first"))"#);
+        assert_eq!(format!("{:?}", OnceBox::<u8>::new()), "OnceBox(None)");
+    }
+
+    #[test]
+    fn racing_threads_share_one_value_and_drop_the_rest() {
+        static BUILT: AtomicUsize = AtomicUsize::new(0);
+        static DROPPED: AtomicUsize = AtomicUsize::new(0);
+        struct Counted(usize);
+        impl Drop for Counted {
+            fn drop(&mut self) {
+                DROPPED.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+
+        let threads = if cfg!(miri) { 4 } else { 16 };
+        let once = OnceBox::new();
+        let barrier = std::sync::Barrier::new(threads);
+        let seen: Vec<usize> = thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        barrier.wait();
+                        let value =
+                            once.get_or_init(|| Counted(BUILT.fetch_add(1, Ordering::SeqCst) + 1));
+                        value.0
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(seen.iter().all(|&id| id == seen[0]), "{seen:?}");
+        let built = BUILT.load(Ordering::SeqCst);
+        assert!(built >= 1);
+        // Every value but the published one was dropped by its builder.
+        assert_eq!(DROPPED.load(Ordering::SeqCst), built - 1);
+        drop(once);
+        assert_eq!(DROPPED.load(Ordering::SeqCst), built);
+    }
+}

@@ -1,0 +1,145 @@
+//! One plugin run: a `CodeGeneratorRequest` in, a `CodeGeneratorResponse`
+//! out, holding the files buffa-build would write for the same inputs or
+//! an error message.
+
+use std::collections::BTreeSet;
+
+use buffa_codegen::Options;
+use prost::Message as _;
+
+use crate::params::{self, Params};
+use crate::plugin::{
+    CodeGeneratorRequest, CodeGeneratorResponse, EDITION_2024, EDITION_PROTO2,
+    FEATURE_PROTO3_OPTIONAL, FEATURE_SUPPORTS_EDITIONS, ResponseFile,
+};
+
+/// Answers an encoded request. Every failure (an undecodable request, a
+/// bad option, a codegen error) becomes the response's `error`, which
+/// protoc prints before failing.
+pub fn respond(request: &[u8]) -> CodeGeneratorResponse {
+    let mut response = CodeGeneratorResponse {
+        supported_features: Some(FEATURE_PROTO3_OPTIONAL | FEATURE_SUPPORTS_EDITIONS),
+        minimum_edition: Some(EDITION_PROTO2),
+        maximum_edition: Some(EDITION_2024),
+        ..Default::default()
+    };
+    match generate(request) {
+        Ok(files) => response.file = files,
+        Err(message) => response.error = Some(message),
+    }
+    response
+}
+
+fn generate(request: &[u8]) -> Result<Vec<ResponseFile>, String> {
+    let request = CodeGeneratorRequest::decode(request)
+        .map_err(|e| format!("invalid CodeGeneratorRequest on stdin: {e}"))?;
+    let Params {
+        options,
+        include_file,
+        layout_report,
+    } = params::parse(request.parameter())?;
+    let descriptor_set = request.descriptor_set();
+    let names = file_names(&descriptor_set, &request.file_to_generate, &options)?;
+    let codegen_error = |e: buffa_codegen::Error| e.to_string();
+    let generated =
+        buffa_codegen::generate(&descriptor_set, &names, &options).map_err(codegen_error)?;
+    let mut files: Vec<ResponseFile> = generated
+        .iter()
+        .map(|file| response_file(&file.name, file.content.clone()))
+        .collect();
+    if let Some(name) = include_file {
+        check_free(&files, &name, "include_file")?;
+        files.push(response_file(
+            &name,
+            buffa_codegen::include_file(&generated),
+        ));
+    }
+    if let Some(name) = layout_report {
+        check_free(&files, &name, "layout_report")?;
+        let report = buffa_codegen::layout_report(&descriptor_set, &names, &options)
+            .map_err(codegen_error)?;
+        files.push(response_file(&name, report));
+    }
+    Ok(files)
+}
+
+/// The files code is generated from: every file of the request in a
+/// package of `file_to_generate`, imported ones included, since a package
+/// becomes one Rust file that must hold all of its types the others can
+/// name; but, as with buffa-build, neither those of a package an extern
+/// path covers nor those only option imports (`import option`, edition
+/// 2024) reach.
+fn file_names(
+    descriptor_set: &[u8],
+    file_to_generate: &[String],
+    options: &Options,
+) -> Result<Vec<String>, String> {
+    let files = buffa_codegen::file_packages(descriptor_set).map_err(|e| e.to_string())?;
+    let option_only = buffa_codegen::option_only_imports(descriptor_set, file_to_generate)
+        .map_err(|e| e.to_string())?;
+    let mut packages = BTreeSet::new();
+    for name in file_to_generate {
+        let (_, package) = files
+            .iter()
+            .find(|(file, _)| file == name)
+            .ok_or_else(|| format!("file_to_generate names {name}, which is not in proto_file"))?;
+        packages.insert(package.as_str());
+    }
+    Ok(files
+        .iter()
+        .filter(|(name, package)| {
+            packages.contains(package.as_str())
+                && !options.is_extern_package(package)
+                && !option_only.contains(name)
+        })
+        .map(|(name, _)| name.clone())
+        .collect())
+}
+
+/// Fails if an extra output would replace a generated file.
+fn check_free(files: &[ResponseFile], name: &str, option: &str) -> Result<(), String> {
+    if files.iter().any(|file| file.name() == name) {
+        return Err(format!(
+            "option {option}={name}: another generated file has that name; choose another"
+        ));
+    }
+    Ok(())
+}
+
+fn response_file(name: &str, content: String) -> ResponseFile {
+    ResponseFile {
+        name: Some(name.to_owned()),
+        content: Some(content),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn undecodable_request_is_an_error_response() {
+        let response = respond(&[0xff]);
+        let error = response.error.expect("an error");
+        assert!(
+            error.starts_with("invalid CodeGeneratorRequest on stdin"),
+            "{error}"
+        );
+        assert!(response.file.is_empty());
+        assert_eq!(response.maximum_edition, Some(EDITION_2024));
+    }
+
+    #[test]
+    fn unknown_file_to_generate_is_an_error() {
+        let request = CodeGeneratorRequest {
+            file_to_generate: vec!["missing.proto".into()],
+            parameter: None,
+            proto_file: Vec::new(),
+        };
+        let response = respond(&request.encode_to_vec());
+        assert_eq!(
+            response.error.as_deref(),
+            Some("file_to_generate names missing.proto, which is not in proto_file")
+        );
+    }
+}
