@@ -15,7 +15,8 @@
 //!    `json()`; their well-known types come from `buffa-types`), with
 //!    buffa-build; and the reflection protos under `proto/reflect` and
 //!    buffa-reflect's text format protos (`tests/proto/text` there), with
-//!    `reflection()`;
+//!    `reflection()`; and buffa-build's golden `service.proto` with
+//!    `tonic()`;
 //! 3. the cross-check protos under `proto/crosscheck`, twice with
 //!    buffa-build (boxed sub-messages, eager views and JSON; inline
 //!    sub-messages and lazy views) and once with prost-build.
@@ -23,8 +24,8 @@
 //! Every run writes to its own directory under `OUT_DIR` (`unittest`,
 //! `hostile`, `editions`, `shared`, `strings_owned`, `strings_shared`,
 //! `strings_mixed`, `limits`, `eq_hash`, `extensions`, `json`, `reflect`,
-//! `text`, `crosscheck`, `crosscheck_lazy`, `prost`), with an include file
-//! `include.rs` that mounts its packages as modules. The runs in
+//! `text`, `services`, `crosscheck`, `crosscheck_lazy`, `prost`), with an
+//! include file `include.rs` that mounts its packages as modules. The runs in
 //! `LAYOUT_REPORTS` also write a layout report (`layout.txt`), and
 //! `layout_sizes.rs` tabulates each report's size estimates beside the
 //! real `size_of` of the structs for `tests/layout_sizes.rs`.
@@ -130,6 +131,19 @@ fn main() {
         .unwrap_or_else(|e| panic!("{e}"));
 
     reflect(&out_dir, &protoc);
+
+    // buffa-build's golden service (compared there as text only), as real
+    // code: mounted and called by tests/tests/services.rs.
+    let golden = Path::new("../buffa-build/tests/golden");
+    buffa_build::Config::new()
+        .protoc_executable(&protoc)
+        .files(&[golden.join("service.proto")])
+        .includes(&[golden])
+        .tonic()
+        .out_dir(out_dir.join("services"))
+        .include_file("include.rs")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
 
     let crosscheck = proto_files(Path::new("proto/crosscheck"));
     // BTreeMap on both sides: map entries are then written in key order and

@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::extension::DeclaredExtension;
 use crate::options::Options;
 use crate::path::PathRules;
-use crate::schema::Schema;
+use crate::schema::{RustPath, Schema};
 use crate::size_estimate::OwnedLayouts;
 use crate::view_size::ViewSizes;
 
@@ -61,11 +61,81 @@ impl<'a> Context<'a> {
     pub fn type_path(&self, full_name: &str, from: &[String]) -> Result<TokenStream, Error> {
         let rust = match self.schema.messages.get(full_name) {
             Some(message) => &message.rust,
-            None => &self.schema.enumeration(full_name)?.rust,
+            None => self
+                .schema
+                .enums
+                .get(full_name)
+                .map(|enumeration| &enumeration.rust)
+                .ok_or_else(|| {
+                    Error::new(format!("type {full_name} is not in the descriptor set"))
+                })?,
         };
-        let path = rust.relative_to(from);
-        let parsed: syn::Path =
-            syn::parse_str(&path).map_err(|e| Error::new(format!("bad Rust path {path}: {e}")))?;
-        Ok(quote!(#parsed))
+        path_tokens(rust, from)
+    }
+
+    /// Rust path tokens for a message, relative to module `from`.
+    pub fn message_path(&self, full_name: &str, from: &[String]) -> Result<TokenStream, Error> {
+        path_tokens(&self.schema.message(full_name)?.rust, from)
+    }
+}
+
+/// `rust` as named from module `from`.
+fn path_tokens(rust: &RustPath, from: &[String]) -> Result<TokenStream, Error> {
+    let path = rust.relative_to(from);
+    let parsed: syn::Path =
+        syn::parse_str(&path).map_err(|e| Error::new(format!("bad Rust path {path}: {e}")))?;
+    Ok(quote!(#parsed))
+}
+
+#[cfg(test)]
+mod tests {
+    use prost::Message as _;
+    use prost_types::{
+        DescriptorProto, EnumDescriptorProto, EnumValueDescriptorProto, FileDescriptorProto,
+        FileDescriptorSet,
+    };
+
+    use crate::options::Options;
+
+    #[test]
+    fn lookups_name_the_kind_of_type_they_want() {
+        let set = FileDescriptorSet {
+            file: vec![FileDescriptorProto {
+                name: Some("a.proto".into()),
+                package: Some("a".into()),
+                syntax: Some("proto3".into()),
+                message_type: vec![DescriptorProto {
+                    name: Some("M".into()),
+                    ..Default::default()
+                }],
+                enum_type: vec![EnumDescriptorProto {
+                    name: Some("E".into()),
+                    value: vec![EnumValueDescriptorProto {
+                        name: Some("E_ZERO".into()),
+                        number: Some(0),
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+        }
+        .encode_to_vec();
+        let from = ["a".to_owned()];
+        crate::with_context(&set, &[], &Options::default(), |context| {
+            assert_eq!(context.message_path(".a.M", &from)?.to_string(), "M");
+            assert_eq!(context.type_path(".a.E", &from)?.to_string(), "E");
+            // A method's input type naming an enum, say.
+            assert_eq!(
+                context.message_path(".a.E", &from).unwrap_err().to_string(),
+                "message type .a.E is not in the descriptor set"
+            );
+            assert_eq!(
+                context.type_path(".a.Nope", &from).unwrap_err().to_string(),
+                "type .a.Nope is not in the descriptor set"
+            );
+            Ok(())
+        })
+        .unwrap();
     }
 }

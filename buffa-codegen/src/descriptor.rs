@@ -8,7 +8,9 @@
 //!
 //! The bytes are copied field by field from the input rather than decoded
 //! and encoded again, so nothing prost-types does not know (editions
-//! features) is lost; `strip_source_info` drops each file's
+//! features) is lost. Source-retention options are removed from every
+//! file, as protoc removes them from a descriptor set it writes (see
+//! `retention.rs`), and `strip_source_info` drops each file's
 //! `source_code_info` (its comments). They are emitted as one byte-string
 //! literal, which compiles much faster than an array of numbers.
 
@@ -19,7 +21,9 @@ use quote::quote;
 
 use crate::context::Context;
 use crate::error::Error;
+use crate::retention::RetentionRules;
 use crate::schema::{self, RustPath};
+use crate::wire;
 
 /// `FileDescriptorSet.file`.
 const SET_FILE: u64 = 1;
@@ -93,7 +97,8 @@ pub(crate) fn add_descriptor_pool(
 
 /// The encoded set to embed: the files being generated and everything
 /// they import, directly or not, in the input's order, each as the input
-/// holds it (without source info under `strip_source_info`).
+/// holds it but without source-retention options (see `retention.rs`), and
+/// without source info under `strip_source_info`.
 fn embedded_set(context: &Context<'_>, descriptor_set: &[u8]) -> Result<Vec<u8>, Error> {
     let files = &context.schema.files;
     let mut wanted: BTreeSet<&str> = BTreeSet::new();
@@ -109,7 +114,7 @@ fn embedded_set(context: &Context<'_>, descriptor_set: &[u8]) -> Result<Vec<u8>,
             pending.extend(file.proto.dependency.iter().map(String::as_str));
         }
     }
-    let entries: Vec<&[u8]> = fields(descriptor_set)?
+    let entries: Vec<&[u8]> = wire::fields(descriptor_set)?
         .into_iter()
         .filter(|field| field.number == SET_FILE)
         .map(|field| field.payload)
@@ -119,130 +124,25 @@ fn embedded_set(context: &Context<'_>, descriptor_set: &[u8]) -> Result<Vec<u8>,
             "invalid FileDescriptorSet: its files do not match its decoded form",
         ));
     }
+    let retention = RetentionRules::new(descriptor_set)?;
     let mut out = Vec::new();
     for (file, entry) in files.iter().zip(entries) {
         if !wanted.contains(file.proto.name()) {
             continue;
         }
-        let mut encoded = Vec::with_capacity(entry.len());
+        let stripped = retention.strip_file(entry)?;
+        let entry = stripped.as_deref().unwrap_or(entry);
         if context.options.strip_source_info {
-            for field in fields(entry)? {
+            let mut encoded = Vec::with_capacity(entry.len());
+            for field in wire::fields(entry)? {
                 if field.number != FILE_SOURCE_CODE_INFO {
                     encoded.extend_from_slice(field.whole);
                 }
             }
+            wire::put_len(&mut out, SET_FILE, &encoded);
         } else {
-            encoded.extend_from_slice(entry);
+            wire::put_len(&mut out, SET_FILE, entry);
         }
-        put_varint(&mut out, SET_FILE << 3 | 2);
-        put_varint(&mut out, encoded.len() as u64);
-        out.extend_from_slice(&encoded);
     }
     Ok(out)
-}
-
-/// One field of an encoded message.
-struct RawField<'a> {
-    number: u64,
-    /// The field's bytes, key included.
-    whole: &'a [u8],
-    /// The value's bytes; for a length-delimited field, without the length.
-    payload: &'a [u8],
-}
-
-/// The fields of an encoded message, in order. Groups are refused: the
-/// messages read here (`FileDescriptorSet`, `FileDescriptorProto`) have
-/// none at the top level.
-fn fields(bytes: &[u8]) -> Result<Vec<RawField<'_>>, Error> {
-    let invalid = || Error::new("invalid FileDescriptorSet: malformed encoding");
-    let mut out = Vec::new();
-    let mut pos = 0;
-    while pos < bytes.len() {
-        let start = pos;
-        let key = read_varint(bytes, &mut pos).ok_or_else(invalid)?;
-        let value_start = pos;
-        let (payload_start, end) = match key & 7 {
-            0 => {
-                read_varint(bytes, &mut pos).ok_or_else(invalid)?;
-                (value_start, pos)
-            }
-            1 => (value_start, value_start + 8),
-            2 => {
-                let len = read_varint(bytes, &mut pos).ok_or_else(invalid)?;
-                let len = usize::try_from(len).map_err(|_| invalid())?;
-                (pos, pos.checked_add(len).ok_or_else(invalid)?)
-            }
-            5 => (value_start, value_start + 4),
-            _ => return Err(invalid()),
-        };
-        if end > bytes.len() {
-            return Err(invalid());
-        }
-        out.push(RawField {
-            number: key >> 3,
-            whole: &bytes[start..end],
-            payload: &bytes[payload_start..end],
-        });
-        pos = end;
-    }
-    Ok(out)
-}
-
-fn read_varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
-    let mut value = 0u64;
-    for shift in (0..64).step_by(7) {
-        let byte = *bytes.get(*pos)?;
-        *pos += 1;
-        value |= u64::from(byte & 0x7f) << shift;
-        if byte < 0x80 {
-            return Some(value);
-        }
-    }
-    None
-}
-
-fn put_varint(out: &mut Vec<u8>, mut value: u64) {
-    while value >= 0x80 {
-        out.push(value as u8 | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn varints_round_trip() {
-        for value in [0, 1, 127, 128, 300, u32::MAX as u64, u64::MAX] {
-            let mut out = Vec::new();
-            put_varint(&mut out, value);
-            let mut pos = 0;
-            assert_eq!(read_varint(&out, &mut pos), Some(value));
-            assert_eq!(pos, out.len());
-        }
-        assert_eq!(read_varint(&[0x80], &mut 0), None);
-    }
-
-    #[test]
-    fn fields_split_every_wire_type() {
-        // 1: varint 150, 2: fixed64, 3: "ab", 4: fixed32.
-        let bytes = [
-            0x08, 0x96, 0x01, 0x11, 1, 2, 3, 4, 5, 6, 7, 8, 0x1a, 2, b'a', b'b', 0x25, 9, 9, 9, 9,
-        ];
-        let fields = fields(&bytes).unwrap();
-        let numbers: Vec<u64> = fields.iter().map(|f| f.number).collect();
-        assert_eq!(numbers, [1, 2, 3, 4]);
-        assert_eq!(fields[0].whole, &[0x08, 0x96, 0x01]);
-        assert_eq!(fields[2].payload, b"ab");
-        assert_eq!(fields[3].whole.len(), 5);
-    }
-
-    #[test]
-    fn fields_refuse_truncated_and_group_input() {
-        assert!(fields(&[0x1a, 5, b'a']).is_err());
-        assert!(fields(&[0x11, 1, 2]).is_err());
-        assert!(fields(&[0x0b]).is_err());
-    }
 }

@@ -210,7 +210,7 @@ impl Context<'_> {
             return Ok(quote!());
         }
         let module = &extension.module;
-        let extendee_path = self.type_path(proto.extendee(), module)?;
+        let extendee_path = self.message_path(proto.extendee(), module)?;
         let mut value = match proto.r#type() {
             Type::Message | Type::Group => self.type_path(proto.type_name(), module)?,
             Type::Enum => {

@@ -89,7 +89,7 @@ impl<'a> Context<'a> {
                         map = Some(self.map_shape(proto.type_name(), &path, from)?);
                     }
                     ValueType::Message {
-                        path: self.type_path(proto.type_name(), from)?,
+                        path: self.message_path(proto.type_name(), from)?,
                         full_name: proto.type_name().to_owned(),
                         delimited: features.delimited,
                     }
@@ -300,7 +300,7 @@ impl<'a> Context<'a> {
             .ok_or_else(|| Error::new(format!("{path}: invalid map key type")))?;
         let value = match value.r#type() {
             Type::Message | Type::Group => ValueType::Message {
-                path: self.type_path(value.type_name(), from)?,
+                path: self.message_path(value.type_name(), from)?,
                 full_name: value.type_name().to_owned(),
                 delimited: false,
             },

@@ -39,7 +39,9 @@ mod oneof;
 mod options;
 mod path;
 mod pointer;
+mod references;
 mod reflect;
+mod retention;
 mod runtime;
 mod schema;
 mod service;
@@ -47,6 +49,7 @@ mod size_estimate;
 mod view;
 mod view_size;
 mod well_known;
+mod wire;
 
 use std::collections::BTreeMap;
 

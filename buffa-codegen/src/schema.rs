@@ -143,6 +143,7 @@ impl<'a> Schema<'a> {
                 )));
             }
         }
+        crate::references::check(&schema)?;
         Ok(schema)
     }
 

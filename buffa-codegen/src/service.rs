@@ -108,6 +108,36 @@ fn generate(
     Ok(out)
 }
 
+/// The methods tonic-build gives every client besides the rpcs.
+#[cfg(feature = "tonic")]
+const CLIENT_METHODS: &[&str] = &[
+    "new",
+    "connect",
+    "with_origin",
+    "with_interceptor",
+    "send_compressed",
+    "accept_compressed",
+    "max_decoding_message_size",
+    "max_encoding_message_size",
+];
+
+/// The Rust name of the rpc `proto_name`, on the server trait and the
+/// client alike: snake_case and keyword-escaped like a field, with a
+/// trailing underscore where that would be one of the client's own
+/// methods (`rpc Connect` is `connect_`, beside `connect(url)`), which
+/// tonic's own generator leaves to fail with "duplicate definitions".
+#[cfg(feature = "tonic")]
+fn method_name(proto_name: &str) -> String {
+    use crate::ident;
+
+    let name = ident::field_name(proto_name);
+    if CLIENT_METHODS.contains(&name.as_str()) {
+        format!("{name}_")
+    } else {
+        name
+    }
+}
+
 /// A service as tonic-build reads it.
 #[cfg(feature = "tonic")]
 struct Service {
@@ -159,7 +189,7 @@ impl Service {
         let mut methods = Vec::new();
         for (method_index, method) in proto.method.iter().enumerate() {
             let type_path = |name: &str| {
-                context.type_path(name, from).map_err(|e| {
+                context.message_path(name, from).map_err(|e| {
                     Error::new(format!(
                         "service {}.{} method {}: {e}",
                         file.package(),
@@ -169,7 +199,7 @@ impl Service {
                 })
             };
             methods.push(Method {
-                name: ident::field_name(method.name()),
+                name: method_name(method.name()),
                 identifier: method.name().to_owned(),
                 codec_path: codec_path.to_owned(),
                 client_streaming: method.client_streaming(),
@@ -281,6 +311,19 @@ mod tests {
             error.contains("`tonic` feature") && error.contains("buffa-build"),
             "{error}"
         );
+    }
+
+    #[cfg(feature = "tonic")]
+    #[test]
+    fn rpcs_named_like_the_clients_own_methods_take_an_underscore() {
+        assert_eq!(method_name("Connect"), "connect_");
+        assert_eq!(method_name("New"), "new_");
+        assert_eq!(
+            method_name("MaxDecodingMessageSize"),
+            "max_decoding_message_size_"
+        );
+        assert_eq!(method_name("ConnectAll"), "connect_all");
+        assert_eq!(method_name("Type"), "r#type");
     }
 
     #[cfg(feature = "tonic")]

@@ -17,15 +17,36 @@ use crate::plugin::{
 /// bad option, a codegen error) becomes the response's `error`, which
 /// protoc prints before failing.
 pub fn respond(request: &[u8]) -> CodeGeneratorResponse {
+    respond_with(request, generate)
+}
+
+/// Answers `request` with the files `generate` makes of it. A panic, which
+/// is a bug (buffa-codegen returns errors for bad input), becomes an error
+/// too, so that protoc still gets a response and says what went wrong.
+fn respond_with(
+    request: &[u8],
+    generate: impl FnOnce(&[u8]) -> Result<Vec<ResponseFile>, String> + std::panic::UnwindSafe,
+) -> CodeGeneratorResponse {
     let mut response = CodeGeneratorResponse {
         supported_features: Some(FEATURE_PROTO3_OPTIONAL | FEATURE_SUPPORTS_EDITIONS),
         minimum_edition: Some(EDITION_PROTO2),
         maximum_edition: Some(EDITION_2024),
         ..Default::default()
     };
-    match generate(request) {
-        Ok(files) => response.file = files,
-        Err(message) => response.error = Some(message),
+    match std::panic::catch_unwind(move || generate(request)) {
+        Ok(Ok(files)) => response.file = files,
+        Ok(Err(message)) => response.error = Some(message),
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("(no message)");
+            response.error = Some(format!(
+                "internal error: protoc-gen-buffa panicked: {message}; this is a bug, \
+                 please report it with the .proto files and options that cause it"
+            ));
+        }
     }
     response
 }
@@ -127,6 +148,60 @@ mod tests {
         );
         assert!(response.file.is_empty());
         assert_eq!(response.maximum_edition, Some(EDITION_2024));
+    }
+
+    #[test]
+    fn a_panic_is_an_error_response() {
+        let response = respond_with(&[], |_| panic!("index out of bounds"));
+        assert_eq!(
+            response.error.as_deref(),
+            Some(
+                "internal error: protoc-gen-buffa panicked: index out of bounds; this is a bug, \
+                 please report it with the .proto files and options that cause it"
+            )
+        );
+        assert!(response.file.is_empty());
+        assert_eq!(response.minimum_edition, Some(EDITION_PROTO2));
+        let response = respond_with(&[], |_| panic!("{}", String::from("formatted")));
+        assert!(response.error.unwrap().contains("panicked: formatted;"));
+    }
+
+    #[test]
+    fn out_of_range_oneof_index_is_an_error_response() {
+        // Field `x` of message `M` names oneof 3; `M` declares none.
+        let file = prost_types::FileDescriptorProto {
+            name: Some("a.proto".into()),
+            package: Some("a".into()),
+            syntax: Some("proto3".into()),
+            message_type: vec![prost_types::DescriptorProto {
+                name: Some("M".into()),
+                field: vec![prost_types::FieldDescriptorProto {
+                    name: Some("x".into()),
+                    number: Some(1),
+                    label: Some(1),
+                    r#type: Some(5),
+                    json_name: Some("x".into()),
+                    oneof_index: Some(3),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let request = CodeGeneratorRequest {
+            file_to_generate: vec!["a.proto".into()],
+            parameter: None,
+            proto_file: vec![file.encode_to_vec()],
+        };
+        let response = respond(&request.encode_to_vec());
+        assert_eq!(
+            response.error.as_deref(),
+            Some(
+                "invalid descriptor set: a.proto: field .a.M.x: oneof_index 3 is out of range \
+                 (.a.M declares 0 oneofs)"
+            )
+        );
+        assert!(response.file.is_empty());
     }
 
     #[test]

@@ -252,6 +252,26 @@ fn reflection() {
 }
 
 #[test]
+fn reflection_strips_source_retention_options_of_imports() {
+    // b.proto imports a.proto and naming.proto of its package: the plugin
+    // generates and embeds them too, but protoc strips source-retention
+    // options (custom ones, and `enforce_naming_style`) only from the
+    // files it names, while the set buffa-build reads has them stripped
+    // from every file (descriptor.proto's extension declarations
+    // included).
+    let dir = own_protos().join("retention");
+    let imported = Protos::new(dir.clone(), &["b.proto"]);
+    let files = assert_same(&imported, &["reflection"], |c| {
+        c.reflection();
+    });
+    let named = Protos::new(dir, &["a.proto", "b.proto", "naming.proto", "opts.proto"]);
+    assert_eq!(plugin_output(&named, &["reflection"]), files);
+    assert_same(&imported, &["reflection", "strip_source_info"], |c| {
+        c.reflection().strip_source_info();
+    });
+}
+
+#[test]
 fn include_file_over_many_packages() {
     // Fifteen packages, one without a package, packages whose names
     // differ only in case, keywords as package segments.
@@ -450,6 +470,72 @@ fn bad_options_fail_with_the_plugins_message() {
     assert!(
         stderr.contains("--buffa_out: option include_file=reflect.v3.rs: another generated file"),
         "{stderr}"
+    );
+}
+
+/// The fields of `CodeGeneratorRequest` the malformed request sets.
+#[derive(Clone, PartialEq, prost::Message)]
+struct Request {
+    #[prost(string, repeated, tag = "1")]
+    file_to_generate: Vec<String>,
+    #[prost(message, repeated, tag = "15")]
+    proto_file: Vec<prost_types::FileDescriptorProto>,
+}
+
+/// `CodeGeneratorResponse.error`.
+#[derive(Clone, PartialEq, prost::Message)]
+struct Response {
+    #[prost(string, optional, tag = "1")]
+    error: Option<String>,
+}
+
+#[test]
+fn malformed_request_gets_an_error_response() {
+    // Field `x` names oneof 3 of a message that declares none: not
+    // something protoc writes, but a request (or a user's descriptor set)
+    // can hold it. The plugin answers with an error and exits with 0, as
+    // protoc expects.
+    let file = prost_types::FileDescriptorProto {
+        name: Some("a.proto".into()),
+        package: Some("a".into()),
+        syntax: Some("proto3".into()),
+        message_type: vec![prost_types::DescriptorProto {
+            name: Some("M".into()),
+            field: vec![prost_types::FieldDescriptorProto {
+                name: Some("x".into()),
+                number: Some(1),
+                label: Some(1),
+                r#type: Some(5),
+                oneof_index: Some(3),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let request = Request {
+        file_to_generate: vec!["a.proto".into()],
+        proto_file: vec![file],
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_protoc-gen-buffa"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(
+        &mut child.stdin.take().unwrap(),
+        &prost::Message::encode_to_vec(&request),
+    )
+    .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let response: Response = prost::Message::decode(&output.stdout[..]).unwrap();
+    assert_eq!(
+        response.error.as_deref(),
+        Some(
+            "invalid descriptor set: a.proto: field .a.M.x: oneof_index 3 is out of range \
+             (.a.M declares 0 oneofs)"
+        )
     );
 }
 

@@ -1,9 +1,15 @@
-//! Generates `proto/telemetry.proto` for a `#![no_std]` crate, with views.
+//! Generates, with views, for a `#![no_std]` crate: `proto/telemetry.proto`
+//! (proto3), `proto/config.proto` (proto2) and buffa-build's golden
+//! `no_std.proto` (edition 2023, with an extension), whose generated code
+//! buffa-build's golden test compares as text only.
+
+const GOLDEN: &str = "../../buffa-build/tests/golden";
 
 fn main() {
     buffa_build::Config::new()
-        .files(&["proto/telemetry.proto"])
-        .includes(&["proto"])
+        .files(&["proto/telemetry.proto", "proto/config.proto"])
+        .files(&[std::path::Path::new(GOLDEN).join("no_std.proto")])
+        .includes(&["proto", GOLDEN])
         .no_std()
         .views()
         .compile()

@@ -1,9 +1,9 @@
-//! The no_std library's messages against protoc's own encoder
-//! (`protoc --encode`): buffa's bytes must equal protoc's, and decoding
-//! protoc's bytes (owned, and through the view) must give the message back.
+//! The no_std library's `telemetry` messages (proto3) against protoc's own
+//! encoder (`protoc --encode`): buffa's bytes must equal protoc's, and
+//! decoding protoc's bytes (owned, and through the view) must give the
+//! message back.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 use buffa::{DecodeErrorKind, Message};
 use buffa_no_std_test::telemetry::{Reading, Sample, Unit};
@@ -11,28 +11,12 @@ use buffa_no_std_test::{decode, decode_through_view, encode, latest_value, sampl
 
 /// `text` (text format) encoded by protoc as a `telemetry.Reading`.
 fn protoc_encode(text: &str) -> Vec<u8> {
-    let protoc = protoc_bin_vendored::protoc_bin_path().expect("vendored protoc");
-    let mut child = Command::new(protoc)
-        .arg(format!("--proto_path={}/proto", env!("CARGO_MANIFEST_DIR")))
-        .args(["--encode=telemetry.Reading", "telemetry.proto"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run protoc");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(
-        output.status.success(),
-        "protoc --encode: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output.stdout
+    common::protoc_encode(
+        &common::local_protos(),
+        "telemetry.proto",
+        "telemetry.Reading",
+        text,
+    )
 }
 
 /// `sample_reading()` in text format. Map entries are listed in key order,
