@@ -186,8 +186,19 @@ impl Service {
         // Source paths: `service` is field 6 of a file, `method` field 2
         // of a service.
         let path = [6, index as i32];
-        let mut methods = Vec::new();
+        let mut methods: Vec<Method> = Vec::new();
         for (method_index, method) in proto.method.iter().enumerate() {
+            let name = method_name(method.name());
+            if let Some(twin) = methods.iter().find(|m| m.name == name) {
+                return Err(Error::new(format!(
+                    "service {}.{}: methods {} and {} both become the Rust method `{name}`; \
+                     rename one",
+                    file.package(),
+                    proto.name(),
+                    twin.identifier,
+                    method.name()
+                )));
+            }
             let type_path = |name: &str| {
                 context.message_path(name, from).map_err(|e| {
                     Error::new(format!(
@@ -199,7 +210,7 @@ impl Service {
                 })
             };
             methods.push(Method {
-                name: method_name(method.name()),
+                name,
                 identifier: method.name().to_owned(),
                 codec_path: codec_path.to_owned(),
                 client_streaming: method.client_streaming(),

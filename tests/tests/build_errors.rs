@@ -1,7 +1,7 @@
 //! Bad input to buffa-build returns a clear `Err`, never a panic: malformed
 //! protos, missing files and directories, option paths that match nothing,
 //! bad pointer templates, attributes and `buffa_path`s, a protoc that cannot
-//! run, and what edition 2024 forbids.
+//! run, what edition 2024 forbids, and rpcs whose Rust names clash.
 
 use std::path::Path;
 
@@ -519,4 +519,34 @@ fn edition_2024_rules_are_clear_errors() {
         "{message}"
     );
     assert!(message.contains("\"a.Hidden\""), "{message}");
+}
+
+#[test]
+fn rpcs_that_become_the_same_rust_method_are_an_error() {
+    let proto = r#"
+        syntax = "proto3";
+        package twins;
+        message Ping {}
+        service Lookup {
+          rpc GetItem(Ping) returns (Ping);
+          rpc get_item(Ping) returns (Ping);
+        }
+    "#;
+    let dir = protos(&[("twins.proto", proto)]);
+    let mut config = Config::new();
+    config
+        .files(&["twins.proto"])
+        .includes(&[dir.path()])
+        .tonic();
+    let error = expect_err(&config).to_string();
+    assert!(
+        error.contains("service twins.Lookup")
+            && error.contains("GetItem and get_item")
+            && error.contains("`get_item`"),
+        "{error}"
+    );
+    // Without services the same file generates.
+    let mut plain = Config::new();
+    plain.files(&["twins.proto"]).includes(&[dir.path()]);
+    plain.generate().unwrap();
 }
