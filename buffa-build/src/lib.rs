@@ -897,16 +897,9 @@ impl Config {
     /// well-known type files under their default mapping, produce no code
     /// either.
     fn file_names(&self, descriptor_set: &[u8]) -> Result<Vec<String>, Error> {
-        let option_only =
-            buffa_codegen::option_only_imports(descriptor_set, &self.requested_names())?;
-        let files = buffa_codegen::file_packages(descriptor_set)?;
-        Ok(files
-            .into_iter()
-            .filter(|(name, package)| {
-                !self.options.is_extern_package(package) && !option_only.contains(name)
-            })
-            .map(|(name, _)| name)
-            .collect())
+        let files =
+            buffa_codegen::files_with_code(descriptor_set, &self.requested_names(), &self.options)?;
+        Ok(files.into_iter().map(|(name, _)| name).collect())
     }
 
     /// The names protoc may give the files of [`Config::files`]: each path

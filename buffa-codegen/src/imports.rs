@@ -8,18 +8,37 @@ use std::collections::HashSet;
 use prost::Message as _;
 use prost_types::FileDescriptorSet;
 
-use crate::Error;
 use crate::features;
+use crate::{Error, Options};
+
+/// The (name, package) of each file of the encoded `FileDescriptorSet`
+/// that code is generated for, in the set's order: every file but those
+/// whose package an extern path in force covers
+/// ([`Options::is_extern_package`]) and those that only option imports
+/// reach (`import option "...";`, edition 2024) from the files
+/// `requested` names. buffa-build and protoc-gen-buffa both choose their
+/// files by this rule (the plugin then keeps the packages of the files
+/// protoc asks for).
+pub fn files_with_code(
+    descriptor_set: &[u8],
+    requested: &[String],
+    options: &Options,
+) -> Result<Vec<(String, String)>, Error> {
+    let option_only = option_only_imports(descriptor_set, requested)?;
+    Ok(crate::file_packages(descriptor_set)?
+        .into_iter()
+        .filter(|(name, package)| {
+            !options.is_extern_package(package) && !option_only.contains(name)
+        })
+        .collect())
+}
 
 /// The files of the encoded `FileDescriptorSet` that only option imports
 /// reach: those not reachable through regular (or public) imports from a
 /// root, where the roots are the files `requested` names and the files
 /// nothing imports. Generating them is not needed for the other files'
 /// code to compile or run.
-pub fn option_only_imports(
-    descriptor_set: &[u8],
-    requested: &[String],
-) -> Result<Vec<String>, Error> {
+fn option_only_imports(descriptor_set: &[u8], requested: &[String]) -> Result<Vec<String>, Error> {
     let invalid = |e: prost::DecodeError| Error::new(format!("invalid FileDescriptorSet: {e}"));
     let set = FileDescriptorSet::decode(descriptor_set).map_err(invalid)?;
     let overlay = features::decode_overlay(descriptor_set).map_err(invalid)?;

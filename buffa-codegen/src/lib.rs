@@ -58,7 +58,7 @@ use prost_types::FileDescriptorSet;
 use quote::quote;
 
 pub use error::Error;
-pub use imports::option_only_imports;
+pub use imports::files_with_code;
 pub use options::{BytesRepr, Options, PointerRepr, StringRepr, TonicOptions};
 pub use path::{PathRules, covers, normalize};
 

@@ -96,8 +96,6 @@ fn file_names(
     options: &Options,
 ) -> Result<Vec<String>, String> {
     let files = buffa_codegen::file_packages(descriptor_set).map_err(|e| e.to_string())?;
-    let option_only = buffa_codegen::option_only_imports(descriptor_set, file_to_generate)
-        .map_err(|e| e.to_string())?;
     let mut packages = BTreeSet::new();
     for name in file_to_generate {
         let (_, package) = files
@@ -106,14 +104,12 @@ fn file_names(
             .ok_or_else(|| format!("file_to_generate names {name}, which is not in proto_file"))?;
         packages.insert(package.as_str());
     }
-    Ok(files
-        .iter()
-        .filter(|(name, package)| {
-            packages.contains(package.as_str())
-                && !options.is_extern_package(package)
-                && !option_only.contains(name)
-        })
-        .map(|(name, _)| name.clone())
+    let with_code = buffa_codegen::files_with_code(descriptor_set, file_to_generate, options)
+        .map_err(|e| e.to_string())?;
+    Ok(with_code
+        .into_iter()
+        .filter(|(_, package)| packages.contains(package.as_str()))
+        .map(|(name, _)| name)
         .collect())
 }
 
