@@ -309,6 +309,86 @@ fn any_resolves_from_the_pool_like_a_registry() {
     assert!(error.to_string().contains("Any holds no.Such"), "{error}");
 }
 
+/// An Any's type name is everything after the last `/`, taken literally,
+/// as protobuf-go and C++ take it: with a leading dot it is no message's
+/// full name, so the Any holds an unknown type, read or written, for the
+/// generated types (whose registry matches names exactly) and the dynamic
+/// message (whose pool would otherwise read `.pkg.Msg` as `pkg.Msg`)
+/// alike. The first input is the `json` fuzz target's finding
+/// (`fuzz/seeds/json/crash-any-type-name-leading-dot`).
+#[test]
+fn any_type_names_are_taken_literally() {
+    use buffa::Message;
+
+    for (text, name) in [
+        (
+            r#"{"any": {"@type": "type.googleapisomc/.google.protobuf.Duration"}}"#,
+            ".google.protobuf.Duration",
+        ),
+        (
+            r#"{"any": {"@type": "type.googleapis.com/.google.protobuf.Duration", "value": "1s"}}"#,
+            ".google.protobuf.Duration",
+        ),
+        (
+            r#"{"any": {"@type": "type.googleapis.com/.json3.Scalars", "fInt32": 1}}"#,
+            ".json3.Scalars",
+        ),
+        (
+            r#"{"any": {"@type": "/.json2.Legacy", "id": 1}}"#,
+            ".json2.Legacy",
+        ),
+    ] {
+        same_error::<json3::WellKnown>(text);
+        let error = buffa_reflect::json::from_str(&descriptor("json3.WellKnown"), text)
+            .unwrap_err()
+            .to_string();
+        let unknown = format!("Any holds {name}, which is not a well-known type");
+        assert!(error.starts_with(&unknown), "{text}: {error}");
+    }
+
+    // Written: an Any decoded from binary with such a type URL fails the
+    // same way both ways.
+    let scalars = json3::Scalars {
+        f_int32: 1,
+        ..Default::default()
+    };
+    for type_url in [
+        "type.googleapis.com/.json3.Scalars",
+        "type.googleapis.com/.google.protobuf.Empty",
+    ] {
+        let generated = json3::WellKnown {
+            any: buffa_types::google::protobuf::Any {
+                type_url: type_url.to_owned(),
+                value: scalars.encode_to_vec(),
+                ..Default::default()
+            }
+            .into(),
+            ..Default::default()
+        };
+        let options = SerializeOptions::new().with_type_registry(registry());
+        let expected = json::to_string_with(&generated, &options).unwrap_err();
+        let dynamic = DynamicMessage::decode(
+            descriptor(json3::WellKnown::NAME),
+            &generated.encode_to_vec(),
+        )
+        .unwrap();
+        let actual = buffa_reflect::json::to_string(&dynamic).unwrap_err();
+        assert_eq!(actual.to_string(), expected.to_string(), "{type_url}");
+        assert!(
+            expected.to_string().starts_with("Any holds ."),
+            "{type_url}: {expected}"
+        );
+    }
+
+    // The pool as a resolver matches names exactly, as a registry does.
+    let bytes = scalars.encode_to_vec();
+    let resolve = |name| {
+        buffa::json::AnyResolver::message_to_json(pool(), name, &bytes, &SerializeOptions::new())
+    };
+    assert!(resolve("json3.Scalars").is_some());
+    assert!(resolve(".json3.Scalars").is_none());
+}
+
 #[test]
 fn proto2_messages_print_and_parse_alike() {
     same_both_ways::<json2::Legacy>(

@@ -11,12 +11,16 @@ use buffa::json::{AnyResolver, DeserializeOptions, SerializeOptions, TypeRegistr
 
 use super::read::deserialize_message;
 use super::write::MessageJson;
-use crate::DescriptorPool;
 use crate::dynamic::DynamicMessage;
+use crate::{DescriptorPool, MessageDescriptor};
 
 /// The pool's message types, for `Any`: a pool given to
 /// [`TypeRegistry::set_resolver`] makes every message type it holds
-/// readable and writable inside an `Any`.
+/// readable and writable inside an `Any`. Names are matched exactly, as a
+/// registry matches them: `.pkg.Msg`, which
+/// [`DescriptorPool::get_message_by_name`] reads as `pkg.Msg`, names no
+/// type here (an `Any`'s type URL gives the full name, which has no
+/// leading dot).
 impl AnyResolver for DescriptorPool {
     fn message_to_json(
         &self,
@@ -24,7 +28,7 @@ impl AnyResolver for DescriptorPool {
         bytes: &[u8],
         options: &SerializeOptions,
     ) -> Option<Result<serde_json::Value, String>> {
-        let descriptor = self.get_message_by_name(full_name)?;
+        let descriptor = message_type(self, full_name)?;
         let json = || {
             let message = DynamicMessage::decode(descriptor, bytes).map_err(|e| e.to_string())?;
             // Through text, as registered types are: a float's short form
@@ -45,7 +49,7 @@ impl AnyResolver for DescriptorPool {
         value: serde_json::Value,
         cx: DeserializeCx<'_>,
     ) -> Option<Result<Vec<u8>, String>> {
-        let descriptor = self.get_message_by_name(full_name)?;
+        let descriptor = message_type(self, full_name)?;
         let mut message = DynamicMessage::new(descriptor);
         let bytes = deserialize_message(value, cx, &mut message)
             .map_err(|e| e.to_string())
@@ -56,6 +60,14 @@ impl AnyResolver for DescriptorPool {
             });
         Some(bytes)
     }
+}
+
+/// The message type of `pool` whose full name is exactly `full_name`.
+fn message_type(pool: &DescriptorPool, full_name: &str) -> Option<MessageDescriptor> {
+    if full_name.starts_with('.') {
+        return None;
+    }
+    pool.get_message_by_name(full_name)
 }
 
 /// `registry` with `pool` as its resolver, unless it has one already.

@@ -3,6 +3,19 @@
 //! `{"@type": ..., "value": <JSON>}` when the packed type is a well-known
 //! type with a special (non-object) form. The packed type is looked up in
 //! the options' [`TypeRegistry`], then among the well-known types.
+//!
+//! **The type name** is everything after the last `/` of the type URL,
+//! taken literally as the packed message's full name, as protobuf-go
+//! (`protoregistry.Types.FindMessageByURL`) and C++ (its descriptor pool's
+//! type resolver, `DescriptorPool::FindMessageTypeByName`) take it.
+//! `type.googleapis.com/.google.protobuf.Duration` therefore names
+//! `.google.protobuf.Duration`, which is no message's full name (full
+//! names have no leading dot; only a descriptor's `type_name` references
+//! are written with one): the `Any` holds an unknown type, and reading or
+//! writing it fails as for any type no registry knows. `lookup` applies
+//! the rule before any registry or resolver is asked, so a resolver whose
+//! own lookup forgives the dot (a `DescriptorPool`'s does) cannot make
+//! generated and reflected messages disagree.
 
 use std::sync::OnceLock;
 
@@ -84,19 +97,25 @@ fn well_known() -> &'static TypeRegistry {
     })
 }
 
-/// The registry to ask about `name`: the caller's if `name` is registered
-/// there, else the well-known types' if it is one, else the caller's again,
-/// whose fallback resolver (if any) may know it.
-fn registry_for<'a>(caller: Option<&'a TypeRegistry>, name: &str) -> &'a TypeRegistry {
-    match caller {
+/// The registry to ask about the type `name`: none if `name` cannot be a
+/// full name (it starts with a dot: see the module's docs), else the
+/// caller's if `name` is registered there, else the well-known types' if
+/// it is one, else the caller's again, whose fallback resolver (if any)
+/// may know it.
+fn lookup<'a>(caller: Option<&'a TypeRegistry>, name: &str) -> Option<&'a TypeRegistry> {
+    if name.starts_with('.') {
+        return None;
+    }
+    Some(match caller {
         Some(registry) if registry.contains(name) => registry,
         _ if well_known().contains(name) => well_known(),
         Some(registry) => registry,
         None => well_known(),
-    }
+    })
 }
 
-/// The message type name of a type URL: what follows its last `/`.
+/// The message type name of a type URL: what follows its last `/`, as it
+/// is (see the module's docs).
 fn type_name(type_url: &str) -> Result<&str, String> {
     match type_url.rsplit_once('/') {
         Some((_, name)) if !name.is_empty() => Ok(name),
@@ -134,8 +153,8 @@ impl JsonMessage for wkt::Any {
             map.serialize_entry("value", &WithOptions::new(&inner, options))?;
             return map.end();
         }
-        let json = registry_for(options.type_registry(), name)
-            .message_to_json(name, &self.value, options)
+        let json = lookup(options.type_registry(), name)
+            .and_then(|registry| registry.message_to_json(name, &self.value, options))
             .ok_or_else(|| S::Error::custom(unknown_type(name)))?
             .map_err(|e| S::Error::custom(format_args!("Any holding {name}: {e}")))?;
         let mut map = serializer.serialize_map(None)?;
@@ -184,8 +203,8 @@ impl JsonMessage for wkt::Any {
             Value::Object(fields)
         };
         cx.charge(type_url.len())?;
-        let value = registry_for(cx.options().type_registry(), name)
-            .message_from_json(name, packed, cx)
+        let value = lookup(cx.options().type_registry(), name)
+            .and_then(|registry| registry.message_from_json(name, packed, cx))
             .ok_or_else(|| D::Error::custom(unknown_type(name)))?
             .map_err(|e| D::Error::custom(format_args!("Any holding {name}: {e}")))?;
         cx.charge(value.len())?;

@@ -34,6 +34,11 @@ pub struct TypeRegistry {
 /// fallback of a registry (see [`TypeRegistry::set_resolver`]), for types
 /// known only at run time. Both methods return `None` for a type the
 /// resolver does not know either, which makes the `Any` an error.
+///
+/// `full_name` is what follows the last `/` of the `Any`'s type URL, a
+/// full name without a leading dot (`pkg.Msg`): a type URL naming
+/// `.pkg.Msg` holds an unknown type, and `Any`'s JSON form fails on it
+/// without asking the resolver, as a registry would. Match names exactly.
 pub trait AnyResolver: Send + Sync {
     /// The JSON form (under `options`) of the binary message `bytes` of
     /// type `full_name`, or `None` if the type is unknown.
