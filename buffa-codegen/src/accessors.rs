@@ -130,10 +130,10 @@ impl Context<'_> {
 }
 
 /// Methods and associated functions that generated structs and views get
-/// from `buffa::Message`, `buffa::MessageView` (and the hidden traits
-/// behind both), `Clone`, `Default`, `Debug`, `PartialEq`, `Eq` and
-/// `Hash`: an inherent accessor with one of these names would shadow the
-/// trait's in method-call syntax (`m.encode(..)`) and in paths
+/// from `buffa::Message`, `buffa::MessageView`, `buffa::HasView` (and the
+/// hidden traits behind them), `Clone`, `Default`, `Debug`, `PartialEq`,
+/// `Eq` and `Hash`: an inherent accessor with one of these names would
+/// shadow the trait's in method-call syntax (`m.encode(..)`) and in paths
 /// (`M::decode(..)`).
 const TRAIT_METHOD_NAMES: &[&str] = &[
     // buffa::Message
@@ -141,6 +141,7 @@ const TRAIT_METHOD_NAMES: &[&str] = &[
     "compute_size",
     "decode",
     "decode_bytes",
+    "decode_bytes_with_options",
     "decode_from_slice",
     "decode_length_delimited",
     "decode_length_delimited_with_options",
@@ -164,7 +165,9 @@ const TRAIT_METHOD_NAMES: &[&str] = &[
     "merge_with_options",
     "unknown_fields",
     "write_to",
-    // buffa::MessageView and the hidden traits views implement
+    // buffa::MessageView and the hidden traits views implement, and
+    // buffa::HasView (owned messages with views: `decode_view` and
+    // `decode_view_with_options`)
     "decode_view",
     "decode_view_with_options",
     "default_ref",
@@ -247,6 +250,7 @@ mod tests {
             ("message.rs", "Mergeable"),
             ("message_field.rs", "DefaultRef"),
             ("view/mod.rs", "MessageView"),
+            ("view/mod.rs", "HasView"),
             ("view/convert.rs", "ToOwnedValue"),
         ];
         for (file, name) in traits {

@@ -61,7 +61,8 @@
 //! and encodes to the same bytes. Fields made lazy (`lazy_views_in`) are
 //! [`LazyField`]s and [`LazyRepeated`]s: skipped by their length when the
 //! view is decoded, decoded when read. [`HasView`] names the view from the
-//! owned type.
+//! owned type, and decodes it from there (`M::decode_view(&bytes)` for a
+//! generic `M: HasView`).
 //!
 //! ```ignore
 //! let view = shop::OrderView::decode_view(&bytes)?;

@@ -84,6 +84,45 @@ impl<T, P: ProtoBox<T>> MessageField<T, P> {
         self.value.map(P::into_value)
     }
 
+    /// Consumes the field, returning its value: for code that knows the
+    /// field is set (a test, or a message just built or validated).
+    ///
+    /// ```
+    /// # use buffa::MessageField;
+    /// # #[derive(Debug, PartialEq)] struct Point { x: i32 }
+    /// let field: MessageField<Point> = MessageField::some(Point { x: 1 });
+    /// assert_eq!(field.unwrap(), Point { x: 1 });
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If the field is unset. Reading through the field (`field.x`) gives
+    /// the default instance instead, and [`MessageField::into_option`]
+    /// gives `None`.
+    #[inline]
+    #[track_caller]
+    pub fn unwrap(self) -> T {
+        match self.value {
+            Some(pointer) => pointer.into_value(),
+            None => panic!("called `MessageField::unwrap()` on an unset field"),
+        }
+    }
+
+    /// Consumes the field, returning its value; as
+    /// [`MessageField::unwrap`], with `message` as the panic message.
+    ///
+    /// # Panics
+    ///
+    /// If the field is unset, with `message`.
+    #[inline]
+    #[track_caller]
+    pub fn expect(self, message: &str) -> T {
+        match self.value {
+            Some(pointer) => pointer.into_value(),
+            None => panic!("{message}"),
+        }
+    }
+
     /// The pointer holding the value, if the field is set.
     #[inline]
     pub fn as_pointer(&self) -> Option<&P> {

@@ -1,4 +1,5 @@
-//! `MessageField`: presence, default-instance reads, the whole API, and the
+//! `MessageField`: presence, default-instance reads, the whole API (the
+//! panics of `unwrap` and `expect` included), and the
 //! same behaviour over `Box<T>`, `Inline<T>` and a user-defined `ProtoBox`.
 //! Also the size of small messages.
 
@@ -7,9 +8,11 @@
 
 mod common;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::mem::size_of;
+use std::panic::{self, UnwindSafe};
 use std::ptr;
+use std::sync::Once;
 
 use buffa::__private::{Decoder, Encoder, SizeCache, message};
 use buffa::{DecodeOptions, Inline, Message, MessageField, ProtoBox, UnknownFields};
@@ -70,6 +73,35 @@ impl<T> ProtoBox<T> for CountedBox<T> {
     fn into_value(mut self) -> T {
         *self.value.take().unwrap()
     }
+}
+
+/// The message of the panic `f` raises, and the file the panic reports as
+/// its location (the caller's, for a `#[track_caller]` function).
+fn panic_of(f: impl FnOnce() + UnwindSafe) -> (String, String) {
+    thread_local! {
+        static FILE: RefCell<String> = const { RefCell::new(String::new()) };
+    }
+    // One hook for the whole binary, installed once: it notes where each
+    // panic happened on its thread, then prints it as the default does.
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let default = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            let file = info.location().map_or("", |at| at.file()).to_owned();
+            FILE.with(|cell| *cell.borrow_mut() = file);
+            default(info);
+        }));
+    });
+    let payload = panic::catch_unwind(f).expect_err("f panics");
+    let message = match (
+        payload.downcast_ref::<&str>(),
+        payload.downcast_ref::<String>(),
+    ) {
+        (Some(message), _) => (*message).to_owned(),
+        (_, Some(message)) => message.clone(),
+        _ => panic!("a panic without a message"),
+    };
+    (message, FILE.with(|cell| cell.borrow().clone()))
 }
 
 fn inner(a: i32, b: &str) -> Inner {
@@ -139,6 +171,23 @@ fn exercise<P: ProtoBox<Inner> + Clone>() {
     let from_some: MessageField<Inner, P> = Some(inner(4, "")).into();
     assert_eq!(from_some.into_option(), Some(inner(4, "")));
     assert_eq!(MessageField::<Inner, P>::none().into_option(), None);
+
+    // unwrap and expect hand out a set field's value.
+    let set: MessageField<Inner, P> = MessageField::some(inner(5, "u"));
+    assert_eq!(set.clone().unwrap(), inner(5, "u"));
+    assert_eq!(set.expect("set above"), inner(5, "u"));
+    let unset = || MessageField::<Inner, P>::none();
+    assert_eq!(
+        panic_of(move || drop(unset().unwrap())),
+        (
+            "called `MessageField::unwrap()` on an unset field".to_owned(),
+            file!().to_owned()
+        )
+    );
+    assert_eq!(
+        panic_of(move || drop(unset().expect("the request names a user"))),
+        ("the request names a user".to_owned(), file!().to_owned())
+    );
 
     // clear unsets.
     let mut field: MessageField<Inner, P> = MessageField::some(inner(9, ""));

@@ -483,3 +483,42 @@ fn sub_messages_seen_twice_merge() {
     let expected = prost::Message::encode_to_vec(&oneofs(Choice::CMessage(node(0, "b", None))));
     assert_eq!(both_layouts::<e::Oneofs, l::Oneofs>(&bytes), expected);
 }
+
+// ---------------------------------------------------------------------
+// Entry points.
+
+/// The owned type decodes its view (`HasView::decode_view`), in generic
+/// code and by name, with `MessageView` in scope too (its `decode_view` is
+/// the view type's, so the two do not clash): the same view as the view
+/// type's own decode, under the same options.
+#[test]
+fn owned_types_decode_their_views() {
+    fn generic<M: HasView>(bytes: &[u8]) -> Result<M::View<'_>, DecodeError> {
+        M::decode_view(bytes)
+    }
+    let bytes = enc(&[node(1, "a", Some(node(2, "b", Some(node(3, "c", None)))))]);
+    let eager = e::NestedView::decode_view(&bytes).unwrap();
+    assert_eq!(eager.child.child.label, "c");
+    assert_eq!(e::Nested::decode_view(&bytes).unwrap(), eager);
+    assert_eq!(generic::<e::Nested>(&bytes).unwrap(), eager);
+    let lazy = l::NestedView::decode_view(&bytes).unwrap();
+    assert_eq!(generic::<l::Nested>(&bytes).unwrap(), lazy);
+
+    // Options reach the view's decode: two levels below the top one fail
+    // under a limit of 1, as the view type's own decode does.
+    let tight = DecodeOptions::new().with_recursion_limit(1);
+    let refused = e::Nested::decode_view_with_options(&bytes, &tight).unwrap_err();
+    assert_eq!(
+        refused.kind(),
+        &DecodeErrorKind::RecursionLimitExceeded { limit: 1 }
+    );
+    assert_eq!(
+        e::NestedView::decode_view_with_options(&bytes, &tight).unwrap_err(),
+        refused
+    );
+    let loose = DecodeOptions::new().with_recursion_limit(2);
+    assert_eq!(
+        e::Nested::decode_view_with_options(&bytes, &loose).unwrap(),
+        eager
+    );
+}

@@ -17,7 +17,7 @@ mod inline;
 mod json;
 mod shared;
 
-use buffa::{DecodeOptions, Message, MessageView};
+use buffa::{Message, MessageView};
 use bytes::Bytes;
 
 use crate::pb_buffa::{buffa_box, buffa_inline, buffa_shared};
@@ -70,7 +70,7 @@ macro_rules! buffa_codec {
 
             fn decode(bytes: &Bytes) -> $msg {
                 if <$msg>::SHARES_INPUT {
-                    <$msg>::decode_bytes(bytes, &DecodeOptions::default()).unwrap()
+                    <$msg>::decode_bytes(bytes).unwrap()
                 } else {
                     <$msg>::decode_from_slice(bytes).unwrap()
                 }

@@ -133,14 +133,44 @@ pub trait MessageView<'a>:
 }
 
 /// An owned message type with a generated view: names the view from the
-/// owned type, so generic code can decode `<M as HasView>::View<'a>`.
+/// owned type, so generic code over owned types can decode views.
+///
+/// `Foo::decode_view(&bytes)` decodes a `FooView` (the view's own
+/// [`MessageView::decode_view`], reached from the owned type), and so does
+/// `M::decode_view(&bytes)` for any `M: HasView`:
+///
+/// ```
+/// use buffa::{DecodeError, HasView, MessageView};
+///
+/// /// The encoded length of the message in `bytes`, read without copying.
+/// fn view_len<M: HasView>(bytes: &[u8]) -> Result<usize, DecodeError> {
+///     let view = M::decode_view(bytes)?;
+///     Ok(view.encoded_len())
+/// }
+/// ```
 pub trait HasView: Message {
     /// The view type, `FooView<'a>` for `Foo`.
     type View<'a>: MessageView<'a, Owned = Self>;
+
+    /// Decodes a view of `buf` under the default [`DecodeOptions`]:
+    /// `Foo::decode_view(buf)` is `FooView::decode_view(buf)`.
+    fn decode_view(buf: &[u8]) -> Result<Self::View<'_>, DecodeError> {
+        <Self::View<'_> as MessageView<'_>>::decode_view(buf)
+    }
+
+    /// Decodes a view of `buf` under `options`: `FooView`'s
+    /// [`MessageView::decode_view_with_options`].
+    fn decode_view_with_options<'a>(
+        buf: &'a [u8],
+        options: &DecodeOptions,
+    ) -> Result<Self::View<'a>, DecodeError> {
+        <Self::View<'a> as MessageView<'a>>::decode_view_with_options(buf, options)
+    }
 }
 
 /// Decodes a view of `M` from `buf`: `view_of::<Foo>(bytes)` is
+/// `Foo::decode_view(bytes)` ([`HasView::decode_view`]) and
 /// `FooView::decode_view(bytes)`.
 pub fn view_of<'a, M: HasView>(buf: &'a [u8]) -> Result<M::View<'a>, DecodeError> {
-    <M::View<'a> as MessageView<'a>>::decode_view(buf)
+    M::decode_view(buf)
 }
