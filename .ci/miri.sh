@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the buffa runtime's tests under Miri, which checks the unsafe code
 # (the write pass into spare buffer memory, `Encoder::from_slice`, the
-# pointer behind `UnknownFields`, `BytesStr` reading its bytes as `str`)
-# for undefined behaviour and leaks.
+# pointer behind `UnknownFields`, the decoder's ASCII fast path to `str`,
+# `BytesStr` reading its bytes as `str`, and `OnceBox`, the no_std
+# default instances' once-cell) for undefined behaviour and leaks.
 # buffa/tests/unsafe_sites.rs drives each of those sites through its edges.
 #
 # The whole suite runs; tests too slow for Miri are scaled down under

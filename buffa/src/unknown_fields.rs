@@ -433,7 +433,7 @@ mod storage {
     /// An owned, boxed [`Contents`], or a pointer to [`EMPTY`]: one word
     /// that is never null.
     ///
-    /// `Option<Box<Vec<u8>>>` would also be one word, but it spends the null
+    /// `Option<Box<Contents>>` would also be one word, but it spends the null
     /// niche on its own `None`; keeping null free lets every message type
     /// have a niche, so `Option<Message>` (an inline sub-message field)
     /// needs no extra tag and word of padding. On the mesh benchmark this

@@ -11,7 +11,15 @@
 //!   niche that `Option<Message>` uses;
 //! - `BytesStr` reading its bytes as `str` unchecked: text sliced out of a
 //!   shared input (ASCII and not, empty, at the input's end) read after
-//!   the input's own handle is gone, and across threads.
+//!   the input's own handle is gone, and across threads; decoding that
+//!   text also takes the decoder's ASCII fast path to `str` (lengths on
+//!   each side of its 4- and 8-byte tests), which its unit test compares
+//!   with the general validator;
+//! - `OnceBox` (the default instances of no_std generated code): the
+//!   pointer it publishes by compare-and-swap, read back, freed once when
+//!   it drops (never while empty), the values that lost a race freed by
+//!   their builders; a zero-sized value; a `static` read from threads; a
+//!   filled one moved to and dropped on another thread.
 //!
 //! Expected bytes come from the independent helpers in `common`. Reading
 //! them back is itself the check miri needs: a byte the encoder exposed
@@ -391,4 +399,96 @@ fn bytes_str_slices_outlive_their_input_and_read_as_text() {
         .unwrap();
         assert_eq!(values.last().unwrap().chars().count(), 1);
     }
+}
+
+/// A value that counts its drops in `drops`.
+struct Counted {
+    id: usize,
+    drops: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.drops.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn once_box_publishes_one_value_and_frees_the_rest() {
+    use buffa::__private::OnceBox;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Barrier};
+
+    // Empty: nothing to read through, nothing freed on drop.
+    let empty: OnceBox<String> = OnceBox::new();
+    assert_eq!(format!("{empty:?}"), "OnceBox(None)");
+    drop(empty);
+
+    // Filled once: later calls get the same value, and `init` is not run.
+    let drops = Arc::new(AtomicUsize::new(0));
+    let once = OnceBox::default();
+    let first: *const Counted = once.get_or_init(|| Counted {
+        id: 1,
+        drops: drops.clone(),
+    });
+    let again = once.get_or_init(|| unreachable!("the value is published"));
+    assert!(std::ptr::eq(first, again));
+    assert_eq!(again.id, 1);
+    drop(once);
+    assert_eq!(
+        drops.load(Ordering::SeqCst),
+        1,
+        "dropped once, with the OnceBox"
+    );
+
+    // A zero-sized value: its box is a dangling, non-null pointer.
+    let unit = OnceBox::new();
+    unit.get_or_init(|| ());
+    assert_eq!(format!("{unit:?}"), "OnceBox(Some(()))");
+    drop(unit);
+
+    // A race: every thread builds, one value is published, each loser
+    // frees its own; all read the winner's.
+    let threads = if cfg!(miri) { 3 } else { 8 };
+    let drops = Arc::new(AtomicUsize::new(0));
+    let built = AtomicUsize::new(0);
+    let once = OnceBox::new();
+    let barrier = Barrier::new(threads);
+    let seen: Vec<usize> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    barrier.wait();
+                    let value = once.get_or_init(|| Counted {
+                        id: built.fetch_add(1, Ordering::SeqCst),
+                        drops: drops.clone(),
+                    });
+                    value.id
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(seen.iter().all(|&id| id == seen[0]), "{seen:?}");
+    let built = built.load(Ordering::SeqCst);
+    assert_eq!(drops.load(Ordering::SeqCst), built - 1);
+
+    // Filled on one thread, read and dropped on another.
+    std::thread::spawn(move || {
+        assert_eq!(once.get_or_init(|| unreachable!()).id, seen[0]);
+        drop(once);
+    })
+    .join()
+    .unwrap();
+    assert_eq!(drops.load(Ordering::SeqCst), built);
+
+    // A `static`, as generated code holds a default instance: filled by
+    // whichever thread comes first, the same value for every thread.
+    static DEFAULT: OnceBox<Vec<u8>> = OnceBox::new();
+    let addresses: Vec<usize> = (0..2)
+        .map(|_| std::thread::spawn(|| DEFAULT.get_or_init(|| vec![7; 3]).as_ptr() as usize))
+        .map(|handle| handle.join().unwrap())
+        .collect();
+    assert_eq!(addresses[0], addresses[1]);
+    assert_eq!(DEFAULT.get_or_init(Vec::new), &[7, 7, 7]);
 }
