@@ -1,0 +1,156 @@
+//! Building generated code: one crate per option set holding every
+//! selected package (their imports generated once, as in a user's crate
+//! that compiles several APIs), built with cargo against this checkout's
+//! runtime crates.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::option_set::OptionSet;
+use crate::packages::Package;
+
+/// What building one option set's crate gave.
+pub struct Built {
+    /// Lines of generated code in the crate.
+    pub lines: usize,
+    /// The compiler's warnings (`warning:` lines, the summary excluded).
+    pub warnings: Vec<String>,
+    /// Why generation or the build failed, if it did.
+    pub error: Option<String>,
+}
+
+/// The checkout this binary belongs to, whose runtime crates the built
+/// crates use.
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("corpus/ sits in the workspace")
+        .to_owned()
+}
+
+/// Generates `packages` with `set` into a crate under `work` and builds it
+/// (`cargo build`, the dev profile; `target` is shared by all builds, so
+/// the runtime crates build once).
+pub fn build(
+    root: &Path,
+    packages: &[Package],
+    set: OptionSet,
+    work: &Path,
+    target: &Path,
+) -> Built {
+    let dir = work.join(format!("crate-{}", set.name().replace('+', "-")));
+    match write_crate(root, packages, set, &dir) {
+        Ok(lines) => {
+            let (warnings, error) = cargo_build(&dir, target);
+            Built {
+                lines,
+                warnings,
+                error,
+            }
+        }
+        Err(error) => Built {
+            lines: 0,
+            warnings: Vec::new(),
+            error: Some(error),
+        },
+    }
+}
+
+/// Writes the crate; returns the number of generated lines.
+fn write_crate(
+    root: &Path,
+    packages: &[Package],
+    set: OptionSet,
+    dir: &Path,
+) -> Result<usize, String> {
+    let io = |e: std::io::Error| format!("{}: {e}", dir.display());
+    let _ = fs::remove_dir_all(dir);
+    let generated = dir.join("src/generated");
+    fs::create_dir_all(&generated).map_err(io)?;
+    let files: Vec<&String> = packages.iter().flat_map(|p| &p.files).collect();
+    set.config()
+        .files(&files)
+        .includes(&[root])
+        .out_dir(&generated)
+        .include_file("mod.rs")
+        .compile()
+        .map_err(|e| format!("generation: {e}"))?;
+    let mut lines = 0;
+    for entry in fs::read_dir(&generated).map_err(io)? {
+        lines += fs::read_to_string(entry.map_err(io)?.path())
+            .map_err(io)?
+            .lines()
+            .count();
+    }
+    let repo = repo();
+    let path = |name: &str| repo.join(name).display().to_string();
+    let manifest = format!(
+        r#"[package]
+name = "corpus-{name}"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[workspace]
+
+[dependencies]
+buffa = {{ path = "{buffa}", features = ["json"] }}
+buffa-types = {{ path = "{types}", features = ["json"] }}
+buffa-reflect = {{ path = "{reflect}", features = ["json"] }}
+buffa-tonic = {{ path = "{tonic}" }}
+tonic = "0.14.9"
+"#,
+        name = set.name().replace('+', "-"),
+        buffa = path("buffa"),
+        types = path("buffa-types"),
+        reflect = path("buffa-reflect"),
+        tonic = path("buffa-tonic"),
+    );
+    fs::write(dir.join("Cargo.toml"), manifest).map_err(io)?;
+    // The checkout's lock file pins what its own tests built with.
+    fs::copy(repo.join("Cargo.lock"), dir.join("Cargo.lock")).map_err(io)?;
+    fs::write(
+        dir.join("src/lib.rs"),
+        "//! Generated googleapis packages.\ninclude!(\"generated/mod.rs\");\n",
+    )
+    .map_err(io)?;
+    Ok(lines)
+}
+
+/// Runs `cargo build` in `dir`; returns the warnings and, if it failed,
+/// the compiler's errors.
+fn cargo_build(dir: &Path, target: &Path) -> (Vec<String>, Option<String>) {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        .env("CARGO_INCREMENTAL", "0")
+        .args(["build", "--quiet", "--message-format=short"])
+        .output();
+    let output = match output {
+        Ok(output) => output,
+        Err(e) => return (Vec::new(), Some(format!("cannot run cargo: {e}"))),
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let warnings = stderr
+        .lines()
+        // Not cargo's summary (``warning: `crate` (lib) generated 2 warnings``).
+        .filter(|line| line.contains("warning:") && !line.starts_with("warning: `"))
+        .map(str::to_owned)
+        .collect();
+    let error = (!output.status.success()).then(|| {
+        let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error")).collect();
+        let shown = errors
+            .iter()
+            .take(20)
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n");
+        format!(
+            "cargo build failed ({} error lines):\n{shown}",
+            errors.len()
+        )
+    });
+    (warnings, error)
+}
