@@ -8,6 +8,7 @@
 #
 #   bash corpus/googleapis.sh                   # generate all packages
 #   bash corpus/googleapis.sh --sample --build  # CI: the sample, generated and built
+#   bash corpus/googleapis.sh --root            # only fetch the tree and print its root
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -24,6 +25,11 @@ if [[ -z "${root}" ]]; then
         rm -rf "${root}"
         mv "${scratch}/package" "${root}"
     fi
+fi
+
+if [[ "${1:-}" == --root ]]; then
+    echo "${root}"
+    exit 0
 fi
 
 cd "${repo}"
