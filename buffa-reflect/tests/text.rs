@@ -6,12 +6,19 @@
 //!   must equal protoc's `--decode` of the same bytes, byte for byte;
 //! - parsing (`text/parse.rs`): buffa parses a text and encodes it; the
 //!   message must equal protoc's `--encode` of the same text;
+//! - `Any` (`text/any.rs`): printed as protoc prints it, or expanded into
+//!   text protoc reads; expanded, it may hold any well-known type;
 //! - errors (`text/errors.rs`): what buffa rejects (and where), protoc
-//!   rejects too.
+//!   rejects too;
+//! - unknown fields (`text/unknown.rs`): random wire-format bytes in an
+//!   unknown field print as protoc prints them, nested messages guessed
+//!   alike.
 //!
 //! The schemas are `tests/proto/text/*.proto` (proto2, proto3 and edition
 //! 2023), compiled into a descriptor set by the same protoc.
 
+#[path = "text/any.rs"]
+mod any;
 #[path = "text/errors.rs"]
 mod errors;
 #[path = "text/fixtures.rs"]
@@ -20,9 +27,11 @@ mod fixtures;
 mod parse;
 #[path = "text/print.rs"]
 mod print;
+#[path = "text/unknown.rs"]
+mod unknown;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
@@ -38,10 +47,15 @@ fn proto_dir() -> PathBuf {
 /// Runs protoc with the test protos' include paths; its output, or its
 /// error output if it fails.
 fn protoc(args: &[String], input: &[u8]) -> Result<Vec<u8>, String> {
+    protoc_in(&proto_dir(), args, input)
+}
+
+/// Runs protoc with `include` and the well-known types as include paths.
+fn protoc_in(include: &Path, args: &[String], input: &[u8]) -> Result<Vec<u8>, String> {
     let protoc = protoc_bin_vendored::protoc_bin_path().expect("vendored protoc");
     let wkt = protoc_bin_vendored::include_path().expect("vendored include path");
     let mut child = Command::new(protoc)
-        .arg(format!("--proto_path={}", proto_dir().display()))
+        .arg(format!("--proto_path={}", include.display()))
         .arg(format!("--proto_path={}", wkt.display()))
         .args(args)
         .stdin(Stdio::piped())
@@ -66,19 +80,26 @@ fn protoc(args: &[String], input: &[u8]) -> Result<Vec<u8>, String> {
 /// The pool of the test protos (and the well-known types they import).
 fn pool() -> &'static DescriptorPool {
     static POOL: OnceLock<DescriptorPool> = OnceLock::new();
-    POOL.get_or_init(|| {
-        let out =
-            std::env::temp_dir().join(format!("buffa-reflect-text-{}.pb", std::process::id()));
-        let mut args = vec![
-            "--include_imports".to_owned(),
-            format!("--descriptor_set_out={}", out.display()),
-        ];
-        args.extend(FILES.map(str::to_owned));
-        protoc(&args, b"").unwrap_or_else(|e| panic!("protoc: {e}"));
-        let set = std::fs::read(&out).expect("read the descriptor set");
-        let _ = std::fs::remove_file(&out);
-        DescriptorPool::decode(&set).expect("decode the descriptor set")
-    })
+    POOL.get_or_init(|| compile(&proto_dir(), &FILES))
+}
+
+/// The pool of `files` in `include` and of their imports, as protoc
+/// compiles them.
+fn compile(include: &Path, files: &[&str]) -> DescriptorPool {
+    let out = std::env::temp_dir().join(format!(
+        "buffa-reflect-text-{}-{}.pb",
+        std::process::id(),
+        files[0].replace('/', "_")
+    ));
+    let mut args = vec![
+        "--include_imports".to_owned(),
+        format!("--descriptor_set_out={}", out.display()),
+    ];
+    args.extend(files.iter().map(|&file| file.to_owned()));
+    protoc_in(include, &args, b"").unwrap_or_else(|e| panic!("protoc: {e}"));
+    let set = std::fs::read(&out).expect("read the descriptor set");
+    let _ = std::fs::remove_file(&out);
+    DescriptorPool::decode(&set).expect("decode the descriptor set")
 }
 
 fn descriptor(message_type: &str) -> MessageDescriptor {
@@ -110,15 +131,13 @@ fn protoc_decode(message_type: &str, bytes: &[u8]) -> String {
     String::from_utf8(text).expect("protoc prints UTF-8")
 }
 
-/// buffa's print of `bytes` decoded as `message_type`, under `options`.
-fn buffa_print(message_type: &str, bytes: &[u8], options: &text::PrintOptions) -> String {
-    let message = DynamicMessage::decode(descriptor(message_type), bytes)
-        .unwrap_or_else(|e| panic!("decode {message_type}: {e}"));
-    text::to_string_with(&message, options)
+/// `bytes` decoded as a message of type `message_type`.
+fn decoded(message_type: &str, bytes: &[u8]) -> DynamicMessage {
+    DynamicMessage::decode(descriptor(message_type), bytes)
+        .unwrap_or_else(|e| panic!("decode {message_type}: {e}"))
 }
 
-/// The options under which buffa prints what protoc prints: `Any`s as
-/// their fields.
-fn as_protoc() -> text::PrintOptions {
-    text::PrintOptions::new().with_expand_any(false)
+/// buffa's print of `bytes` decoded as `message_type`, under `options`.
+fn buffa_print(message_type: &str, bytes: &[u8], options: &text::PrintOptions) -> String {
+    text::to_string_with(&decoded(message_type, bytes), options)
 }

@@ -19,11 +19,12 @@
 //! byte outside printable ASCII in octal), floats with the fewest of 6 or
 //! 9 (doubles 15 or 17) significant digits that read back exactly, and the
 //! unknown fields after the known ones, by number (`5: 0x0000002a`,
-//! nested messages guessed from their bytes as protoc guesses them). One
-//! difference is chosen by default: a `google.protobuf.Any` whose type is
-//! in the message's pool is printed expanded, as
-//! `[type.googleapis.com/pkg.Msg] { ... }`, which protoc reads but does not
-//! print (see [`PrintOptions::expand_any`]).
+//! nested messages guessed from their bytes as protoc guesses them), and a
+//! `google.protobuf.Any` by its `type_url` and `value` fields, as protoc
+//! prints it even when it knows the type. [`PrintOptions::expand_any`]
+//! prints an `Any` expanded instead, as
+//! `[type.googleapis.com/pkg.Msg] { ... }`, which protoc and [`parse`]
+//! read.
 //!
 //! [`parse`] and [`merge`] read everything the specification allows:
 //! field names (and group type names), extensions, expanded `Any`s, `:`
@@ -52,7 +53,8 @@
 //! message when the message's fields are read. The type of an expanded
 //! `Any` is looked up in the pool of the message printed or parsed, then
 //! in the `Any`'s own (a generated `Any` comes with the pool of the
-//! well-known types only).
+//! well-known types only), then among the well-known types, which every
+//! `Any` can hold, as in JSON.
 
 mod error;
 mod escape;
@@ -88,8 +90,9 @@ pub struct PrintOptions {
     /// all the bytes do: the message's pool knows the type, the value
     /// decodes to a message without unknown fields (at any depth) that
     /// encodes back to the same bytes, and the URL is one the parser reads
-    /// (`domain/pkg.Type`). Default: `true`; C++ protobuf's printer, and
-    /// so `protoc --decode`, does not expand.
+    /// (`domain/pkg.Type`). Default: `false`, as `protoc --decode` prints:
+    /// C++ protobuf's printer expands only when asked, and protoc does
+    /// not ask.
     pub expand_any: bool,
 }
 
@@ -98,7 +101,7 @@ impl Default for PrintOptions {
         PrintOptions {
             single_line: false,
             print_unknown_fields: true,
-            expand_any: true,
+            expand_any: false,
         }
     }
 }
@@ -133,7 +136,9 @@ impl PrintOptions {
 #[non_exhaustive]
 pub struct ParseOptions {
     /// How deeply messages (and expanded `Any`s) may nest. Default: 100,
-    /// as in C++ protobuf.
+    /// which bounds the parser's stack; C++ protobuf's `TextFormat::Parser`
+    /// sets no limit unless asked (`INT_MAX`), so protoc reads text nested
+    /// deeper than this default allows.
     pub recursion_limit: u32,
     /// The longest input accepted, in bytes. Default: 64 MiB.
     pub max_len: usize,
@@ -189,9 +194,9 @@ impl ParseOptions {
     }
 }
 
-/// The message in the text format, one field per line, as
-/// `protoc --decode` prints it (with `Any`s expanded; see
-/// [`PrintOptions`]).
+/// The message in the text format, one field per line, byte for byte as
+/// `protoc --decode` prints it: `Any`s by their fields, unknown fields
+/// after the known ones (see [`PrintOptions`] for other choices).
 pub fn to_string(message: &dyn ReflectMessage) -> String {
     to_string_with(message, &PrintOptions::default())
 }

@@ -1,9 +1,10 @@
 //! How fields are named in the text format: extensions by their full
 //! name in brackets (message set items by their type's), group-like
-//! fields by their type's name, every other field by its own name; and
-//! how the parser finds a field by any of those names.
+//! fields by their type's name, every other field by its own name; how
+//! the parser finds a field by any of those names; and where the type
+//! named in an expanded `Any` is found.
 
-use crate::{FieldDescriptor, Kind, MessageDescriptor};
+use crate::{DescriptorPool, FieldDescriptor, Kind, MessageDescriptor};
 
 /// The name of an extension in brackets: its full name, or for a message
 /// set item (a message extension of a message set, declared in its own
@@ -80,4 +81,21 @@ pub(super) fn find_extension(
     }
     pool.extensions_of(descriptor)
         .find(|extension| printable_extension_name(extension) == name)
+}
+
+/// The message type `name` that an expanded `Any` (of type `any`) holds,
+/// looked up in `types` (the pool of the message printed or parsed), then
+/// in the `Any`'s own pool, then among the well-known types, which every
+/// `Any` can hold, as in JSON (`buffa-types` registers them all).
+pub(super) fn find_any_type(
+    types: &DescriptorPool,
+    any: &MessageDescriptor,
+    name: &str,
+) -> Option<MessageDescriptor> {
+    types
+        .get_message_by_name(name)
+        .or_else(|| any.pool().get_message_by_name(name))
+        .or_else(|| {
+            crate::well_known::google::protobuf::descriptor_pool().get_message_by_name(name)
+        })
 }

@@ -5,7 +5,7 @@
 use buffa::{DecodeOptions, EncodeOptions};
 
 use super::lexer::{Lexer, Token, TokenKind};
-use super::names::{find_extension, find_field};
+use super::names::{find_any_type, find_extension, find_field};
 use super::{ParseOptions, TextError};
 use crate::dynamic::DynamicMessage;
 use crate::reflect::{ReflectError, ReflectMessage, ValueMut};
@@ -61,7 +61,7 @@ pub(super) struct Parser<'a, 'o> {
     /// Where the types of expanded `Any`s are looked up first: the pool of
     /// the message parsed into. (A generated `Any` is described by the
     /// pool of the well-known types, which does not know the types of the
-    /// code it is used in.)
+    /// code it is used in.) See [`find_any_type`].
     types: DescriptorPool,
 }
 
@@ -431,11 +431,7 @@ impl<'a> Parser<'a, '_> {
         else {
             return Err(error_at(&start, "google.protobuf.Any lacks its fields"));
         };
-        let value_type = self
-            .types
-            .get_message_by_name(&type_name)
-            .or_else(|| descriptor.pool().get_message_by_name(&type_name));
-        let Some(value_type) = value_type else {
+        let Some(value_type) = find_any_type(&self.types, descriptor, &type_name) else {
             return Err(error_at(
                 &start,
                 format!("the type of `{type_url}` is not in the descriptor pool"),

@@ -7,7 +7,9 @@ use buffa::EncodeOptions;
 
 use super::PrintOptions;
 use super::escape::escape_bytes;
-use super::names::{group_type_name, is_dotted_identifier, printable_extension_name};
+use super::names::{
+    find_any_type, group_type_name, is_dotted_identifier, printable_extension_name,
+};
 use super::number::{format_f32, format_f64};
 use crate::dynamic::DynamicMessage;
 use crate::reflect::ReflectMessage;
@@ -46,7 +48,7 @@ pub(super) struct Printer<'o> {
     /// Where the types of `Any`s are looked up first: the pool of the
     /// message printed. (A generated `Any` is described by the pool of the
     /// well-known types, which does not know the types of the code it is
-    /// used in.)
+    /// used in.) See [`find_any_type`].
     types: DescriptorPool,
 }
 
@@ -211,11 +213,7 @@ impl Printer<'_> {
         if !is_dotted_identifier(domain) || !is_dotted_identifier(type_name) {
             return false;
         }
-        let Some(type_descriptor) = self
-            .types
-            .get_message_by_name(type_name)
-            .or_else(|| descriptor.pool().get_message_by_name(type_name))
-        else {
+        let Some(type_descriptor) = find_any_type(&self.types, &descriptor, type_name) else {
             return false;
         };
         let Ok(inner) = DynamicMessage::decode(type_descriptor, value) else {

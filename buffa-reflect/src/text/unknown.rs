@@ -4,10 +4,11 @@
 //!
 //! Varints print in decimal, fixed32 and fixed64 values as zero-padded
 //! hex (`0x0000002a`), groups as nested messages. A length-delimited value
-//! is printed as a nested message when its bytes read as a well-formed
-//! message (not empty, groups nested at most as deep as the remaining
-//! budget allows), otherwise as an escaped string; the guess recurses at
-//! most [`GUESS_BUDGET`] levels deep.
+//! is printed as a nested message when its bytes read as one the way C++
+//! protobuf's printer reads them (`UnknownFieldSet::ParseFromCodedStream`
+//! over a `CodedInputStream`, see [`read_fields`]), otherwise as an
+//! escaped string; the guess recurses at most [`GUESS_BUDGET`] levels
+//! deep.
 
 use std::fmt::Write;
 
@@ -93,19 +94,27 @@ impl Printer<'_> {
     }
 }
 
-/// The fields encoded in `bytes`, if they are a whole, well-formed
-/// message whose groups nest at most `group_budget` deep: valid keys
-/// (32 bits, field numbers from 1, wire types 0 to 5), varints of at most ten
-/// bytes, lengths within the input, and each group closed by the end key
-/// of its own number.
+/// The fields encoded in `bytes`, if C++ protobuf's
+/// `WireFormat::SkipMessage` reads them as a whole message with groups
+/// nested at most `group_budget` deep. Its reader is lenient where the
+/// wire format leaves room and strict elsewhere, and the printed text
+/// shows the difference:
+///
+/// - a tag is a varint of up to ten bytes of which the low 32 bits are
+///   kept (bits above are dropped, not rejected); a tag of field number 0
+///   (the literal tag 0 included), of wire type 6 or 7, or an end-group
+///   tag outside its group ends the guess;
+/// - a varint value has up to ten bytes, its bits beyond 64 dropped;
+/// - a length is read as a tag is (ten bytes, low 32 bits), and must fit
+///   in a signed 32-bit int and in the rest of the input;
+/// - a group ends with the end-group tag of its own number.
 fn read_fields(bytes: &[u8], group_budget: u32) -> Option<Vec<(u32, WireValue<'_>)>> {
     let mut input = bytes;
-    let fields = read_until(&mut input, None, group_budget)?;
-    Some(fields)
+    read_until(&mut input, None, group_budget)
 }
 
 /// Reads fields up to the end of `input` (`group` is `None`) or to the
-/// end-group key of `group`.
+/// end-group tag of `group`.
 fn read_until<'a>(
     input: &mut &'a [u8],
     group: Option<u32>,
@@ -116,20 +125,26 @@ fn read_until<'a>(
         if input.is_empty() {
             return group.is_none().then_some(fields);
         }
-        let key = u32::try_from(read_varint(input)?).ok()?;
-        let number = Some(key >> 3).filter(|&n| n > 0)?;
-        let value = match key & 7 {
+        let tag = read_varint32(input)?;
+        let number = tag >> 3;
+        if tag & 7 == 4 {
+            return (group == Some(number)).then_some(fields);
+        }
+        if number == 0 {
+            return None;
+        }
+        let value = match tag & 7 {
             0 => WireValue::Varint(read_varint(input)?),
             1 => WireValue::Fixed64(u64::from_le_bytes(take(input, 8)?.try_into().ok()?)),
             2 => {
-                let len = usize::try_from(read_varint(input)?).ok()?;
+                let len = read_varint32(input)?;
+                let len = usize::try_from(i32::try_from(len).ok()?).ok()?;
                 WireValue::Delimited(take(input, len)?)
             }
             3 => {
                 let budget = group_budget.checked_sub(1)?;
                 WireValue::Group(read_until(input, Some(number), budget)?)
             }
-            4 => return (group == Some(number)).then_some(fields),
             5 => WireValue::Fixed32(u32::from_le_bytes(take(input, 4)?.try_into().ok()?)),
             _ => return None,
         };
@@ -137,6 +152,7 @@ fn read_until<'a>(
     }
 }
 
+/// A varint of up to ten bytes, its bits beyond 64 dropped.
 fn read_varint(input: &mut &[u8]) -> Option<u64> {
     let mut value = 0u64;
     for i in 0..10 {
@@ -148,6 +164,13 @@ fn read_varint(input: &mut &[u8]) -> Option<u64> {
         }
     }
     None
+}
+
+/// A varint of up to ten bytes read as C++'s `ReadVarint32` reads it:
+/// its low 32 bits.
+fn read_varint32(input: &mut &[u8]) -> Option<u32> {
+    // Truncation is the point: C++ keeps the low 32 bits.
+    read_varint(input).map(|value| value as u32)
 }
 
 fn take<'a>(input: &mut &'a [u8], len: usize) -> Option<&'a [u8]> {
