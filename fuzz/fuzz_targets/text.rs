@@ -66,7 +66,7 @@ fuzz_target!(|data: &[u8]| {
     for options in [
         PrintOptions::new(),
         PrintOptions::new().with_single_line(true),
-        PrintOptions::new().with_expand_any(false),
+        PrintOptions::new().with_expand_any(true),
     ] {
         let printed = text::to_string_with(&message, &options);
         let again = text::parse(root, &printed)

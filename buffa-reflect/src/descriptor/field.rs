@@ -66,6 +66,7 @@ impl FieldDescriptor {
     /// Whether another field of the same message has this field's
     /// `json_name` as its JSON or .proto name (proto2 allows that); JSON
     /// then writes the field under its .proto name.
+    #[cfg(feature = "json")]
     pub(crate) fn json_name_is_shared(&self) -> bool {
         self.inner().json_name_shared
     }
