@@ -86,12 +86,18 @@ pub(super) fn find_extension(
 /// The message type `name` that an expanded `Any` (of type `any`) holds,
 /// looked up in `types` (the pool of the message printed or parsed), then
 /// in the `Any`'s own pool, then among the well-known types, which every
-/// `Any` can hold, as in JSON (`buffa-types` registers them all).
+/// `Any` can hold, as in JSON (`buffa-types` registers them all). The
+/// name is taken literally, as JSON takes it: a full name never starts
+/// with a dot, so `.pkg.Msg` names no type (the pool's lookups would
+/// forgive the dot).
 pub(super) fn find_any_type(
     types: &DescriptorPool,
     any: &MessageDescriptor,
     name: &str,
 ) -> Option<MessageDescriptor> {
+    if name.starts_with('.') {
+        return None;
+    }
     types
         .get_message_by_name(name)
         .or_else(|| any.pool().get_message_by_name(name))

@@ -59,6 +59,10 @@ fn any_expansion_falls_back_to_fields() {
         // A URL the parser could not read back.
         r#"any { type_url: "type.googleapis.com/a/text2.Node" value: "" }"#,
         r#"any { type_url: "text2.Node" value: "" }"#,
+        // A type name is taken literally, as in JSON: no full name starts
+        // with a dot (and `[type.googleapis.com/.text2.Node]` would not
+        // parse).
+        r#"any { type_url: "type.googleapis.com/.text2.Node" value: "\010\001" }"#,
     ];
     for case in cases {
         let bytes = protoc_encode("text2.WithAny", case).unwrap_or_else(|e| panic!("{e}"));
