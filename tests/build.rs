@@ -16,7 +16,9 @@
 //!    buffa-build; and the reflection protos under `proto/reflect` and
 //!    buffa-reflect's text format protos (`tests/proto/text` there), with
 //!    `reflection()`; and buffa-build's golden `service.proto` with
-//!    `tonic()`;
+//!    `tonic()`; and the naming protos under `proto/naming` with every
+//!    option (plain; views and JSON; lazy views, JSON, reflection and
+//!    tonic), and `proto/naming/reader` against them as an extern package;
 //! 3. the cross-check protos under `proto/crosscheck`, twice with
 //!    buffa-build (boxed sub-messages, eager views and JSON; inline
 //!    sub-messages and lazy views) and once with prost-build.
@@ -24,7 +26,8 @@
 //! Every run writes to its own directory under `OUT_DIR` (`unittest`,
 //! `hostile`, `editions`, `shared`, `strings_owned`, `strings_shared`,
 //! `strings_mixed`, `limits`, `eq_hash`, `extensions`, `json`, `reflect`,
-//! `text`, `services`, `crosscheck`, `crosscheck_lazy`, `prost`), with an
+//! `text`, `services`, `naming_plain`, `naming_views`, `naming_all`,
+//! `naming_reader`, `crosscheck`, `crosscheck_lazy`, `prost`), with an
 //! include file `include.rs` that mounts its packages as modules. The runs in
 //! `LAYOUT_REPORTS` also write a layout report (`layout.txt`), and
 //! `layout_sizes.rs` tabulates each report's size estimates beside the
@@ -145,6 +148,8 @@ fn main() {
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
 
+    naming(&out_dir, &protoc);
+
     let crosscheck = proto_files(Path::new("proto/crosscheck"));
     // BTreeMap on both sides: map entries are then written in key order and
     // the two encoders must agree byte for byte. With JSON, which
@@ -188,10 +193,6 @@ fn main() {
         .unwrap_or_else(|e| panic!("prost-build: {e}"));
 }
 
-/// The string and bytes protos in each representation: the defaults
-/// (`String`, `Vec<u8>`), shared everywhere (`BytesStr`, `Bytes`, with
-/// views), and a mix chosen per path where later rules override earlier
-/// ones (each choice is asserted by type in tests/tests/strings.rs).
 /// `ext.base` generated with views, and `ext.user` generated with views
 /// against it as an extern package (`crate::extern_base::ext::base`).
 fn extern_views(out_dir: &Path, protoc: &Path) {
@@ -217,6 +218,57 @@ fn extern_views(out_dir: &Path, protoc: &Path) {
         .unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// The naming protos (names that views, oneof enums, nested-type modules,
+/// services and extension constants would share), mounted by
+/// tests/tests/naming.rs: with no option, with views and JSON, and with
+/// lazy views, JSON, reflection and tonic, which must all generate and
+/// compile; and `reader/reader.proto`, whose views hold `naming`'s views
+/// as an extern package's.
+fn naming(out_dir: &Path, protoc: &Path) {
+    let files = proto_files(Path::new("proto/naming"));
+    let config = || {
+        let mut config = buffa_build::Config::new();
+        config
+            .protoc_executable(protoc)
+            .files(&files)
+            .includes(&["proto/naming"])
+            .include_file("include.rs");
+        config
+    };
+    config()
+        .out_dir(out_dir.join("naming_plain"))
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    config()
+        .views()
+        .json()
+        .out_dir(out_dir.join("naming_views"))
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    config()
+        .lazy_views()
+        .json()
+        .reflection()
+        .tonic()
+        .out_dir(out_dir.join("naming_all"))
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    buffa_build::Config::new()
+        .protoc_executable(protoc)
+        .files(&["proto/naming/reader/reader.proto"])
+        .includes(&["proto/naming"])
+        .extern_path(".naming", "crate::naming_views::naming")
+        .views()
+        .out_dir(out_dir.join("naming_reader"))
+        .include_file("include.rs")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// The string and bytes protos in each representation: the defaults
+/// (`String`, `Vec<u8>`), shared everywhere (`BytesStr`, `Bytes`, with
+/// views), and a mix chosen per path where later rules override earlier
+/// ones (each choice is asserted by type in tests/tests/strings.rs).
 fn strings(out_dir: &Path, protoc: &Path) {
     use buffa_build::{BytesRepr, StringRepr};
     let files = proto_files(Path::new("proto/strings"));

@@ -70,9 +70,17 @@ pub fn declared_extensions<'a>(schema: &Schema<'a>) -> Vec<DeclaredExtension<'a>
             &mut out,
         );
     }
+    // The value namespace of each module (see `names.rs`): a package's
+    // module may also hold `FILE_DESCRIPTOR_SET`, which is taken first.
     let mut taken: HashMap<Vec<String>, HashSet<String>> = HashMap::new();
     for extension in &mut out {
-        let taken = taken.entry(extension.module.clone()).or_default();
+        let taken = taken.entry(extension.module.clone()).or_insert_with(|| {
+            let reserved = match extension.scope {
+                None => crate::names::PACKAGE_VALUE_NAMES,
+                Some(_) => &[],
+            };
+            reserved.iter().map(|name| name.to_string()).collect()
+        });
         // `foo_bar` and `fooBar` are both `FOO_BAR`.
         while !taken.insert(extension.const_name.clone()) {
             extension.const_name.push('_');

@@ -52,11 +52,7 @@ impl<'a> Context<'a> {
     /// Whether the oneof at `index` is a real one (not proto3 `optional`'s
     /// synthetic oneof).
     pub fn is_real_oneof(message: &MessageType<'_>, index: usize) -> bool {
-        message
-            .proto
-            .field
-            .iter()
-            .any(|f| f.oneof_index == Some(index as i32) && !f.proto3_optional())
+        crate::names::is_real_oneof(message.proto, index)
     }
 
     /// The fields of `message`, with value-type paths relative to module
@@ -225,20 +221,15 @@ impl<'a> Context<'a> {
     /// The view type of message `full_name` (`FooView<'a>`), relative to
     /// module `from`.
     pub fn view_type_path(&self, full_name: &str, from: &[String]) -> Result<TokenStream, Error> {
-        let message = self.schema.message(full_name)?;
-        // An extern type's view is named like a local one, beside its owned
-        // type: generated code sits next to the message it views. (Naming it
-        // through `<T as HasView>::View<'a>` would make every view holding
-        // it invariant in `'a`, and the shared default view, a
-        // `FooView<'static>`, could then not be lent out as a `FooView<'a>`.)
-        // A crate generated without views has no such type, which the
-        // compiler reports by name.
-        let owned = message.rust.relative_to(from);
-        let (prefix, name) = match owned.rsplit_once("::") {
-            Some((prefix, name)) => (format!("{prefix}::"), name),
-            None => (String::new(), owned.as_str()),
-        };
-        let path = format!("{prefix}{}<'a>", crate::view::view_name(name));
+        // An extern type's view sits beside its owned type, named as its
+        // crate named it (see `names.rs`): generated code sits next to the
+        // message it views. (Naming it through `<T as HasView>::View<'a>`
+        // would make every view holding it invariant in `'a`, and the
+        // shared default view, a `FooView<'static>`, could then not be lent
+        // out as a `FooView<'a>`.) A crate generated without views has no
+        // such type, which the compiler reports by name.
+        let view = self.schema.message(full_name)?.view.relative_to(from);
+        let path = format!("{view}<'a>");
         let parsed: syn::Type =
             syn::parse_str(&path).map_err(|e| Error::new(format!("bad Rust path {path}: {e}")))?;
         Ok(quote!(#parsed))

@@ -34,6 +34,7 @@ mod json;
 mod layout_report;
 mod message;
 mod message_graph;
+mod names;
 mod no_std;
 mod oneof;
 mod options;

@@ -329,7 +329,7 @@ impl Context<'_> {
         let module = message.module_ident();
         let doc = format!(
             " Nested types of [`{}`].",
-            ident::type_name(message.proto.name()).trim_start_matches("r#")
+            message.name.trim_start_matches("r#")
         );
         Ok(quote! {
             #[doc = #doc]

@@ -12,28 +12,14 @@ use crate::ident;
 use crate::pointer::{self, Decision, Pointer};
 
 impl Context<'_> {
-    /// The oneof enum names of a message, unique among its nested types
-    /// and their modules.
+    /// The oneof enum names of a message, indexed like its oneofs (empty
+    /// for synthetic ones), as `names.rs` claimed them in its module.
     pub(crate) fn oneof_enum_names(&self, full_name: &str) -> Result<Vec<String>, Error> {
         let message = self.schema.message(full_name)?;
-        let mut taken: Vec<String> = self
-            .schema
-            .names
-            .get(&message.module)
-            .map(|names| names.iter().cloned().collect())
-            .unwrap_or_default();
         Ok(message
-            .proto
-            .oneof_decl
+            .oneofs
             .iter()
-            .map(|oneof| {
-                let mut name = ident::type_name(oneof.name());
-                while taken.contains(&name) {
-                    name.push_str("Oneof");
-                }
-                taken.push(name.clone());
-                name
-            })
+            .map(|names| names.as_ref().map(|n| n.owned.clone()).unwrap_or_default())
             .collect())
     }
 

@@ -90,7 +90,9 @@ pub struct Options {
     pub enum_attributes: PathRules<String>,
     /// Attributes for struct fields and oneof variants.
     pub field_attributes: PathRules<String>,
-    /// Generate a borrowed view `FooView<'a>` beside every message `Foo`.
+    /// Generate a borrowed view `FooView<'a>` beside every message `Foo`
+    /// (`FooView_<'a>` where a type of that name exists, such as an enum
+    /// `FooView`: names never depend on options, see DESIGN.md).
     pub views: bool,
     /// Generate proto3 JSON support: `serde::Serialize` and
     /// `serde::Deserialize` for every message and enum, and a
@@ -133,9 +135,10 @@ pub struct Options {
     /// Generate gRPC services and clients for tonic from the `service`
     /// definitions: per service `Foo`, a module `foo_server` and a module
     /// `foo_client` in its package's module, as tonic's own generator lays
-    /// them out. `None` (the default) generates none. Needs this crate's
-    /// `tonic` feature; generated code needs the `tonic` and `buffa-tonic`
-    /// crates.
+    /// them out (`foo_service_server`, trait `FooService`, where those
+    /// modules or the trait's name are taken). `None` (the default)
+    /// generates none. Needs this crate's `tonic` feature; generated code
+    /// needs the `tonic` and `buffa-tonic` crates.
     pub tonic: Option<TonicOptions>,
 }
 

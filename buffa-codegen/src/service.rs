@@ -121,28 +121,36 @@ const CLIENT_METHODS: &[&str] = &[
     "max_encoding_message_size",
 ];
 
-/// The Rust name of the rpc `proto_name`, on the server trait and the
-/// client alike: snake_case and keyword-escaped like a field, with a
-/// trailing underscore where that would be one of the client's own
+/// The Rust names of the rpcs `proto_names` of one service, on the server
+/// trait and the client alike: snake_case and keyword-escaped like a
+/// field, with trailing underscores while that is one of the client's own
 /// methods (`rpc Connect` is `connect_`, beside `connect(url)`), which
-/// tonic's own generator leaves to fail with "duplicate definitions".
+/// tonic's own generator leaves to fail with "duplicate definitions", or
+/// the name of an earlier rpc (`GetItem` and `get_item` are `get_item` and
+/// `get_item_`).
 #[cfg(feature = "tonic")]
-fn method_name(proto_name: &str) -> String {
+fn method_names<'p>(proto_names: impl IntoIterator<Item = &'p str>) -> Vec<String> {
     use crate::ident;
 
-    let name = ident::field_name(proto_name);
-    if CLIENT_METHODS.contains(&name.as_str()) {
-        format!("{name}_")
-    } else {
-        name
-    }
+    let mut taken: Vec<String> = CLIENT_METHODS.iter().map(|m| m.to_string()).collect();
+    proto_names
+        .into_iter()
+        .map(|proto_name| {
+            let mut name = ident::field_name(proto_name);
+            while taken.contains(&name) {
+                name.push('_');
+            }
+            taken.push(name.clone());
+            name
+        })
+        .collect()
 }
 
 /// A service as tonic-build reads it.
 #[cfg(feature = "tonic")]
 struct Service {
-    /// The Rust name: the trait, `{name}Server`, `{name}Client`, and the
-    /// modules `{snake}_server`, `{snake}_client`.
+    /// The Rust name (`Schema::service_name`): the trait, `{name}Server`,
+    /// `{name}Client`, and the modules `{snake}_server`, `{snake}_client`.
     name: String,
     /// The protobuf package, for the route.
     package: String,
@@ -181,24 +189,12 @@ impl Service {
         from: &[String],
         codec_path: &str,
     ) -> Result<Service, Error> {
-        use crate::ident;
-
         // Source paths: `service` is field 6 of a file, `method` field 2
         // of a service.
         let path = [6, index as i32];
+        let names = method_names(proto.method.iter().map(|m| m.name()));
         let mut methods: Vec<Method> = Vec::new();
-        for (method_index, method) in proto.method.iter().enumerate() {
-            let name = method_name(method.name());
-            if let Some(twin) = methods.iter().find(|m| m.name == name) {
-                return Err(Error::new(format!(
-                    "service {}.{}: methods {} and {} both become the Rust method `{name}`; \
-                     rename one",
-                    file.package(),
-                    proto.name(),
-                    twin.identifier,
-                    method.name()
-                )));
-            }
+        for (method_index, (method, name)) in proto.method.iter().zip(names).enumerate() {
             let type_path = |name: &str| {
                 context.message_path(name, from).map_err(|e| {
                     Error::new(format!(
@@ -221,8 +217,13 @@ impl Service {
                 response: type_path(method.output_type())?,
             });
         }
+        let full_name = format!(
+            "{}.{}",
+            crate::path::package_prefix(file.package()),
+            proto.name()
+        );
         Ok(Service {
-            name: ident::type_name(proto.name()),
+            name: context.schema.service_name(&full_name)?.to_owned(),
             package: file.package().to_owned(),
             identifier: proto.name().to_owned(),
             methods,
@@ -327,14 +328,40 @@ mod tests {
     #[cfg(feature = "tonic")]
     #[test]
     fn rpcs_named_like_the_clients_own_methods_take_an_underscore() {
-        assert_eq!(method_name("Connect"), "connect_");
-        assert_eq!(method_name("New"), "new_");
         assert_eq!(
-            method_name("MaxDecodingMessageSize"),
-            "max_decoding_message_size_"
+            method_names([
+                "Connect",
+                "New",
+                "MaxDecodingMessageSize",
+                "ConnectAll",
+                "Type"
+            ]),
+            [
+                "connect_",
+                "new_",
+                "max_decoding_message_size_",
+                "connect_all",
+                "r#type"
+            ]
         );
-        assert_eq!(method_name("ConnectAll"), "connect_all");
-        assert_eq!(method_name("Type"), "r#type");
+    }
+
+    /// Later rpcs yield: `get_item` after `GetItem` is `get_item_`, and
+    /// `connect_` (whose snake case is `connect`) after `Connect` is
+    /// `connect__`.
+    #[cfg(feature = "tonic")]
+    #[test]
+    fn rpcs_that_become_the_same_rust_method_take_underscores() {
+        assert_eq!(
+            method_names(["GetItem", "get_item", "getItem", "Connect", "connect_"]),
+            [
+                "get_item",
+                "get_item_",
+                "get_item__",
+                "connect_",
+                "connect__"
+            ]
+        );
     }
 
     #[cfg(feature = "tonic")]

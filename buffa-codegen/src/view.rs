@@ -12,12 +12,14 @@ use crate::error::Error;
 use crate::field::{Field, Shape, ValueType};
 use crate::ident;
 use crate::message::Codec;
+use crate::names::OneofNames;
 use crate::no_std;
-use crate::schema::RustPath;
+use crate::schema::{MessageType, RustPath};
 
 impl Context<'_> {
-    /// The view of message `full_name` (named `name` + `View`), with its
-    /// impls; `source_path` locates the message's comments.
+    /// The view of message `full_name` (`FooView` for `Foo`, as
+    /// `names.rs` claimed it), with its impls; `source_path` locates the
+    /// message's comments.
     pub(crate) fn generate_view(
         &self,
         full_name: &str,
@@ -25,21 +27,20 @@ impl Context<'_> {
         comments: &Comments,
     ) -> Result<TokenStream, Error> {
         let message = self.schema.message(full_name)?;
-        let RustPath::Local {
-            modules: parent,
-            name: owned_name,
-        } = &message.rust
+        let (
+            RustPath::Local {
+                modules: parent,
+                name: owned_name,
+            },
+            RustPath::Local {
+                name: view_name, ..
+            },
+        ) = (&message.rust, &message.view)
         else {
             return Ok(quote!());
         };
-        let view_name = view_name(owned_name);
-        if self.name_taken(parent, &view_name)? {
-            return Err(Error::new(format!(
-                "{full_name}: its view would be called {view_name}, which another type in the same module already is"
-            )));
-        }
         let owned = ident::ident(owned_name);
-        let name = ident::ident(&view_name);
+        let name = ident::ident(view_name);
         let module_ident = message.module_ident();
         let fields = self.view_fields(full_name, message, parent)?;
         let (_, oneof_names) = self.member_names(message);
@@ -73,7 +74,7 @@ impl Context<'_> {
             let doc = comments.doc(&path);
             let field_name = ident::ident(&oneof_names[index]);
             let enum_name = ident::ident(&view_enums[index]);
-            let ty = if self.oneof_borrows(&fields, index) {
+            let ty = if oneof_borrows(message, index) {
                 quote!(#module_ident::#enum_name<'a>)
             } else {
                 quote!(#module_ident::#enum_name)
@@ -195,66 +196,24 @@ impl Context<'_> {
         }
     }
 
-    /// Whether `name` is taken in module `module`: by a type or module, or
-    /// by an (owned or view) oneof enum of the message the module belongs
-    /// to.
-    fn name_taken(&self, module: &[String], name: &str) -> Result<bool, Error> {
-        if self
-            .schema
-            .names
-            .get(module)
-            .is_some_and(|names| names.contains(name))
-        {
-            return Ok(true);
-        }
-        let owner = self
-            .schema
-            .messages
-            .iter()
-            .find(|(_, message)| message.rust.is_local() && message.module == module);
-        let Some((owner, _)) = owner else {
-            return Ok(false);
-        };
-        Ok(self.oneof_enum_names(owner)?.iter().any(|n| n == name)
-            || self.oneof_view_enum_names(owner)?.iter().any(|n| n == name))
-    }
-
-    /// The view enum names of a message's oneofs: `KindView` for a oneof
-    /// with a member that borrows (string, bytes, message), the owned
-    /// enum's own name otherwise, since the owned enum then serves as is.
+    /// The view enum names of a message's oneofs, indexed like its oneofs
+    /// (empty for synthetic ones): `KindView` (as `names.rs` claimed it)
+    /// for a oneof with a member that borrows (string, bytes, message),
+    /// the owned enum's own name otherwise, since the owned enum then
+    /// serves as is.
     pub(crate) fn oneof_view_enum_names(&self, full_name: &str) -> Result<Vec<String>, Error> {
         let message = self.schema.message(full_name)?;
-        let owned = self.oneof_enum_names(full_name)?;
-        let fields = self.fields(full_name, message, &message.module)?;
-        let taken = self.schema.names.get(&message.module);
-        let mut names = Vec::new();
-        for (index, owned_name) in owned.iter().enumerate() {
-            if !self.oneof_borrows(&fields, index) {
-                names.push(owned_name.clone());
-                continue;
-            }
-            let name = view_name(owned_name);
-            if taken.is_some_and(|t| t.contains(&name)) || owned.contains(&name) {
-                return Err(Error::new(format!(
-                    "{full_name}: the view of oneof {} would be called {name}, which another type in the same module already is",
-                    message.proto.oneof_decl[index].name()
-                )));
-            }
-            names.push(name);
-        }
-        Ok(names)
-    }
-
-    /// Whether a member of oneof `index` holds borrowed data in a view.
-    fn oneof_borrows(&self, fields: &[Field<'_>], index: usize) -> bool {
-        fields.iter().any(|field| {
-            matches!(field.shape, Shape::Oneof(i) if i == index)
-                && match &field.value {
-                    ValueType::Scalar(scalar) => !scalar.packable(),
-                    ValueType::Message { .. } => true,
-                    ValueType::Enum { .. } => false,
-                }
-        })
+        Ok(message
+            .oneofs
+            .iter()
+            .map(|names| match names {
+                Some(OneofNames {
+                    view: Some(view), ..
+                }) => view.clone(),
+                Some(names) => names.owned.clone(),
+                None => String::new(),
+            })
+            .collect())
     }
 
     /// The view enum of oneof `index` of `full_name`, with its conversion
@@ -272,7 +231,7 @@ impl Context<'_> {
         let owned = ident::ident(owned_enum);
         let buffa = &self.buffa;
         let alloc = &self.alloc;
-        if !self.oneof_borrows(&owned_fields, index) {
+        if !oneof_borrows(message, index) {
             return Ok(quote! {
                 impl __buffa::ToOwnedValue<#owned> for #owned {
                     fn to_owned_value(&self) -> ::core::result::Result<#owned, #buffa::DecodeError> {
@@ -330,24 +289,11 @@ impl Context<'_> {
     }
 }
 
-/// The name of the view of type `owned`: `FooView` for `Foo`. Underscores
-/// that uniqueness or keyword escaping appended stay at the end
-/// (`Self_` → `SelfView_`), where they keep the name upper camel case.
-pub(crate) fn view_name(owned: &str) -> String {
-    let owned = owned.trim_start_matches("r#");
-    let base = owned.trim_end_matches('_');
-    format!("{base}View{}", &owned[base.len()..])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::view_name;
-
-    #[test]
-    fn view_names_keep_escaping_underscores_last() {
-        assert_eq!(view_name("Foo"), "FooView");
-        assert_eq!(view_name("Self_"), "SelfView_");
-        assert_eq!(view_name("FooBar__"), "FooBarView__");
-        assert_eq!(view_name("r#Match"), "MatchView");
-    }
+/// Whether a member of oneof `index` of `message` holds borrowed data in a
+/// view, and the oneof so has a view enum of its own.
+fn oneof_borrows(message: &MessageType<'_>, index: usize) -> bool {
+    message
+        .oneofs
+        .get(index)
+        .is_some_and(|names| names.as_ref().is_some_and(|n| n.view.is_some()))
 }

@@ -1,7 +1,8 @@
 //! Bad input to buffa-build returns a clear `Err`, never a panic: malformed
 //! protos, missing files and directories, option paths that match nothing,
 //! bad pointer templates, attributes and `buffa_path`s, a protoc that cannot
-//! run, what edition 2024 forbids, and rpcs whose Rust names clash.
+//! run, and what edition 2024 forbids. (Names never fail: clashing ones
+//! resolve, as tests/naming.rs shows.)
 
 use std::path::Path;
 
@@ -411,45 +412,6 @@ fn out_dir_is_required_outside_build_scripts() {
     );
 }
 
-/// A view whose name another type of its module already has (a message,
-/// or a oneof enum, owned or view) is a generation error naming it, not
-/// generated code that fails to compile.
-#[test]
-fn view_names_that_are_taken_fail_to_generate() {
-    let cases = [
-        (
-            "message Foo {}\nmessage FooView {}",
-            ".clash.Foo: its view would be called FooView",
-        ),
-        (
-            "message Foo {\n  message Bar { int32 z = 1; }\n  oneof bar_view { int32 x = 1; }\n}",
-            ".clash.Foo.Bar: its view would be called BarView",
-        ),
-        (
-            "message Foo {\n  message ChoiceView {}\n  oneof choice { string s = 1; }\n}",
-            ".clash.Foo: the view of oneof choice would be called ChoiceView",
-        ),
-    ];
-    for (messages, expected) in cases {
-        let proto = format!("syntax = \"proto3\";\npackage clash;\n{messages}\n");
-        let dir = protos(&[("clash.proto", &proto)]);
-        let mut config = Config::new();
-        config
-            .files(&["clash.proto"])
-            .includes(&[dir.path()])
-            .views();
-        let message = match config.generate() {
-            Ok(_) => panic!("{messages}: generated"),
-            Err(e) => e.to_string(),
-        };
-        assert!(message.contains(expected), "{messages}: {message}");
-        // Without views the same schema generates.
-        let mut config = Config::new();
-        config.files(&["clash.proto"]).includes(&[dir.path()]);
-        config.generate().unwrap();
-    }
-}
-
 #[test]
 fn edition_2024_rules_are_clear_errors() {
     // (file content, what the error must say); protoc reports the first
@@ -519,34 +481,4 @@ fn edition_2024_rules_are_clear_errors() {
         "{message}"
     );
     assert!(message.contains("\"a.Hidden\""), "{message}");
-}
-
-#[test]
-fn rpcs_that_become_the_same_rust_method_are_an_error() {
-    let proto = r#"
-        syntax = "proto3";
-        package twins;
-        message Ping {}
-        service Lookup {
-          rpc GetItem(Ping) returns (Ping);
-          rpc get_item(Ping) returns (Ping);
-        }
-    "#;
-    let dir = protos(&[("twins.proto", proto)]);
-    let mut config = Config::new();
-    config
-        .files(&["twins.proto"])
-        .includes(&[dir.path()])
-        .tonic();
-    let error = expect_err(&config).to_string();
-    assert!(
-        error.contains("service twins.Lookup")
-            && error.contains("GetItem and get_item")
-            && error.contains("`get_item`"),
-        "{error}"
-    );
-    // Without services the same file generates.
-    let mut plain = Config::new();
-    plain.files(&["twins.proto"]).includes(&[dir.path()]);
-    plain.generate().unwrap();
 }
