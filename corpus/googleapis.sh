@@ -9,6 +9,7 @@
 #   bash corpus/googleapis.sh                   # generate all packages
 #   bash corpus/googleapis.sh --sample --build  # CI: the sample, generated and built
 #   bash corpus/googleapis.sh --root            # only fetch the tree and print its root
+#   bash corpus/googleapis.sh --crosscheck      # googleapis messages with data: prost -> buffa -> protoc's bytes
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -30,6 +31,10 @@ fi
 if [[ "${1:-}" == --root ]]; then
     echo "${root}"
     exit 0
+fi
+if [[ "${1:-}" == --crosscheck ]]; then
+    cd "${repo}/corpus/crosscheck"
+    exec env GOOGLEAPIS_DIR="${root}" cargo test --quiet
 fi
 
 cd "${repo}"
