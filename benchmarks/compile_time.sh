@@ -80,14 +80,24 @@ crate gen_pbjson $'prost = "0.14"\npbjson = "0.9"\npbjson-types = "0.9"\nserde =
     "${pbjson_build}" "${mount}"
 buffa_build="buffa_build::Config::new().protoc_arg(\"--experimental_allow_proto3_optional\")
     .files(${files}).includes(&[\"${protos}\"]).include_file(\"mod.rs\")"
+# buffa-types' features, as a user would enable them: `descriptor` for
+# googleapis, whose custom options (google/api/annotations.proto, ...)
+# extend descriptor.proto's options messages; `views` for the views row,
+# whose views name the well-known types' views.
+types_features=""
+if [[ "${schema}" == googleapis ]]; then
+    types_features='"descriptor", '
+fi
 buffa_deps="buffa = { path = \"${repo}/buffa\" }
-buffa-types = { path = \"${repo}/buffa-types\" }"
+buffa-types = { path = \"${repo}/buffa-types\", features = [${types_features}] }"
 buffa_json_deps="buffa = { path = \"${repo}/buffa\", features = [\"json\"] }
-buffa-types = { path = \"${repo}/buffa-types\", features = [\"json\"] }"
+buffa-types = { path = \"${repo}/buffa-types\", features = [${types_features}\"json\"] }"
+buffa_views_deps="buffa = { path = \"${repo}/buffa\" }
+buffa-types = { path = \"${repo}/buffa-types\", features = [${types_features}\"views\"] }"
 buffa_build_dep="buffa-build = { path = \"${repo}/buffa-build\" }"
 crate gen_buffa "${buffa_deps}" "${buffa_build_dep}" "${buffa_build}.compile().unwrap();" "${mount}"
 crate gen_buffa_json "${buffa_json_deps}" "${buffa_build_dep}" "${buffa_build}.json().compile().unwrap();" "${mount}"
-crate gen_buffa_views "${buffa_deps}" "${buffa_build_dep}" "${buffa_build}.views().compile().unwrap();" "${mount}"
+crate gen_buffa_views "${buffa_views_deps}" "${buffa_build_dep}" "${buffa_build}.views().compile().unwrap();" "${mount}"
 crate gen_buffa_reflect "${buffa_deps}"$'\n'"buffa-reflect = { path = \"${repo}/buffa-reflect\" }" \
     "${buffa_build_dep}" "${buffa_build}.reflection().compile().unwrap();" "${mount}"
 

@@ -490,9 +490,32 @@ impl Config {
     /// Generates a borrowed view `FooView<'a>` beside every message `Foo`
     /// (see `buffa::MessageView`): decoding it copies no string, bytes or
     /// singular sub-message, and allocates only for repeated and map
-    /// fields. Without it the generated code does not change.
+    /// fields. Where a proto type takes the name `FooView` (googleapis'
+    /// `enum DataItemView` beside `message DataItem`), the view is
+    /// `FooView_` instead (`_` appended until the name is free); oneof
+    /// view enums yield the same way. These names are claimed with or
+    /// without views, so turning views on renames nothing. Without views
+    /// the generated code does not change.
+    ///
+    /// A view field of a well-known type is that type's view in
+    /// `buffa-types` (`::buffa_types::google::protobuf::TimestampView`),
+    /// which exists only with `buffa-types`' `views` feature: a crate
+    /// whose protos import a well-known type and that generates views
+    /// depends on `buffa-types` with `features = ["views"]`.
     pub fn views(&mut self) -> &mut Self {
         self.options.views = true;
+        self
+    }
+
+    /// Like [`Config::views`], with every view item (view structs, oneof
+    /// view enums, their impls, and the owned message's `HasView` impl)
+    /// behind `#[cfg(feature = "<feature>")]` of the crate that includes
+    /// the code, for crates whose views are an optional feature.
+    /// `buffa-types` builds its own views this way, behind its `views`
+    /// feature.
+    pub fn views_behind_feature(&mut self, feature: impl Into<String>) -> &mut Self {
+        self.options.views = true;
+        self.options.views_feature = Some(feature.into());
         self
     }
 

@@ -91,6 +91,74 @@ fn views_eager_and_lazy() {
     });
 }
 
+/// Behind a feature, every view item carries the `cfg` and nothing else
+/// does: with the attributes dropped the code is the views golden, and
+/// with the gated items dropped it is the code generated without views.
+#[test]
+fn views_behind_a_feature() {
+    let dir = golden_dir();
+    let generate = |configure: &dyn Fn(&mut buffa_build::Config) -> &mut buffa_build::Config| {
+        let mut config = buffa_build::Config::new();
+        let files = configure(&mut config)
+            .files(&[dir.join("views.proto")])
+            .includes(&[&dir])
+            .generate()
+            .unwrap_or_else(|e| panic!("{e}"));
+        syn::parse_file(&files[0].content).unwrap()
+    };
+    let lazy = [
+        ".golden.views.Envelope.payload",
+        ".golden.views.Envelope.history",
+    ];
+    let gated = || generate(&|c| c.views_behind_feature("views").lazy_views_in(&lazy));
+    let with_views = generate(&|c| c.views().lazy_views_in(&lazy));
+    let without_views = generate(&|c| c);
+
+    let cfg = quote::quote!(#[cfg(feature = "views")]).to_string();
+    let is_cfg = |a: &syn::Attribute| quote::quote!(#a).to_string() == cfg;
+    let mut gated_items = 0;
+    let mut dropped_cfg = gated();
+    strip(&mut dropped_cfg.items, &mut |attrs| {
+        let before = attrs.len();
+        attrs.retain(|a| !is_cfg(a));
+        gated_items += before - attrs.len();
+        true
+    });
+    let mut dropped_items = gated();
+    strip(&mut dropped_items.items, &mut |attrs| {
+        !attrs.iter().any(is_cfg)
+    });
+
+    // Both views, their oneof view enum and `HasView` impls, at least.
+    assert!(gated_items > 10, "{gated_items} gated items");
+    let text = |file: &syn::File| quote::quote!(#file).to_string();
+    assert_eq!(text(&dropped_cfg), text(&with_views));
+    assert_eq!(text(&dropped_items), text(&without_views));
+}
+
+/// Keeps the items (recursively, in modules) for which `keep` returns
+/// true, given their attributes to read or change.
+fn strip(items: &mut Vec<syn::Item>, keep: &mut dyn FnMut(&mut Vec<syn::Attribute>) -> bool) {
+    items.retain_mut(|item| {
+        let attrs = match item {
+            syn::Item::Struct(item) => &mut item.attrs,
+            syn::Item::Enum(item) => &mut item.attrs,
+            syn::Item::Impl(item) => &mut item.attrs,
+            syn::Item::Use(item) => &mut item.attrs,
+            syn::Item::Fn(item) => &mut item.attrs,
+            syn::Item::Const(item) => &mut item.attrs,
+            syn::Item::Mod(item) => {
+                if let Some((_, items)) = &mut item.content {
+                    strip(items, keep);
+                }
+                &mut item.attrs
+            }
+            _ => return true,
+        };
+        keep(attrs)
+    });
+}
+
 #[test]
 fn no_std_paths() {
     check_with("no_std.proto", |config| config.no_std().views());

@@ -135,7 +135,7 @@ impl Context<'_> {
         let extendable = self.extendable_impl(full_name, &name);
         let json = self.generate_message_json(full_name, &fields)?;
         let view = if self.options.views {
-            self.generate_view(full_name, source_path, comments)?
+            self.behind_views_feature(self.generate_view(full_name, source_path, comments)?)?
         } else {
             quote!()
         };
@@ -292,12 +292,15 @@ impl Context<'_> {
         // module of enums and oneofs alone does without the alias.
         let has_oneofs =
             (0..message.proto.oneof_decl.len()).any(|index| Context::is_real_oneof(message, index));
-        let alias =
-            if items.iter().any(|item| !item.is_empty()) || (self.options.views && has_oneofs) {
-                runtime::alias_item(&self.buffa)
-            } else {
-                quote!()
-            };
+        let alias = if items.iter().any(|item| !item.is_empty()) {
+            runtime::alias_item(&self.buffa)
+        } else if self.options.views && has_oneofs {
+            let cfg = self.views_cfg();
+            let alias = runtime::alias_item(&self.buffa);
+            quote!(#cfg #alias)
+        } else {
+            quote!()
+        };
         for (index, nested) in message.proto.enum_type.iter().enumerate() {
             let mut path = source_path.to_vec();
             path.extend([4, index as i32]);
@@ -318,7 +321,8 @@ impl Context<'_> {
                     comments,
                 )?);
                 if self.options.views {
-                    items.push(self.generate_oneof_view(full_name, index, &oneof_enums[index])?);
+                    let view = self.generate_oneof_view(full_name, index, &oneof_enums[index])?;
+                    items.push(self.behind_views_feature(view)?);
                 }
             }
         }

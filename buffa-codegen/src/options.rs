@@ -94,6 +94,11 @@ pub struct Options {
     /// (`FooView_<'a>` where a type of that name exists, such as an enum
     /// `FooView`: names never depend on options, see DESIGN.md).
     pub views: bool,
+    /// Put every view item (view structs, oneof view enums, their impls,
+    /// the owned message's `HasView` impl) behind `#[cfg(feature = "...")]`
+    /// of the crate that includes the code, for crates whose views are
+    /// optional. Only with `views`.
+    pub views_feature: Option<String>,
     /// Generate proto3 JSON support: `serde::Serialize` and
     /// `serde::Deserialize` for every message and enum, and a
     /// `register_types` function per package. Generated code needs the

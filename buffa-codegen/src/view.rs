@@ -17,6 +17,37 @@ use crate::no_std;
 use crate::schema::{MessageType, RustPath};
 
 impl Context<'_> {
+    /// The `#[cfg(...)]` the view items carry, if any
+    /// (`Options::views_feature`).
+    pub(crate) fn views_cfg(&self) -> TokenStream {
+        match &self.options.views_feature {
+            Some(feature) => quote!(#[cfg(feature = #feature)]),
+            None => quote!(),
+        }
+    }
+
+    /// `items`, each behind [`Context::views_cfg`]: after its doc
+    /// comments, before its other attributes.
+    pub(crate) fn behind_views_feature(&self, items: TokenStream) -> Result<TokenStream, Error> {
+        if self.options.views_feature.is_none() || items.is_empty() {
+            return Ok(items);
+        }
+        let cfg = self.views_cfg();
+        let mut file: syn::File = syn::parse2(items)
+            .map_err(|e| Error::new(format!("generated view does not parse: {e}")))?;
+        for item in &mut file.items {
+            let attrs = item_attrs(item)?;
+            let docs = attrs
+                .iter()
+                .take_while(|a| a.path().is_ident("doc"))
+                .count();
+            let parsed = syn::parse::Parser::parse2(syn::Attribute::parse_outer, cfg.clone())
+                .map_err(|e| Error::new(format!("views feature: {e}")))?;
+            attrs.splice(docs..docs, parsed);
+        }
+        Ok(quote!(#file))
+    }
+
     /// The view of message `full_name` (`FooView` for `Foo`, as
     /// `names.rs` claimed it), with its impls; `source_path` locates the
     /// message's comments.
@@ -296,4 +327,25 @@ fn oneof_borrows(message: &MessageType<'_>, index: usize) -> bool {
         .oneofs
         .get(index)
         .is_some_and(|names| names.as_ref().is_some_and(|n| n.view.is_some()))
+}
+
+/// The attributes of a generated view item.
+fn item_attrs(item: &mut syn::Item) -> Result<&mut Vec<syn::Attribute>, Error> {
+    Ok(match item {
+        syn::Item::Struct(item) => &mut item.attrs,
+        syn::Item::Enum(item) => &mut item.attrs,
+        syn::Item::Impl(item) => &mut item.attrs,
+        syn::Item::Fn(item) => &mut item.attrs,
+        syn::Item::Use(item) => &mut item.attrs,
+        syn::Item::Const(item) => &mut item.attrs,
+        syn::Item::Static(item) => &mut item.attrs,
+        syn::Item::Type(item) => &mut item.attrs,
+        syn::Item::Mod(item) => &mut item.attrs,
+        other => {
+            return Err(Error::new(format!(
+                "unexpected item in a view: {}",
+                quote!(#other)
+            )));
+        }
+    })
 }

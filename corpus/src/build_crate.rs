@@ -85,6 +85,14 @@ fn write_crate(
     }
     let repo = repo();
     let path = |name: &str| repo.join(name).display().to_string();
+    // What a user of these packages enables in buffa-types: `descriptor`,
+    // since googleapis' custom options (google/api/annotations.proto, ...)
+    // extend descriptor.proto's options messages; `views` where the
+    // generated views name the well-known types' views.
+    let types_features = match set {
+        OptionSet::ViewsJson => r#"["json", "descriptor", "views"]"#,
+        _ => r#"["json", "descriptor"]"#,
+    };
     let manifest = format!(
         r#"[package]
 name = "corpus-{name}"
@@ -96,7 +104,7 @@ publish = false
 
 [dependencies]
 buffa = {{ path = "{buffa}", features = ["json"] }}
-buffa-types = {{ path = "{types}", features = ["json"] }}
+buffa-types = {{ path = "{types}", features = {types_features} }}
 buffa-reflect = {{ path = "{reflect}", features = ["json"] }}
 buffa-tonic = {{ path = "{tonic}" }}
 tonic = "0.14.9"

@@ -56,6 +56,7 @@ pub const KEYS: &[&str] = &[
     "inline_max_size",
     "inline_max_size_in",
     "views",
+    "views_behind_feature",
     "lazy_views",
     "lazy_views_in",
     "eager_views_in",
@@ -180,6 +181,10 @@ fn apply(params: &mut Params, key: &str, value: Option<&str>) -> Result<(), Stri
             options.inline_max_size.insert(path, size(bytes)?);
         }
         "views" => switch(value, &mut options.views)?,
+        "views_behind_feature" => {
+            options.views_feature = Some(required(value)?.to_owned());
+            options.views = true;
+        }
         // Config::lazy_views and lazy_views_in imply views.
         "lazy_views" => {
             no_value(value)?;

@@ -162,6 +162,9 @@ fn views_and_json() {
     assert_same(&protos, &["views", "json"], |c| {
         c.views().json();
     });
+    assert_same(&protos, &["views_behind_feature=borrowed"], |c| {
+        c.views_behind_feature("borrowed");
+    });
     assert_same(
         &reflect_protos(),
         &[

@@ -15,9 +15,12 @@ use buffa::json::TypeRegistry;
 
 use crate::google::protobuf as wkt;
 
-/// Adds every well-known type to `registry`: those `Any` can always hold.
+/// Adds every well-known type to `registry`: those `Any` can always hold,
+/// and with the `descriptor` feature the types of `descriptor.proto`.
 pub fn register_types(registry: &mut TypeRegistry) {
     wkt::register_types(registry);
+    #[cfg(feature = "descriptor")]
+    wkt::descriptor::register_types(registry);
     registry
         .register::<wkt::Any>()
         .register::<wkt::Timestamp>()

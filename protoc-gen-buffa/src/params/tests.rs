@@ -89,7 +89,14 @@ const EXAMPLES: &[(&str, Check)] = &[
     ("inline_max_size_in=.scene=128", |p| {
         assert_eq!(rules(&p.options.inline_max_size), rule(".scene", 128));
     }),
-    ("views", |p| assert!(p.options.views)),
+    ("views", |p| {
+        assert!(p.options.views);
+        assert_eq!(p.options.views_feature, None);
+    }),
+    ("views_behind_feature=borrowed", |p| {
+        assert!(p.options.views);
+        assert_eq!(p.options.views_feature.as_deref(), Some("borrowed"));
+    }),
     ("lazy_views", |p| {
         assert!(p.options.views);
         assert_eq!(rules(&p.options.lazy_views), rule(".", true));
