@@ -10,7 +10,6 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::field::{Field, Shape};
 use crate::ident;
-use crate::no_std;
 use crate::runtime;
 use crate::schema::RustPath;
 
@@ -131,7 +130,6 @@ impl Context<'_> {
             quote!()
         };
         let buffa = &self.buffa;
-        let once_cell = no_std::once_cell(self.options);
         let extendable = self.extendable_impl(full_name, &name);
         let json = self.generate_message_json(full_name, &fields)?;
         let view = if self.options.views {
@@ -158,8 +156,8 @@ impl Context<'_> {
                 #shares_input
 
                 fn default_instance() -> &'static Self {
-                    static INSTANCE: #once_cell<#name> = #once_cell::new();
-                    INSTANCE.get_or_init(<#name as ::core::default::Default>::default)
+                    static INSTANCE: __buffa::OnceBox<#name> = __buffa::OnceBox::new();
+                    INSTANCE.get_or_default()
                 }
 
                 #[allow(unused_mut)]

@@ -1,14 +1,14 @@
 //! What `Options::no_std` changes in generated code, and which options it
 //! rules out.
 //!
-//! Generated code reaches the standard library for three things: the heap
-//! types (`String`, `Vec`, `Box`), the map types, and the once-cell that
-//! holds each message's default instance. In `#![no_std]` code the heap
-//! types are the same items under `::alloc` (std re-exports them), maps are
-//! always `BTreeMap` (`HashMap` needs std's random hasher), and the
-//! once-cell is the runtime's `OnceBox` (std's `OnceLock` blocks, which
-//! needs the OS). Everything else generated code names is already in
-//! `::core` or in `buffa`.
+//! Generated code reaches the standard library for two things: the heap
+//! types (`String`, `Vec`, `Box`) and the map types. In `#![no_std]` code
+//! the heap types are the same items under `::alloc` (std re-exports
+//! them) and maps are always `BTreeMap` (`HashMap` needs std's random
+//! hasher). Everything else generated code names is already in `::core`
+//! or in `buffa` (default instances live in the runtime's `OnceBox` in
+//! both modes: std's `OnceLock` blocks, which needs the OS, and costs
+//! more to compile).
 //!
 //! Std-mode output is unchanged by this module: it only chooses between
 //! the two spellings.
@@ -27,17 +27,6 @@ pub fn alloc_crate(options: &Options) -> TokenStream {
         quote!(::alloc)
     } else {
         quote!(::std)
-    }
-}
-
-/// The type of a `static` holding a value built on first use, called with
-/// `new()` and `get_or_init(f)`: `std::sync::OnceLock`, or the runtime's
-/// `OnceBox` (through the module's `__buffa` alias) with `no_std`.
-pub fn once_cell(options: &Options) -> TokenStream {
-    if options.no_std {
-        quote!(__buffa::OnceBox)
-    } else {
-        quote!(::std::sync::OnceLock)
     }
 }
 
@@ -76,22 +65,17 @@ mod tests {
     fn std_mode_keeps_the_std_spellings() {
         let options = Options::default();
         assert_eq!(alloc_crate(&options).to_string(), ":: std");
-        assert_eq!(
-            once_cell(&options).to_string(),
-            ":: std :: sync :: OnceLock"
-        );
         assert!(!btree_maps_only(&options));
         assert!(check_options(&options).is_ok());
     }
 
     #[test]
-    fn no_std_names_alloc_and_the_runtime_once_cell() {
+    fn no_std_names_alloc() {
         let options = Options {
             no_std: true,
             ..Options::default()
         };
         assert_eq!(alloc_crate(&options).to_string(), ":: alloc");
-        assert_eq!(once_cell(&options).to_string(), "__buffa :: OnceBox");
         assert!(btree_maps_only(&options));
         assert!(check_options(&options).is_ok());
     }

@@ -13,7 +13,6 @@ use crate::field::{Field, Shape, ValueType};
 use crate::ident;
 use crate::message::Codec;
 use crate::names::OneofNames;
-use crate::no_std;
 use crate::schema::{MessageType, RustPath};
 
 impl Context<'_> {
@@ -77,7 +76,6 @@ impl Context<'_> {
         let (_, oneof_names) = self.member_names(message);
         let view_enums = self.oneof_view_enum_names(full_name)?;
         let buffa = &self.buffa;
-        let once_cell = no_std::once_cell(self.options);
 
         let mut struct_fields = Vec::new();
         let mut conversions = Vec::new();
@@ -175,8 +173,8 @@ impl Context<'_> {
                 where
                     Self: 'r,
                 {
-                    static INSTANCE: #once_cell<#name<'static>> = #once_cell::new();
-                    INSTANCE.get_or_init(<#name<'static> as ::core::default::Default>::default)
+                    static INSTANCE: __buffa::OnceBox<#name<'static>> = __buffa::OnceBox::new();
+                    INSTANCE.get_or_default()
                 }
             }
 

@@ -19,8 +19,8 @@ impl ::buffa::Message for FileDescriptorSet {
     const NAME: &'static str = "google.protobuf.FileDescriptorSet";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<FileDescriptorSet> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<FileDescriptorSet as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<FileDescriptorSet> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -160,11 +160,8 @@ impl<'a> __buffa::DefaultRef for FileDescriptorSetView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<FileDescriptorSetView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <FileDescriptorSetView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<FileDescriptorSetView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -271,8 +268,8 @@ impl ::buffa::Message for FileDescriptorProto {
     const NAME: &'static str = "google.protobuf.FileDescriptorProto";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<FileDescriptorProto> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<FileDescriptorProto as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<FileDescriptorProto> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -656,11 +653,8 @@ impl<'a> __buffa::DefaultRef for FileDescriptorProtoView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<FileDescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <FileDescriptorProtoView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<FileDescriptorProtoView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -846,8 +840,8 @@ impl ::buffa::Message for DescriptorProto {
     const NAME: &'static str = "google.protobuf.DescriptorProto";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<DescriptorProto> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<DescriptorProto as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<DescriptorProto> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -1160,11 +1154,8 @@ impl<'a> __buffa::DefaultRef for DescriptorProtoView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<DescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <DescriptorProtoView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<DescriptorProtoView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -1291,8 +1282,8 @@ pub mod descriptor_proto {
         const NAME: &'static str = "google.protobuf.DescriptorProto.ExtensionRange";
         const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
-            static INSTANCE: ::std::sync::OnceLock<ExtensionRange> = ::std::sync::OnceLock::new();
-            INSTANCE.get_or_init(<ExtensionRange as ::core::default::Default>::default)
+            static INSTANCE: __buffa::OnceBox<ExtensionRange> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
         fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -1458,11 +1449,8 @@ pub mod descriptor_proto {
         where
             Self: 'r,
         {
-            static INSTANCE: ::std::sync::OnceLock<ExtensionRangeView<'static>> = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(
-                    <ExtensionRangeView<'static> as ::core::default::Default>::default,
-                )
+            static INSTANCE: __buffa::OnceBox<ExtensionRangeView<'static>> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
     }
     #[cfg(feature = "views")]
@@ -1546,8 +1534,8 @@ pub mod descriptor_proto {
         const CACHES_SIZES: bool = false;
         const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
-            static INSTANCE: ::std::sync::OnceLock<ReservedRange> = ::std::sync::OnceLock::new();
-            INSTANCE.get_or_init(<ReservedRange as ::core::default::Default>::default)
+            static INSTANCE: __buffa::OnceBox<ReservedRange> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -1702,11 +1690,8 @@ pub mod descriptor_proto {
         where
             Self: 'r,
         {
-            static INSTANCE: ::std::sync::OnceLock<ReservedRangeView<'static>> = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(
-                    <ReservedRangeView<'static> as ::core::default::Default>::default,
-                )
+            static INSTANCE: __buffa::OnceBox<ReservedRangeView<'static>> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
     }
     #[cfg(feature = "views")]
@@ -1790,9 +1775,8 @@ impl ::buffa::Message for ExtensionRangeOptions {
     const NAME: &'static str = "google.protobuf.ExtensionRangeOptions";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<ExtensionRangeOptions> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<ExtensionRangeOptions as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<ExtensionRangeOptions> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -2014,11 +1998,8 @@ impl<'a> __buffa::DefaultRef for ExtensionRangeOptionsView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<ExtensionRangeOptionsView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <ExtensionRangeOptionsView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<ExtensionRangeOptionsView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -2145,8 +2126,8 @@ pub mod extension_range_options {
         const CACHES_SIZES: bool = false;
         const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
-            static INSTANCE: ::std::sync::OnceLock<Declaration> = ::std::sync::OnceLock::new();
-            INSTANCE.get_or_init(<Declaration as ::core::default::Default>::default)
+            static INSTANCE: __buffa::OnceBox<Declaration> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -2373,11 +2354,8 @@ pub mod extension_range_options {
         where
             Self: 'r,
         {
-            static INSTANCE: ::std::sync::OnceLock<DeclarationView<'static>> = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(
-                    <DeclarationView<'static> as ::core::default::Default>::default,
-                )
+            static INSTANCE: __buffa::OnceBox<DeclarationView<'static>> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
     }
     #[cfg(feature = "views")]
@@ -2632,8 +2610,8 @@ impl ::buffa::Message for FieldDescriptorProto {
     const NAME: &'static str = "google.protobuf.FieldDescriptorProto";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<FieldDescriptorProto> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<FieldDescriptorProto as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<FieldDescriptorProto> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -3023,11 +3001,8 @@ impl<'a> __buffa::DefaultRef for FieldDescriptorProtoView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<FieldDescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <FieldDescriptorProtoView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<FieldDescriptorProtoView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -3402,8 +3377,8 @@ impl ::buffa::Message for OneofDescriptorProto {
     const NAME: &'static str = "google.protobuf.OneofDescriptorProto";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<OneofDescriptorProto> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<OneofDescriptorProto as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<OneofDescriptorProto> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -3553,11 +3528,8 @@ impl<'a> __buffa::DefaultRef for OneofDescriptorProtoView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<OneofDescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <OneofDescriptorProtoView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<OneofDescriptorProtoView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -3642,8 +3614,8 @@ impl ::buffa::Message for EnumDescriptorProto {
     const NAME: &'static str = "google.protobuf.EnumDescriptorProto";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<EnumDescriptorProto> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<EnumDescriptorProto as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<EnumDescriptorProto> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -3882,11 +3854,8 @@ impl<'a> __buffa::DefaultRef for EnumDescriptorProtoView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<EnumDescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <EnumDescriptorProtoView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<EnumDescriptorProtoView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -4004,9 +3973,8 @@ pub mod enum_descriptor_proto {
         const CACHES_SIZES: bool = false;
         const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
-            static INSTANCE: ::std::sync::OnceLock<EnumReservedRange> = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(<EnumReservedRange as ::core::default::Default>::default)
+            static INSTANCE: __buffa::OnceBox<EnumReservedRange> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -4161,11 +4129,8 @@ pub mod enum_descriptor_proto {
         where
             Self: 'r,
         {
-            static INSTANCE: ::std::sync::OnceLock<EnumReservedRangeView<'static>> = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(
-                    <EnumReservedRangeView<'static> as ::core::default::Default>::default,
-                )
+            static INSTANCE: __buffa::OnceBox<EnumReservedRangeView<'static>> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
     }
     #[cfg(feature = "views")]
@@ -4244,9 +4209,8 @@ impl ::buffa::Message for EnumValueDescriptorProto {
     const NAME: &'static str = "google.protobuf.EnumValueDescriptorProto";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<EnumValueDescriptorProto> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<EnumValueDescriptorProto as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<EnumValueDescriptorProto> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -4413,13 +4377,8 @@ impl<'a> __buffa::DefaultRef for EnumValueDescriptorProtoView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<EnumValueDescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <EnumValueDescriptorProtoView<
-                    'static,
-                > as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<EnumValueDescriptorProtoView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -4498,9 +4457,8 @@ impl ::buffa::Message for ServiceDescriptorProto {
     const NAME: &'static str = "google.protobuf.ServiceDescriptorProto";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<ServiceDescriptorProto> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<ServiceDescriptorProto as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<ServiceDescriptorProto> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -4666,13 +4624,8 @@ impl<'a> __buffa::DefaultRef for ServiceDescriptorProtoView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<ServiceDescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <ServiceDescriptorProtoView<
-                    'static,
-                > as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<ServiceDescriptorProtoView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -4770,9 +4723,8 @@ impl ::buffa::Message for MethodDescriptorProto {
     const NAME: &'static str = "google.protobuf.MethodDescriptorProto";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<MethodDescriptorProto> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<MethodDescriptorProto as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<MethodDescriptorProto> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -5022,11 +4974,8 @@ impl<'a> __buffa::DefaultRef for MethodDescriptorProtoView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<MethodDescriptorProtoView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <MethodDescriptorProtoView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<MethodDescriptorProtoView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -5306,8 +5255,8 @@ impl ::buffa::Message for FileOptions {
     const NAME: &'static str = "google.protobuf.FileOptions";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<FileOptions> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<FileOptions as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<FileOptions> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -6019,9 +5968,8 @@ impl<'a> __buffa::DefaultRef for FileOptionsView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<FileOptionsView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<FileOptionsView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<FileOptionsView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -6469,8 +6417,8 @@ impl ::buffa::Message for MessageOptions {
     const NAME: &'static str = "google.protobuf.MessageOptions";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<MessageOptions> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<MessageOptions as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<MessageOptions> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -6827,11 +6775,8 @@ impl<'a> __buffa::DefaultRef for MessageOptionsView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<MessageOptionsView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <MessageOptionsView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<MessageOptionsView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -7062,8 +7007,8 @@ impl ::buffa::Message for FieldOptions {
     const NAME: &'static str = "google.protobuf.FieldOptions";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<FieldOptions> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<FieldOptions as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<FieldOptions> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -7547,11 +7492,8 @@ impl<'a> __buffa::DefaultRef for FieldOptionsView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<FieldOptionsView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <FieldOptionsView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<FieldOptionsView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -7746,8 +7688,8 @@ pub mod field_options {
         const CACHES_SIZES: bool = false;
         const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
-            static INSTANCE: ::std::sync::OnceLock<EditionDefault> = ::std::sync::OnceLock::new();
-            INSTANCE.get_or_init(<EditionDefault as ::core::default::Default>::default)
+            static INSTANCE: __buffa::OnceBox<EditionDefault> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -7919,11 +7861,8 @@ pub mod field_options {
         where
             Self: 'r,
         {
-            static INSTANCE: ::std::sync::OnceLock<EditionDefaultView<'static>> = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(
-                    <EditionDefaultView<'static> as ::core::default::Default>::default,
-                )
+            static INSTANCE: __buffa::OnceBox<EditionDefaultView<'static>> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
     }
     #[cfg(feature = "views")]
@@ -8040,8 +7979,8 @@ pub mod field_options {
         const CACHES_SIZES: bool = false;
         const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
-            static INSTANCE: ::std::sync::OnceLock<FeatureSupport> = ::std::sync::OnceLock::new();
-            INSTANCE.get_or_init(<FeatureSupport as ::core::default::Default>::default)
+            static INSTANCE: __buffa::OnceBox<FeatureSupport> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -8327,11 +8266,8 @@ pub mod field_options {
         where
             Self: 'r,
         {
-            static INSTANCE: ::std::sync::OnceLock<FeatureSupportView<'static>> = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(
-                    <FeatureSupportView<'static> as ::core::default::Default>::default,
-                )
+            static INSTANCE: __buffa::OnceBox<FeatureSupportView<'static>> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
     }
     #[cfg(feature = "views")]
@@ -8787,8 +8723,8 @@ impl ::buffa::Message for OneofOptions {
     const NAME: &'static str = "google.protobuf.OneofOptions";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<OneofOptions> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<OneofOptions as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<OneofOptions> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -8960,11 +8896,8 @@ impl<'a> __buffa::DefaultRef for OneofOptionsView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<OneofOptionsView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <OneofOptionsView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<OneofOptionsView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -9066,8 +8999,8 @@ impl ::buffa::Message for EnumOptions {
     const NAME: &'static str = "google.protobuf.EnumOptions";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<EnumOptions> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<EnumOptions as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<EnumOptions> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -9321,9 +9254,8 @@ impl<'a> __buffa::DefaultRef for EnumOptionsView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<EnumOptionsView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<EnumOptionsView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<EnumOptionsView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -9443,8 +9375,8 @@ impl ::buffa::Message for EnumValueOptions {
     const NAME: &'static str = "google.protobuf.EnumValueOptions";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<EnumValueOptions> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<EnumValueOptions as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<EnumValueOptions> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -9674,11 +9606,8 @@ impl<'a> __buffa::DefaultRef for EnumValueOptionsView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<EnumValueOptionsView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <EnumValueOptionsView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<EnumValueOptionsView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -9779,8 +9708,8 @@ impl ::buffa::Message for ServiceOptions {
     const NAME: &'static str = "google.protobuf.ServiceOptions";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<ServiceOptions> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<ServiceOptions as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<ServiceOptions> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -9975,11 +9904,8 @@ impl<'a> __buffa::DefaultRef for ServiceOptionsView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<ServiceOptionsView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <ServiceOptionsView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<ServiceOptionsView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -10076,8 +10002,8 @@ impl ::buffa::Message for MethodOptions {
     const NAME: &'static str = "google.protobuf.MethodOptions";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<MethodOptions> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<MethodOptions as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<MethodOptions> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -10302,11 +10228,8 @@ impl<'a> __buffa::DefaultRef for MethodOptionsView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<MethodOptionsView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <MethodOptionsView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<MethodOptionsView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -10508,8 +10431,8 @@ impl ::buffa::Message for UninterpretedOption {
     const NAME: &'static str = "google.protobuf.UninterpretedOption";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<UninterpretedOption> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<UninterpretedOption as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<UninterpretedOption> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -10790,11 +10713,8 @@ impl<'a> __buffa::DefaultRef for UninterpretedOptionView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<UninterpretedOptionView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <UninterpretedOptionView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<UninterpretedOptionView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -10940,8 +10860,8 @@ pub mod uninterpreted_option {
         const CACHES_SIZES: bool = false;
         const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
-            static INSTANCE: ::std::sync::OnceLock<NamePart> = ::std::sync::OnceLock::new();
-            INSTANCE.get_or_init(<NamePart as ::core::default::Default>::default)
+            static INSTANCE: __buffa::OnceBox<NamePart> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -11112,11 +11032,8 @@ pub mod uninterpreted_option {
         where
             Self: 'r,
         {
-            static INSTANCE: ::std::sync::OnceLock<NamePartView<'static>> = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(
-                    <NamePartView<'static> as ::core::default::Default>::default,
-                )
+            static INSTANCE: __buffa::OnceBox<NamePartView<'static>> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
     }
     #[cfg(feature = "views")]
@@ -11257,8 +11174,8 @@ impl ::buffa::Message for FeatureSet {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<FeatureSet> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<FeatureSet as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<FeatureSet> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -11687,9 +11604,8 @@ impl<'a> __buffa::DefaultRef for FeatureSetView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<FeatureSetView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<FeatureSetView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<FeatureSetView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -11869,9 +11785,8 @@ pub mod feature_set {
         const CACHES_SIZES: bool = false;
         const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
-            static INSTANCE: ::std::sync::OnceLock<VisibilityFeature> = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(<VisibilityFeature as ::core::default::Default>::default)
+            static INSTANCE: __buffa::OnceBox<VisibilityFeature> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -11988,11 +11903,8 @@ pub mod feature_set {
         where
             Self: 'r,
         {
-            static INSTANCE: ::std::sync::OnceLock<VisibilityFeatureView<'static>> = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(
-                    <VisibilityFeatureView<'static> as ::core::default::Default>::default,
-                )
+            static INSTANCE: __buffa::OnceBox<VisibilityFeatureView<'static>> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
     }
     #[cfg(feature = "views")]
@@ -12143,9 +12055,8 @@ pub mod feature_set {
         const CACHES_SIZES: bool = false;
         const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
-            static INSTANCE: ::std::sync::OnceLock<ProtoLimitsFeature> = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(<ProtoLimitsFeature as ::core::default::Default>::default)
+            static INSTANCE: __buffa::OnceBox<ProtoLimitsFeature> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -12262,13 +12173,8 @@ pub mod feature_set {
         where
             Self: 'r,
         {
-            static INSTANCE: ::std::sync::OnceLock<ProtoLimitsFeatureView<'static>> = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(
-                    <ProtoLimitsFeatureView<
-                        'static,
-                    > as ::core::default::Default>::default,
-                )
+            static INSTANCE: __buffa::OnceBox<ProtoLimitsFeatureView<'static>> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
     }
     #[cfg(feature = "views")]
@@ -12912,8 +12818,8 @@ impl ::buffa::Message for FeatureSetDefaults {
     const NAME: &'static str = "google.protobuf.FeatureSetDefaults";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<FeatureSetDefaults> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<FeatureSetDefaults as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<FeatureSetDefaults> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -13113,11 +13019,8 @@ impl<'a> __buffa::DefaultRef for FeatureSetDefaultsView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<FeatureSetDefaultsView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <FeatureSetDefaultsView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<FeatureSetDefaultsView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -13215,11 +13118,8 @@ pub mod feature_set_defaults {
         const NAME: &'static str = "google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault";
         const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
-            static INSTANCE: ::std::sync::OnceLock<FeatureSetEditionDefault> = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(
-                    <FeatureSetEditionDefault as ::core::default::Default>::default,
-                )
+            static INSTANCE: __buffa::OnceBox<FeatureSetEditionDefault> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
         fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -13409,15 +13309,8 @@ pub mod feature_set_defaults {
         where
             Self: 'r,
         {
-            static INSTANCE: ::std::sync::OnceLock<
-                FeatureSetEditionDefaultView<'static>,
-            > = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(
-                    <FeatureSetEditionDefaultView<
-                        'static,
-                    > as ::core::default::Default>::default,
-                )
+            static INSTANCE: __buffa::OnceBox<FeatureSetEditionDefaultView<'static>> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
     }
     #[cfg(feature = "views")]
@@ -13541,8 +13434,8 @@ impl ::buffa::Message for SourceCodeInfo {
     const NAME: &'static str = "google.protobuf.SourceCodeInfo";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<SourceCodeInfo> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<SourceCodeInfo as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<SourceCodeInfo> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -13725,11 +13618,8 @@ impl<'a> __buffa::DefaultRef for SourceCodeInfoView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<SourceCodeInfoView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <SourceCodeInfoView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<SourceCodeInfoView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -13895,8 +13785,8 @@ pub mod source_code_info {
         const NAME: &'static str = "google.protobuf.SourceCodeInfo.Location";
         const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
-            static INSTANCE: ::std::sync::OnceLock<Location> = ::std::sync::OnceLock::new();
-            INSTANCE.get_or_init(<Location as ::core::default::Default>::default)
+            static INSTANCE: __buffa::OnceBox<Location> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
         fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -14224,11 +14114,8 @@ pub mod source_code_info {
         where
             Self: 'r,
         {
-            static INSTANCE: ::std::sync::OnceLock<LocationView<'static>> = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(
-                    <LocationView<'static> as ::core::default::Default>::default,
-                )
+            static INSTANCE: __buffa::OnceBox<LocationView<'static>> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
     }
     #[cfg(feature = "views")]
@@ -14346,8 +14233,8 @@ impl ::buffa::Message for GeneratedCodeInfo {
     const NAME: &'static str = "google.protobuf.GeneratedCodeInfo";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<GeneratedCodeInfo> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<GeneratedCodeInfo as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<GeneratedCodeInfo> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -14484,11 +14371,8 @@ impl<'a> __buffa::DefaultRef for GeneratedCodeInfoView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<GeneratedCodeInfoView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <GeneratedCodeInfoView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<GeneratedCodeInfoView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -14578,8 +14462,8 @@ pub mod generated_code_info {
         const NAME: &'static str = "google.protobuf.GeneratedCodeInfo.Annotation";
         const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
-            static INSTANCE: ::std::sync::OnceLock<Annotation> = ::std::sync::OnceLock::new();
-            INSTANCE.get_or_init(<Annotation as ::core::default::Default>::default)
+            static INSTANCE: __buffa::OnceBox<Annotation> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
         fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -14811,11 +14695,8 @@ pub mod generated_code_info {
         where
             Self: 'r,
         {
-            static INSTANCE: ::std::sync::OnceLock<AnnotationView<'static>> = ::std::sync::OnceLock::new();
-            INSTANCE
-                .get_or_init(
-                    <AnnotationView<'static> as ::core::default::Default>::default,
-                )
+            static INSTANCE: __buffa::OnceBox<AnnotationView<'static>> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
     }
     #[cfg(feature = "views")]

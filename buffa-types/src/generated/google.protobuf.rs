@@ -81,8 +81,8 @@ impl ::buffa::Message for Any {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Any> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Any as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Any> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -199,8 +199,8 @@ impl<'a> __buffa::DefaultRef for AnyView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<AnyView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<AnyView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<AnyView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -282,8 +282,8 @@ impl ::buffa::Message for SourceContext {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<SourceContext> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<SourceContext as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<SourceContext> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -423,11 +423,8 @@ impl<'a> __buffa::DefaultRef for SourceContextView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<SourceContextView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(
-                <SourceContextView<'static> as ::core::default::Default>::default,
-            )
+        static INSTANCE: __buffa::OnceBox<SourceContextView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -511,8 +508,8 @@ impl ::buffa::Message for Type {
     const NAME: &'static str = "google.protobuf.Type";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Type> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Type as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Type> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -727,8 +724,8 @@ impl<'a> __buffa::DefaultRef for TypeView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<TypeView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<TypeView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<TypeView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -862,8 +859,8 @@ impl ::buffa::Message for Field {
     const NAME: &'static str = "google.protobuf.Field";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Field> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Field as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Field> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -1139,8 +1136,8 @@ impl<'a> __buffa::DefaultRef for FieldView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<FieldView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<FieldView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<FieldView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -1526,8 +1523,8 @@ impl ::buffa::Message for Enum {
     const NAME: &'static str = "google.protobuf.Enum";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Enum> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Enum as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Enum> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -1731,8 +1728,8 @@ impl<'a> __buffa::DefaultRef for EnumView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<EnumView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<EnumView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<EnumView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -1838,8 +1835,8 @@ impl ::buffa::Message for EnumValue {
     const NAME: &'static str = "google.protobuf.EnumValue";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<EnumValue> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<EnumValue as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<EnumValue> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -1990,9 +1987,8 @@ impl<'a> __buffa::DefaultRef for EnumValueView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<EnumValueView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<EnumValueView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<EnumValueView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -2075,8 +2071,8 @@ impl ::buffa::Message for Option {
     const NAME: &'static str = "google.protobuf.Option";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Option> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Option as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Option> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -2222,8 +2218,8 @@ impl<'a> __buffa::DefaultRef for OptionView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<OptionView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<OptionView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<OptionView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -2404,8 +2400,8 @@ impl ::buffa::Message for Api {
     const NAME: &'static str = "google.protobuf.Api";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Api> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Api as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Api> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -2650,8 +2646,8 @@ impl<'a> __buffa::DefaultRef for ApiView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<ApiView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<ApiView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<ApiView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -2788,8 +2784,8 @@ impl ::buffa::Message for Method {
     const NAME: &'static str = "google.protobuf.Method";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Method> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Method as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Method> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -3054,8 +3050,8 @@ impl<'a> __buffa::DefaultRef for MethodView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<MethodView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<MethodView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<MethodView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -3275,8 +3271,8 @@ impl ::buffa::Message for Mixin {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Mixin> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Mixin as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Mixin> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -3421,8 +3417,8 @@ impl<'a> __buffa::DefaultRef for MixinView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<MixinView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<MixinView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<MixinView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -3564,8 +3560,8 @@ impl ::buffa::Message for Duration {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Duration> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Duration as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Duration> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -3652,9 +3648,8 @@ impl<'a> __buffa::DefaultRef for DurationView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<DurationView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<DurationView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<DurationView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -3722,8 +3717,8 @@ impl ::buffa::Message for Empty {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Empty> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Empty as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Empty> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -3838,8 +3833,8 @@ impl<'a> __buffa::DefaultRef for EmptyView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<EmptyView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<EmptyView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<EmptyView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -4089,8 +4084,8 @@ impl ::buffa::Message for FieldMask {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<FieldMask> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<FieldMask as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<FieldMask> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -4168,9 +4163,8 @@ impl<'a> __buffa::DefaultRef for FieldMaskView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<FieldMaskView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<FieldMaskView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<FieldMaskView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -4247,8 +4241,8 @@ impl ::buffa::Message for Struct {
     const NAME: &'static str = "google.protobuf.Struct";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Struct> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Struct as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Struct> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -4335,8 +4329,8 @@ impl<'a> __buffa::DefaultRef for StructView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<StructView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<StructView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<StructView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -4411,8 +4405,8 @@ impl ::buffa::Message for Value {
     const NAME: &'static str = "google.protobuf.Value";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Value> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Value as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Value> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -4581,8 +4575,8 @@ impl<'a> __buffa::DefaultRef for ValueView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<ValueView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<ValueView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<ValueView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -4827,8 +4821,8 @@ impl ::buffa::Message for ListValue {
     const NAME: &'static str = "google.protobuf.ListValue";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<ListValue> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<ListValue as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<ListValue> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -4900,9 +4894,8 @@ impl<'a> __buffa::DefaultRef for ListValueView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<ListValueView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<ListValueView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<ListValueView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -5104,8 +5097,8 @@ impl ::buffa::Message for Timestamp {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Timestamp> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Timestamp as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Timestamp> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -5191,9 +5184,8 @@ impl<'a> __buffa::DefaultRef for TimestampView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<TimestampView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<TimestampView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<TimestampView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -5260,8 +5252,8 @@ impl ::buffa::Message for DoubleValue {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<DoubleValue> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<DoubleValue as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<DoubleValue> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -5335,9 +5327,8 @@ impl<'a> __buffa::DefaultRef for DoubleValueView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<DoubleValueView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<DoubleValueView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<DoubleValueView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -5399,8 +5390,8 @@ impl ::buffa::Message for FloatValue {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<FloatValue> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<FloatValue as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<FloatValue> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -5474,9 +5465,8 @@ impl<'a> __buffa::DefaultRef for FloatValueView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<FloatValueView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<FloatValueView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<FloatValueView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -5540,8 +5530,8 @@ impl ::buffa::Message for Int64Value {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Int64Value> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Int64Value as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Int64Value> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -5615,9 +5605,8 @@ impl<'a> __buffa::DefaultRef for Int64ValueView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<Int64ValueView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<Int64ValueView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Int64ValueView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -5681,8 +5670,8 @@ impl ::buffa::Message for UInt64Value {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<UInt64Value> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<UInt64Value as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<UInt64Value> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -5756,9 +5745,8 @@ impl<'a> __buffa::DefaultRef for UInt64ValueView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<UInt64ValueView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<UInt64ValueView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<UInt64ValueView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -5822,8 +5810,8 @@ impl ::buffa::Message for Int32Value {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Int32Value> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Int32Value as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Int32Value> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -5897,9 +5885,8 @@ impl<'a> __buffa::DefaultRef for Int32ValueView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<Int32ValueView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<Int32ValueView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Int32ValueView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -5963,8 +5950,8 @@ impl ::buffa::Message for UInt32Value {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<UInt32Value> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<UInt32Value as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<UInt32Value> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -6038,9 +6025,8 @@ impl<'a> __buffa::DefaultRef for UInt32ValueView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<UInt32ValueView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<UInt32ValueView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<UInt32ValueView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -6104,8 +6090,8 @@ impl ::buffa::Message for BoolValue {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<BoolValue> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<BoolValue as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<BoolValue> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -6177,9 +6163,8 @@ impl<'a> __buffa::DefaultRef for BoolValueView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<BoolValueView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<BoolValueView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<BoolValueView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -6243,8 +6228,8 @@ impl ::buffa::Message for StringValue {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<StringValue> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<StringValue as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<StringValue> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -6322,9 +6307,8 @@ impl<'a> __buffa::DefaultRef for StringValueView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<StringValueView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<StringValueView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<StringValueView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]
@@ -6397,8 +6381,8 @@ impl ::buffa::Message for BytesValue {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<BytesValue> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<BytesValue as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<BytesValue> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -6476,9 +6460,8 @@ impl<'a> __buffa::DefaultRef for BytesValueView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<BytesValueView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<BytesValueView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<BytesValueView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 #[cfg(feature = "views")]

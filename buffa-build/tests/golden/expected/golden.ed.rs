@@ -33,8 +33,8 @@ impl ::buffa::Message for Tuned {
     const NAME: &'static str = "golden.ed.Tuned";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Tuned> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Tuned as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Tuned> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -118,8 +118,8 @@ impl ::buffa::Message for Extended {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Extended> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Extended as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Extended> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -170,8 +170,8 @@ impl ::buffa::Message for Holder {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Holder> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Holder as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Holder> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {

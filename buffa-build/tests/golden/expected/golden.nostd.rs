@@ -39,7 +39,7 @@ impl ::buffa::Message for Reading {
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
         static INSTANCE: __buffa::OnceBox<Reading> = __buffa::OnceBox::new();
-        INSTANCE.get_or_init(<Reading as ::core::default::Default>::default)
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -228,7 +228,7 @@ impl<'a> __buffa::DefaultRef for ReadingView<'a> {
         Self: 'r,
     {
         static INSTANCE: __buffa::OnceBox<ReadingView<'static>> = __buffa::OnceBox::new();
-        INSTANCE.get_or_init(<ReadingView<'static> as ::core::default::Default>::default)
+        INSTANCE.get_or_default()
     }
 }
 impl<'a> __buffa::Encodable for ReadingView<'a> {

@@ -20,8 +20,8 @@ impl ::buffa::Message for Number {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Number> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Number as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Number> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -73,8 +73,8 @@ impl ::buffa::Message for Total {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Total> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Total as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Total> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -131,8 +131,8 @@ pub mod total {
         const CACHES_SIZES: bool = false;
         const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
-            static INSTANCE: ::std::sync::OnceLock<Entry> = ::std::sync::OnceLock::new();
-            INSTANCE.get_or_init(<Entry as ::core::default::Default>::default)
+            static INSTANCE: __buffa::OnceBox<Entry> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {

@@ -42,8 +42,8 @@ impl Record {
 impl ::buffa::Message for Record {
     const NAME: &'static str = "golden.strings.Record";
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Record> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Record as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Record> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -221,8 +221,8 @@ impl<'a> __buffa::DefaultRef for RecordView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<RecordView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<RecordView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<RecordView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 impl<'a> __buffa::Encodable for RecordView<'a> {

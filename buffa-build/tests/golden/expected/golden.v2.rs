@@ -41,8 +41,8 @@ impl ::buffa::Message for Legacy {
     const NAME: &'static str = "golden.v2.Legacy";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Legacy> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Legacy as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Legacy> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -159,8 +159,8 @@ pub mod legacy {
         const CACHES_SIZES: bool = false;
         const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
-            static INSTANCE: ::std::sync::OnceLock<Extra> = ::std::sync::OnceLock::new();
-            INSTANCE.get_or_init(<Extra as ::core::default::Default>::default)
+            static INSTANCE: __buffa::OnceBox<Extra> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -226,8 +226,8 @@ impl ::buffa::Message for Note {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Note> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Note as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Note> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
@@ -282,8 +282,8 @@ impl ::buffa::Message for Registry {
     const CACHES_SIZES: bool = false;
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Registry> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Registry as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Registry> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {

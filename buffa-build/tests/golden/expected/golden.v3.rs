@@ -31,8 +31,8 @@ impl ::buffa::Message for Shapes {
     const NAME: &'static str = "golden.v3.Shapes";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Shapes> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Shapes as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Shapes> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -188,8 +188,8 @@ pub mod shapes {
         const CACHES_SIZES: bool = false;
         const SHARES_INPUT: bool = false;
         fn default_instance() -> &'static Self {
-            static INSTANCE: ::std::sync::OnceLock<Inner> = ::std::sync::OnceLock::new();
-            INSTANCE.get_or_init(<Inner as ::core::default::Default>::default)
+            static INSTANCE: __buffa::OnceBox<Inner> = __buffa::OnceBox::new();
+            INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {

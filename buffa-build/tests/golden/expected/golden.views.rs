@@ -38,8 +38,8 @@ impl ::buffa::Message for Envelope {
     const NAME: &'static str = "golden.views.Envelope";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Envelope> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Envelope as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Envelope> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -256,9 +256,8 @@ impl<'a> __buffa::DefaultRef for EnvelopeView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<EnvelopeView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE
-            .get_or_init(<EnvelopeView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<EnvelopeView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 impl<'a> __buffa::Encodable for EnvelopeView<'a> {
@@ -505,8 +504,8 @@ impl ::buffa::Message for Header {
     const NAME: &'static str = "golden.views.Header";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Header> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Header as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Header> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -588,8 +587,8 @@ impl<'a> __buffa::DefaultRef for HeaderView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<HeaderView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<HeaderView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<HeaderView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 impl<'a> __buffa::Encodable for HeaderView<'a> {
@@ -658,8 +657,8 @@ impl ::buffa::Message for Payload {
     const NAME: &'static str = "golden.views.Payload";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Payload> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Payload as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Payload> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -725,8 +724,8 @@ impl<'a> __buffa::DefaultRef for PayloadView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<PayloadView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<PayloadView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<PayloadView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 impl<'a> __buffa::Encodable for PayloadView<'a> {
@@ -781,8 +780,8 @@ impl ::buffa::Message for Node {
     const NAME: &'static str = "golden.views.Node";
     const SHARES_INPUT: bool = false;
     fn default_instance() -> &'static Self {
-        static INSTANCE: ::std::sync::OnceLock<Node> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<Node as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<Node> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
@@ -857,8 +856,8 @@ impl<'a> __buffa::DefaultRef for NodeView<'a> {
     where
         Self: 'r,
     {
-        static INSTANCE: ::std::sync::OnceLock<NodeView<'static>> = ::std::sync::OnceLock::new();
-        INSTANCE.get_or_init(<NodeView<'static> as ::core::default::Default>::default)
+        static INSTANCE: __buffa::OnceBox<NodeView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
     }
 }
 impl<'a> __buffa::Encodable for NodeView<'a> {
