@@ -89,10 +89,7 @@ impl Context<'_> {
             let field_name = ident::ident(&field.rust_name);
             let ty = field.rust_type(buffa, &self.alloc)?;
             struct_fields.push(quote!(#doc pub #field_name: #ty));
-            conversions.push({
-                let copy = Self::owned_copy(field, &field_name);
-                quote!(owned.#field_name = #copy;)
-            });
+            conversions.push(Self::owned_copy(field, &field_name));
         }
         for (index, _) in message.proto.oneof_decl.iter().enumerate() {
             if !Context::is_real_oneof(message, index) {
@@ -109,7 +106,9 @@ impl Context<'_> {
                 quote!(#module_ident::#enum_name)
             };
             struct_fields.push(quote!(#doc pub #field_name: ::core::option::Option<#ty>));
-            conversions.push(quote!(owned.#field_name = __buffa::to_owned(&self.#field_name)?;));
+            conversions.push(
+                quote!(__buffa::to_owned_into(&self.#field_name, &mut owned.#field_name)?;),
+            );
         }
 
         let Codec {
@@ -163,7 +162,7 @@ impl Context<'_> {
                 fn to_owned_value(&self) -> ::core::result::Result<#owned, #buffa::DecodeError> {
                     let mut owned = <#owned as ::core::default::Default>::default();
                     #(#conversions)*
-                    owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+                    __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
                     ::core::result::Result::Ok(owned)
                 }
             }
@@ -208,10 +207,10 @@ impl Context<'_> {
         })
     }
 
-    /// The expression copying view field `name` into the owned message:
-    /// numbers, booleans and enums (also optional or repeated) are the
-    /// same types in both and copy or clone directly; everything else goes
-    /// through `to_owned`.
+    /// The statement copying view field `name` into the owned message
+    /// `owned`: numbers, booleans and enums (also optional or repeated)
+    /// are the same types in both and copy or clone directly; everything
+    /// else goes through `to_owned_into`.
     fn owned_copy(field: &Field<'_>, name: &syn::Ident) -> TokenStream {
         let same_type = match &field.value {
             ValueType::Scalar(scalar) => scalar.packable(),
@@ -219,9 +218,11 @@ impl Context<'_> {
             ValueType::Message { .. } => false,
         };
         match field.shape {
-            Shape::Implicit | Shape::Explicit if same_type => quote!(self.#name),
-            Shape::Repeated { .. } if same_type => quote!(::core::clone::Clone::clone(&self.#name)),
-            _ => quote!(__buffa::to_owned(&self.#name)?),
+            Shape::Implicit | Shape::Explicit if same_type => quote!(owned.#name = self.#name;),
+            Shape::Repeated { .. } if same_type => {
+                quote!(owned.#name = ::core::clone::Clone::clone(&self.#name);)
+            }
+            _ => quote!(__buffa::to_owned_into(&self.#name, &mut owned.#name)?;),
         }
     }
 

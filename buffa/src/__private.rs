@@ -28,6 +28,24 @@ pub use crate::view::ToOwnedValue;
 pub fn to_owned<T: ToOwnedValue<O> + ?Sized, O>(value: &T) -> Result<O, crate::DecodeError> {
     value.to_owned_value()
 }
+
+/// Copies a view's field into the owned message's field `into`; see
+/// [`ToOwnedValue`]. The generated `to_owned_value` calls this once per
+/// field with a `?` on its `Result<(), _>`: one `Try` type for the whole
+/// crate, where `to_owned(..)?` instantiates one per field type.
+#[inline]
+pub fn to_owned_into<T: ToOwnedValue<O> + ?Sized, O>(
+    value: &T,
+    into: &mut O,
+) -> Result<(), crate::DecodeError> {
+    match value.to_owned_value() {
+        Ok(owned) => {
+            *into = owned;
+            Ok(())
+        }
+        Err(error) => Err(error),
+    }
+}
 pub use crate::size_cache::SizeCache;
 pub use crate::wire::{
     Tag, tag_len, varint_len, zigzag_decode32, zigzag_decode64, zigzag_encode32, zigzag_encode64,

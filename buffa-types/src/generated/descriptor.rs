@@ -149,8 +149,8 @@ impl<'a> __buffa::ToOwnedValue<FileDescriptorSet> for FileDescriptorSetView<'a> 
         &self,
     ) -> ::core::result::Result<FileDescriptorSet, ::buffa::DecodeError> {
         let mut owned = <FileDescriptorSet as ::core::default::Default>::default();
-        owned.file = __buffa::to_owned(&self.file)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.file, &mut owned.file)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -629,21 +629,21 @@ impl<'a> __buffa::ToOwnedValue<FileDescriptorProto> for FileDescriptorProtoView<
         &self,
     ) -> ::core::result::Result<FileDescriptorProto, ::buffa::DecodeError> {
         let mut owned = <FileDescriptorProto as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.package = __buffa::to_owned(&self.package)?;
-        owned.dependency = __buffa::to_owned(&self.dependency)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.package, &mut owned.package)?;
+        __buffa::to_owned_into(&self.dependency, &mut owned.dependency)?;
         owned.public_dependency = ::core::clone::Clone::clone(&self.public_dependency);
         owned.weak_dependency = ::core::clone::Clone::clone(&self.weak_dependency);
-        owned.option_dependency = __buffa::to_owned(&self.option_dependency)?;
-        owned.message_type = __buffa::to_owned(&self.message_type)?;
-        owned.enum_type = __buffa::to_owned(&self.enum_type)?;
-        owned.service = __buffa::to_owned(&self.service)?;
-        owned.extension = __buffa::to_owned(&self.extension)?;
-        owned.options = __buffa::to_owned(&self.options)?;
-        owned.source_code_info = __buffa::to_owned(&self.source_code_info)?;
-        owned.syntax = __buffa::to_owned(&self.syntax)?;
+        __buffa::to_owned_into(&self.option_dependency, &mut owned.option_dependency)?;
+        __buffa::to_owned_into(&self.message_type, &mut owned.message_type)?;
+        __buffa::to_owned_into(&self.enum_type, &mut owned.enum_type)?;
+        __buffa::to_owned_into(&self.service, &mut owned.service)?;
+        __buffa::to_owned_into(&self.extension, &mut owned.extension)?;
+        __buffa::to_owned_into(&self.options, &mut owned.options)?;
+        __buffa::to_owned_into(&self.source_code_info, &mut owned.source_code_info)?;
+        __buffa::to_owned_into(&self.syntax, &mut owned.syntax)?;
         owned.edition = self.edition;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -1133,18 +1133,18 @@ impl<'a> __buffa::ToOwnedValue<DescriptorProto> for DescriptorProtoView<'a> {
         &self,
     ) -> ::core::result::Result<DescriptorProto, ::buffa::DecodeError> {
         let mut owned = <DescriptorProto as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.field = __buffa::to_owned(&self.field)?;
-        owned.extension = __buffa::to_owned(&self.extension)?;
-        owned.nested_type = __buffa::to_owned(&self.nested_type)?;
-        owned.enum_type = __buffa::to_owned(&self.enum_type)?;
-        owned.extension_range = __buffa::to_owned(&self.extension_range)?;
-        owned.oneof_decl = __buffa::to_owned(&self.oneof_decl)?;
-        owned.options = __buffa::to_owned(&self.options)?;
-        owned.reserved_range = __buffa::to_owned(&self.reserved_range)?;
-        owned.reserved_name = __buffa::to_owned(&self.reserved_name)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.field, &mut owned.field)?;
+        __buffa::to_owned_into(&self.extension, &mut owned.extension)?;
+        __buffa::to_owned_into(&self.nested_type, &mut owned.nested_type)?;
+        __buffa::to_owned_into(&self.enum_type, &mut owned.enum_type)?;
+        __buffa::to_owned_into(&self.extension_range, &mut owned.extension_range)?;
+        __buffa::to_owned_into(&self.oneof_decl, &mut owned.oneof_decl)?;
+        __buffa::to_owned_into(&self.options, &mut owned.options)?;
+        __buffa::to_owned_into(&self.reserved_range, &mut owned.reserved_range)?;
+        __buffa::to_owned_into(&self.reserved_name, &mut owned.reserved_name)?;
         owned.visibility = self.visibility;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -1438,8 +1438,8 @@ pub mod descriptor_proto {
             let mut owned = <ExtensionRange as ::core::default::Default>::default();
             owned.start = self.start;
             owned.end = self.end;
-            owned.options = __buffa::to_owned(&self.options)?;
-            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            __buffa::to_owned_into(&self.options, &mut owned.options)?;
+            __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
             ::core::result::Result::Ok(owned)
         }
     }
@@ -1680,7 +1680,7 @@ pub mod descriptor_proto {
             let mut owned = <ReservedRange as ::core::default::Default>::default();
             owned.start = self.start;
             owned.end = self.end;
-            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
             ::core::result::Result::Ok(owned)
         }
     }
@@ -1984,11 +1984,14 @@ impl<'a> __buffa::ToOwnedValue<ExtensionRangeOptions> for ExtensionRangeOptionsV
         &self,
     ) -> ::core::result::Result<ExtensionRangeOptions, ::buffa::DecodeError> {
         let mut owned = <ExtensionRangeOptions as ::core::default::Default>::default();
-        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
-        owned.declaration = __buffa::to_owned(&self.declaration)?;
-        owned.features = __buffa::to_owned(&self.features)?;
+        __buffa::to_owned_into(
+            &self.uninterpreted_option,
+            &mut owned.uninterpreted_option,
+        )?;
+        __buffa::to_owned_into(&self.declaration, &mut owned.declaration)?;
+        __buffa::to_owned_into(&self.features, &mut owned.features)?;
         owned.verification = self.verification;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -2340,11 +2343,11 @@ pub mod extension_range_options {
         ) -> ::core::result::Result<Declaration, ::buffa::DecodeError> {
             let mut owned = <Declaration as ::core::default::Default>::default();
             owned.number = self.number;
-            owned.full_name = __buffa::to_owned(&self.full_name)?;
-            owned.r#type = __buffa::to_owned(&self.r#type)?;
+            __buffa::to_owned_into(&self.full_name, &mut owned.full_name)?;
+            __buffa::to_owned_into(&self.r#type, &mut owned.r#type)?;
             owned.reserved = self.reserved;
             owned.repeated = self.repeated;
-            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
             ::core::result::Result::Ok(owned)
         }
     }
@@ -2980,18 +2983,18 @@ impl<'a> __buffa::ToOwnedValue<FieldDescriptorProto> for FieldDescriptorProtoVie
         &self,
     ) -> ::core::result::Result<FieldDescriptorProto, ::buffa::DecodeError> {
         let mut owned = <FieldDescriptorProto as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
         owned.number = self.number;
         owned.label = self.label;
         owned.r#type = self.r#type;
-        owned.type_name = __buffa::to_owned(&self.type_name)?;
-        owned.extendee = __buffa::to_owned(&self.extendee)?;
-        owned.default_value = __buffa::to_owned(&self.default_value)?;
+        __buffa::to_owned_into(&self.type_name, &mut owned.type_name)?;
+        __buffa::to_owned_into(&self.extendee, &mut owned.extendee)?;
+        __buffa::to_owned_into(&self.default_value, &mut owned.default_value)?;
         owned.oneof_index = self.oneof_index;
-        owned.json_name = __buffa::to_owned(&self.json_name)?;
-        owned.options = __buffa::to_owned(&self.options)?;
+        __buffa::to_owned_into(&self.json_name, &mut owned.json_name)?;
+        __buffa::to_owned_into(&self.options, &mut owned.options)?;
         owned.proto3_optional = self.proto3_optional;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -3516,9 +3519,9 @@ impl<'a> __buffa::ToOwnedValue<OneofDescriptorProto> for OneofDescriptorProtoVie
         &self,
     ) -> ::core::result::Result<OneofDescriptorProto, ::buffa::DecodeError> {
         let mut owned = <OneofDescriptorProto as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.options = __buffa::to_owned(&self.options)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.options, &mut owned.options)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -3838,13 +3841,13 @@ impl<'a> __buffa::ToOwnedValue<EnumDescriptorProto> for EnumDescriptorProtoView<
         &self,
     ) -> ::core::result::Result<EnumDescriptorProto, ::buffa::DecodeError> {
         let mut owned = <EnumDescriptorProto as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.value = __buffa::to_owned(&self.value)?;
-        owned.options = __buffa::to_owned(&self.options)?;
-        owned.reserved_range = __buffa::to_owned(&self.reserved_range)?;
-        owned.reserved_name = __buffa::to_owned(&self.reserved_name)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.value, &mut owned.value)?;
+        __buffa::to_owned_into(&self.options, &mut owned.options)?;
+        __buffa::to_owned_into(&self.reserved_range, &mut owned.reserved_range)?;
+        __buffa::to_owned_into(&self.reserved_name, &mut owned.reserved_name)?;
         owned.visibility = self.visibility;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -4119,7 +4122,7 @@ pub mod enum_descriptor_proto {
             let mut owned = <EnumReservedRange as ::core::default::Default>::default();
             owned.start = self.start;
             owned.end = self.end;
-            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
             ::core::result::Result::Ok(owned)
         }
     }
@@ -4364,10 +4367,10 @@ for EnumValueDescriptorProtoView<'a> {
         &self,
     ) -> ::core::result::Result<EnumValueDescriptorProto, ::buffa::DecodeError> {
         let mut owned = <EnumValueDescriptorProto as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
         owned.number = self.number;
-        owned.options = __buffa::to_owned(&self.options)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.options, &mut owned.options)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -4611,10 +4614,10 @@ for ServiceDescriptorProtoView<'a> {
         &self,
     ) -> ::core::result::Result<ServiceDescriptorProto, ::buffa::DecodeError> {
         let mut owned = <ServiceDescriptorProto as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.method = __buffa::to_owned(&self.method)?;
-        owned.options = __buffa::to_owned(&self.options)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.method, &mut owned.method)?;
+        __buffa::to_owned_into(&self.options, &mut owned.options)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -4958,13 +4961,13 @@ impl<'a> __buffa::ToOwnedValue<MethodDescriptorProto> for MethodDescriptorProtoV
         &self,
     ) -> ::core::result::Result<MethodDescriptorProto, ::buffa::DecodeError> {
         let mut owned = <MethodDescriptorProto as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.input_type = __buffa::to_owned(&self.input_type)?;
-        owned.output_type = __buffa::to_owned(&self.output_type)?;
-        owned.options = __buffa::to_owned(&self.options)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.input_type, &mut owned.input_type)?;
+        __buffa::to_owned_into(&self.output_type, &mut owned.output_type)?;
+        __buffa::to_owned_into(&self.options, &mut owned.options)?;
         owned.client_streaming = self.client_streaming;
         owned.server_streaming = self.server_streaming;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -5937,28 +5940,37 @@ impl<'a> __buffa::ToOwnedValue<FileOptions> for FileOptionsView<'a> {
         &self,
     ) -> ::core::result::Result<FileOptions, ::buffa::DecodeError> {
         let mut owned = <FileOptions as ::core::default::Default>::default();
-        owned.java_package = __buffa::to_owned(&self.java_package)?;
-        owned.java_outer_classname = __buffa::to_owned(&self.java_outer_classname)?;
+        __buffa::to_owned_into(&self.java_package, &mut owned.java_package)?;
+        __buffa::to_owned_into(
+            &self.java_outer_classname,
+            &mut owned.java_outer_classname,
+        )?;
         owned.java_multiple_files = self.java_multiple_files;
         owned.java_generate_equals_and_hash = self.java_generate_equals_and_hash;
         owned.java_string_check_utf8 = self.java_string_check_utf8;
         owned.optimize_for = self.optimize_for;
-        owned.go_package = __buffa::to_owned(&self.go_package)?;
+        __buffa::to_owned_into(&self.go_package, &mut owned.go_package)?;
         owned.cc_generic_services = self.cc_generic_services;
         owned.java_generic_services = self.java_generic_services;
         owned.py_generic_services = self.py_generic_services;
         owned.deprecated = self.deprecated;
         owned.cc_enable_arenas = self.cc_enable_arenas;
-        owned.objc_class_prefix = __buffa::to_owned(&self.objc_class_prefix)?;
-        owned.csharp_namespace = __buffa::to_owned(&self.csharp_namespace)?;
-        owned.swift_prefix = __buffa::to_owned(&self.swift_prefix)?;
-        owned.php_class_prefix = __buffa::to_owned(&self.php_class_prefix)?;
-        owned.php_namespace = __buffa::to_owned(&self.php_namespace)?;
-        owned.php_metadata_namespace = __buffa::to_owned(&self.php_metadata_namespace)?;
-        owned.ruby_package = __buffa::to_owned(&self.ruby_package)?;
-        owned.features = __buffa::to_owned(&self.features)?;
-        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.objc_class_prefix, &mut owned.objc_class_prefix)?;
+        __buffa::to_owned_into(&self.csharp_namespace, &mut owned.csharp_namespace)?;
+        __buffa::to_owned_into(&self.swift_prefix, &mut owned.swift_prefix)?;
+        __buffa::to_owned_into(&self.php_class_prefix, &mut owned.php_class_prefix)?;
+        __buffa::to_owned_into(&self.php_namespace, &mut owned.php_namespace)?;
+        __buffa::to_owned_into(
+            &self.php_metadata_namespace,
+            &mut owned.php_metadata_namespace,
+        )?;
+        __buffa::to_owned_into(&self.ruby_package, &mut owned.ruby_package)?;
+        __buffa::to_owned_into(&self.features, &mut owned.features)?;
+        __buffa::to_owned_into(
+            &self.uninterpreted_option,
+            &mut owned.uninterpreted_option,
+        )?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -6763,9 +6775,12 @@ impl<'a> __buffa::ToOwnedValue<MessageOptions> for MessageOptionsView<'a> {
         owned.map_entry = self.map_entry;
         owned.deprecated_legacy_json_field_conflicts = self
             .deprecated_legacy_json_field_conflicts;
-        owned.features = __buffa::to_owned(&self.features)?;
-        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.features, &mut owned.features)?;
+        __buffa::to_owned_into(
+            &self.uninterpreted_option,
+            &mut owned.uninterpreted_option,
+        )?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -7478,11 +7493,14 @@ impl<'a> __buffa::ToOwnedValue<FieldOptions> for FieldOptionsView<'a> {
         owned.debug_redact = self.debug_redact;
         owned.retention = self.retention;
         owned.targets = ::core::clone::Clone::clone(&self.targets);
-        owned.edition_defaults = __buffa::to_owned(&self.edition_defaults)?;
-        owned.features = __buffa::to_owned(&self.features)?;
-        owned.feature_support = __buffa::to_owned(&self.feature_support)?;
-        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.edition_defaults, &mut owned.edition_defaults)?;
+        __buffa::to_owned_into(&self.features, &mut owned.features)?;
+        __buffa::to_owned_into(&self.feature_support, &mut owned.feature_support)?;
+        __buffa::to_owned_into(
+            &self.uninterpreted_option,
+            &mut owned.uninterpreted_option,
+        )?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -7850,8 +7868,8 @@ pub mod field_options {
         ) -> ::core::result::Result<EditionDefault, ::buffa::DecodeError> {
             let mut owned = <EditionDefault as ::core::default::Default>::default();
             owned.edition = self.edition;
-            owned.value = __buffa::to_owned(&self.value)?;
-            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            __buffa::to_owned_into(&self.value, &mut owned.value)?;
+            __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
             ::core::result::Result::Ok(owned)
         }
     }
@@ -8253,10 +8271,13 @@ pub mod field_options {
             let mut owned = <FeatureSupport as ::core::default::Default>::default();
             owned.edition_introduced = self.edition_introduced;
             owned.edition_deprecated = self.edition_deprecated;
-            owned.deprecation_warning = __buffa::to_owned(&self.deprecation_warning)?;
+            __buffa::to_owned_into(
+                &self.deprecation_warning,
+                &mut owned.deprecation_warning,
+            )?;
             owned.edition_removed = self.edition_removed;
-            owned.removal_error = __buffa::to_owned(&self.removal_error)?;
-            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            __buffa::to_owned_into(&self.removal_error, &mut owned.removal_error)?;
+            __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
             ::core::result::Result::Ok(owned)
         }
     }
@@ -8884,9 +8905,12 @@ impl<'a> __buffa::ToOwnedValue<OneofOptions> for OneofOptionsView<'a> {
         &self,
     ) -> ::core::result::Result<OneofOptions, ::buffa::DecodeError> {
         let mut owned = <OneofOptions as ::core::default::Default>::default();
-        owned.features = __buffa::to_owned(&self.features)?;
-        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.features, &mut owned.features)?;
+        __buffa::to_owned_into(
+            &self.uninterpreted_option,
+            &mut owned.uninterpreted_option,
+        )?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -9242,9 +9266,12 @@ impl<'a> __buffa::ToOwnedValue<EnumOptions> for EnumOptionsView<'a> {
         owned.deprecated = self.deprecated;
         owned.deprecated_legacy_json_field_conflicts = self
             .deprecated_legacy_json_field_conflicts;
-        owned.features = __buffa::to_owned(&self.features)?;
-        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.features, &mut owned.features)?;
+        __buffa::to_owned_into(
+            &self.uninterpreted_option,
+            &mut owned.uninterpreted_option,
+        )?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -9592,11 +9619,14 @@ impl<'a> __buffa::ToOwnedValue<EnumValueOptions> for EnumValueOptionsView<'a> {
     ) -> ::core::result::Result<EnumValueOptions, ::buffa::DecodeError> {
         let mut owned = <EnumValueOptions as ::core::default::Default>::default();
         owned.deprecated = self.deprecated;
-        owned.features = __buffa::to_owned(&self.features)?;
+        __buffa::to_owned_into(&self.features, &mut owned.features)?;
         owned.debug_redact = self.debug_redact;
-        owned.feature_support = __buffa::to_owned(&self.feature_support)?;
-        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.feature_support, &mut owned.feature_support)?;
+        __buffa::to_owned_into(
+            &self.uninterpreted_option,
+            &mut owned.uninterpreted_option,
+        )?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -9891,10 +9921,13 @@ impl<'a> __buffa::ToOwnedValue<ServiceOptions> for ServiceOptionsView<'a> {
         &self,
     ) -> ::core::result::Result<ServiceOptions, ::buffa::DecodeError> {
         let mut owned = <ServiceOptions as ::core::default::Default>::default();
-        owned.features = __buffa::to_owned(&self.features)?;
+        __buffa::to_owned_into(&self.features, &mut owned.features)?;
         owned.deprecated = self.deprecated;
-        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(
+            &self.uninterpreted_option,
+            &mut owned.uninterpreted_option,
+        )?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -10216,9 +10249,12 @@ impl<'a> __buffa::ToOwnedValue<MethodOptions> for MethodOptionsView<'a> {
         let mut owned = <MethodOptions as ::core::default::Default>::default();
         owned.deprecated = self.deprecated;
         owned.idempotency_level = self.idempotency_level;
-        owned.features = __buffa::to_owned(&self.features)?;
-        owned.uninterpreted_option = __buffa::to_owned(&self.uninterpreted_option)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.features, &mut owned.features)?;
+        __buffa::to_owned_into(
+            &self.uninterpreted_option,
+            &mut owned.uninterpreted_option,
+        )?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -10696,14 +10732,14 @@ impl<'a> __buffa::ToOwnedValue<UninterpretedOption> for UninterpretedOptionView<
         &self,
     ) -> ::core::result::Result<UninterpretedOption, ::buffa::DecodeError> {
         let mut owned = <UninterpretedOption as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.identifier_value = __buffa::to_owned(&self.identifier_value)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.identifier_value, &mut owned.identifier_value)?;
         owned.positive_int_value = self.positive_int_value;
         owned.negative_int_value = self.negative_int_value;
         owned.double_value = self.double_value;
-        owned.string_value = __buffa::to_owned(&self.string_value)?;
-        owned.aggregate_value = __buffa::to_owned(&self.aggregate_value)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.string_value, &mut owned.string_value)?;
+        __buffa::to_owned_into(&self.aggregate_value, &mut owned.aggregate_value)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -11020,9 +11056,9 @@ pub mod uninterpreted_option {
             &self,
         ) -> ::core::result::Result<NamePart, ::buffa::DecodeError> {
             let mut owned = <NamePart as ::core::default::Default>::default();
-            owned.name_part = __buffa::to_owned(&self.name_part)?;
+            __buffa::to_owned_into(&self.name_part, &mut owned.name_part)?;
             owned.is_extension = self.is_extension;
-            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
             ::core::result::Result::Ok(owned)
         }
     }
@@ -11594,7 +11630,7 @@ impl<'a> __buffa::ToOwnedValue<FeatureSet> for FeatureSetView<'a> {
         owned.enforce_naming_style = self.enforce_naming_style;
         owned.default_symbol_visibility = self.default_symbol_visibility;
         owned.enforce_proto_limits = self.enforce_proto_limits;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -11893,7 +11929,7 @@ pub mod feature_set {
             &self,
         ) -> ::core::result::Result<VisibilityFeature, ::buffa::DecodeError> {
             let mut owned = <VisibilityFeature as ::core::default::Default>::default();
-            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
             ::core::result::Result::Ok(owned)
         }
     }
@@ -12163,7 +12199,7 @@ pub mod feature_set {
             &self,
         ) -> ::core::result::Result<ProtoLimitsFeature, ::buffa::DecodeError> {
             let mut owned = <ProtoLimitsFeature as ::core::default::Default>::default();
-            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
             ::core::result::Result::Ok(owned)
         }
     }
@@ -13006,10 +13042,10 @@ impl<'a> __buffa::ToOwnedValue<FeatureSetDefaults> for FeatureSetDefaultsView<'a
         &self,
     ) -> ::core::result::Result<FeatureSetDefaults, ::buffa::DecodeError> {
         let mut owned = <FeatureSetDefaults as ::core::default::Default>::default();
-        owned.defaults = __buffa::to_owned(&self.defaults)?;
+        __buffa::to_owned_into(&self.defaults, &mut owned.defaults)?;
         owned.minimum_edition = self.minimum_edition;
         owned.maximum_edition = self.maximum_edition;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -13297,9 +13333,12 @@ pub mod feature_set_defaults {
         ) -> ::core::result::Result<FeatureSetEditionDefault, ::buffa::DecodeError> {
             let mut owned = <FeatureSetEditionDefault as ::core::default::Default>::default();
             owned.edition = self.edition;
-            owned.overridable_features = __buffa::to_owned(&self.overridable_features)?;
-            owned.fixed_features = __buffa::to_owned(&self.fixed_features)?;
-            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            __buffa::to_owned_into(
+                &self.overridable_features,
+                &mut owned.overridable_features,
+            )?;
+            __buffa::to_owned_into(&self.fixed_features, &mut owned.fixed_features)?;
+            __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
             ::core::result::Result::Ok(owned)
         }
     }
@@ -13607,8 +13646,8 @@ impl<'a> __buffa::ToOwnedValue<SourceCodeInfo> for SourceCodeInfoView<'a> {
         &self,
     ) -> ::core::result::Result<SourceCodeInfo, ::buffa::DecodeError> {
         let mut owned = <SourceCodeInfo as ::core::default::Default>::default();
-        owned.location = __buffa::to_owned(&self.location)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.location, &mut owned.location)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -14099,12 +14138,16 @@ pub mod source_code_info {
             let mut owned = <Location as ::core::default::Default>::default();
             owned.path = ::core::clone::Clone::clone(&self.path);
             owned.span = ::core::clone::Clone::clone(&self.span);
-            owned.leading_comments = __buffa::to_owned(&self.leading_comments)?;
-            owned.trailing_comments = __buffa::to_owned(&self.trailing_comments)?;
-            owned.leading_detached_comments = __buffa::to_owned(
-                &self.leading_detached_comments,
+            __buffa::to_owned_into(&self.leading_comments, &mut owned.leading_comments)?;
+            __buffa::to_owned_into(
+                &self.trailing_comments,
+                &mut owned.trailing_comments,
             )?;
-            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            __buffa::to_owned_into(
+                &self.leading_detached_comments,
+                &mut owned.leading_detached_comments,
+            )?;
+            __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
             ::core::result::Result::Ok(owned)
         }
     }
@@ -14360,8 +14403,8 @@ impl<'a> __buffa::ToOwnedValue<GeneratedCodeInfo> for GeneratedCodeInfoView<'a> 
         &self,
     ) -> ::core::result::Result<GeneratedCodeInfo, ::buffa::DecodeError> {
         let mut owned = <GeneratedCodeInfo as ::core::default::Default>::default();
-        owned.annotation = __buffa::to_owned(&self.annotation)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.annotation, &mut owned.annotation)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -14681,11 +14724,11 @@ pub mod generated_code_info {
         ) -> ::core::result::Result<Annotation, ::buffa::DecodeError> {
             let mut owned = <Annotation as ::core::default::Default>::default();
             owned.path = ::core::clone::Clone::clone(&self.path);
-            owned.source_file = __buffa::to_owned(&self.source_file)?;
+            __buffa::to_owned_into(&self.source_file, &mut owned.source_file)?;
             owned.begin = self.begin;
             owned.end = self.end;
             owned.semantic = self.semantic;
-            owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+            __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
             ::core::result::Result::Ok(owned)
         }
     }

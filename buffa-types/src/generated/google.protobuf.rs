@@ -187,9 +187,9 @@ impl<'a> __buffa::ToOwnedValue<Any> for AnyView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Any, ::buffa::DecodeError> {
         let mut owned = <Any as ::core::default::Default>::default();
-        owned.type_url = __buffa::to_owned(&self.type_url)?;
-        owned.value = __buffa::to_owned(&self.value)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.type_url, &mut owned.type_url)?;
+        __buffa::to_owned_into(&self.value, &mut owned.value)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -412,8 +412,8 @@ impl<'a> __buffa::ToOwnedValue<SourceContext> for SourceContextView<'a> {
         &self,
     ) -> ::core::result::Result<SourceContext, ::buffa::DecodeError> {
         let mut owned = <SourceContext as ::core::default::Default>::default();
-        owned.file_name = __buffa::to_owned(&self.file_name)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.file_name, &mut owned.file_name)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -707,14 +707,14 @@ impl<'a> __buffa::ToOwnedValue<Type> for TypeView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Type, ::buffa::DecodeError> {
         let mut owned = <Type as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.fields = __buffa::to_owned(&self.fields)?;
-        owned.oneofs = __buffa::to_owned(&self.oneofs)?;
-        owned.options = __buffa::to_owned(&self.options)?;
-        owned.source_context = __buffa::to_owned(&self.source_context)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.fields, &mut owned.fields)?;
+        __buffa::to_owned_into(&self.oneofs, &mut owned.oneofs)?;
+        __buffa::to_owned_into(&self.options, &mut owned.options)?;
+        __buffa::to_owned_into(&self.source_context, &mut owned.source_context)?;
         owned.syntax = self.syntax;
-        owned.edition = __buffa::to_owned(&self.edition)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.edition, &mut owned.edition)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -1119,14 +1119,14 @@ impl<'a> __buffa::ToOwnedValue<Field> for FieldView<'a> {
         owned.kind = self.kind;
         owned.cardinality = self.cardinality;
         owned.number = self.number;
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.type_url = __buffa::to_owned(&self.type_url)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.type_url, &mut owned.type_url)?;
         owned.oneof_index = self.oneof_index;
         owned.packed = self.packed;
-        owned.options = __buffa::to_owned(&self.options)?;
-        owned.json_name = __buffa::to_owned(&self.json_name)?;
-        owned.default_value = __buffa::to_owned(&self.default_value)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.options, &mut owned.options)?;
+        __buffa::to_owned_into(&self.json_name, &mut owned.json_name)?;
+        __buffa::to_owned_into(&self.default_value, &mut owned.default_value)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -1712,13 +1712,13 @@ impl<'a> __buffa::ToOwnedValue<Enum> for EnumView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Enum, ::buffa::DecodeError> {
         let mut owned = <Enum as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.enumvalue = __buffa::to_owned(&self.enumvalue)?;
-        owned.options = __buffa::to_owned(&self.options)?;
-        owned.source_context = __buffa::to_owned(&self.source_context)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.enumvalue, &mut owned.enumvalue)?;
+        __buffa::to_owned_into(&self.options, &mut owned.options)?;
+        __buffa::to_owned_into(&self.source_context, &mut owned.source_context)?;
         owned.syntax = self.syntax;
-        owned.edition = __buffa::to_owned(&self.edition)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.edition, &mut owned.edition)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -1974,10 +1974,10 @@ impl<'a> __buffa::ToOwnedValue<EnumValue> for EnumValueView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<EnumValue, ::buffa::DecodeError> {
         let mut owned = <EnumValue as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
         owned.number = self.number;
-        owned.options = __buffa::to_owned(&self.options)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.options, &mut owned.options)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -2206,9 +2206,9 @@ impl<'a> __buffa::ToOwnedValue<Option> for OptionView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Option, ::buffa::DecodeError> {
         let mut owned = <Option as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.value = __buffa::to_owned(&self.value)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.value, &mut owned.value)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -2628,15 +2628,15 @@ impl<'a> __buffa::ToOwnedValue<Api> for ApiView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Api, ::buffa::DecodeError> {
         let mut owned = <Api as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.methods = __buffa::to_owned(&self.methods)?;
-        owned.options = __buffa::to_owned(&self.options)?;
-        owned.version = __buffa::to_owned(&self.version)?;
-        owned.source_context = __buffa::to_owned(&self.source_context)?;
-        owned.mixins = __buffa::to_owned(&self.mixins)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.methods, &mut owned.methods)?;
+        __buffa::to_owned_into(&self.options, &mut owned.options)?;
+        __buffa::to_owned_into(&self.version, &mut owned.version)?;
+        __buffa::to_owned_into(&self.source_context, &mut owned.source_context)?;
+        __buffa::to_owned_into(&self.mixins, &mut owned.mixins)?;
         owned.syntax = self.syntax;
-        owned.edition = __buffa::to_owned(&self.edition)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.edition, &mut owned.edition)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -3032,15 +3032,15 @@ impl<'a> __buffa::ToOwnedValue<Method> for MethodView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Method, ::buffa::DecodeError> {
         let mut owned = <Method as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.request_type_url = __buffa::to_owned(&self.request_type_url)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.request_type_url, &mut owned.request_type_url)?;
         owned.request_streaming = self.request_streaming;
-        owned.response_type_url = __buffa::to_owned(&self.response_type_url)?;
+        __buffa::to_owned_into(&self.response_type_url, &mut owned.response_type_url)?;
         owned.response_streaming = self.response_streaming;
-        owned.options = __buffa::to_owned(&self.options)?;
+        __buffa::to_owned_into(&self.options, &mut owned.options)?;
         owned.syntax = self.syntax;
-        owned.edition = __buffa::to_owned(&self.edition)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.edition, &mut owned.edition)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -3405,9 +3405,9 @@ impl<'a> __buffa::ToOwnedValue<Mixin> for MixinView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Mixin, ::buffa::DecodeError> {
         let mut owned = <Mixin as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.root = __buffa::to_owned(&self.root)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.root, &mut owned.root)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -3638,7 +3638,7 @@ impl<'a> __buffa::ToOwnedValue<Duration> for DurationView<'a> {
         let mut owned = <Duration as ::core::default::Default>::default();
         owned.seconds = self.seconds;
         owned.nanos = self.nanos;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -3823,7 +3823,7 @@ impl<'a> __buffa::ToOwnedValue<Empty> for EmptyView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Empty, ::buffa::DecodeError> {
         let mut owned = <Empty as ::core::default::Default>::default();
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -4152,8 +4152,8 @@ impl<'a> __buffa::ToOwnedValue<FieldMask> for FieldMaskView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<FieldMask, ::buffa::DecodeError> {
         let mut owned = <FieldMask as ::core::default::Default>::default();
-        owned.paths = __buffa::to_owned(&self.paths)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.paths, &mut owned.paths)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -4318,8 +4318,8 @@ impl<'a> __buffa::ToOwnedValue<Struct> for StructView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Struct, ::buffa::DecodeError> {
         let mut owned = <Struct as ::core::default::Default>::default();
-        owned.fields = __buffa::to_owned(&self.fields)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.fields, &mut owned.fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -4564,8 +4564,8 @@ impl<'a> __buffa::ToOwnedValue<Value> for ValueView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Value, ::buffa::DecodeError> {
         let mut owned = <Value as ::core::default::Default>::default();
-        owned.kind = __buffa::to_owned(&self.kind)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.kind, &mut owned.kind)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -4883,8 +4883,8 @@ impl<'a> __buffa::ToOwnedValue<ListValue> for ListValueView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<ListValue, ::buffa::DecodeError> {
         let mut owned = <ListValue as ::core::default::Default>::default();
-        owned.values = __buffa::to_owned(&self.values)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.values, &mut owned.values)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -5174,7 +5174,7 @@ impl<'a> __buffa::ToOwnedValue<Timestamp> for TimestampView<'a> {
         let mut owned = <Timestamp as ::core::default::Default>::default();
         owned.seconds = self.seconds;
         owned.nanos = self.nanos;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -5317,7 +5317,7 @@ impl<'a> __buffa::ToOwnedValue<DoubleValue> for DoubleValueView<'a> {
     ) -> ::core::result::Result<DoubleValue, ::buffa::DecodeError> {
         let mut owned = <DoubleValue as ::core::default::Default>::default();
         owned.value = self.value;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -5455,7 +5455,7 @@ impl<'a> __buffa::ToOwnedValue<FloatValue> for FloatValueView<'a> {
     ) -> ::core::result::Result<FloatValue, ::buffa::DecodeError> {
         let mut owned = <FloatValue as ::core::default::Default>::default();
         owned.value = self.value;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -5595,7 +5595,7 @@ impl<'a> __buffa::ToOwnedValue<Int64Value> for Int64ValueView<'a> {
     ) -> ::core::result::Result<Int64Value, ::buffa::DecodeError> {
         let mut owned = <Int64Value as ::core::default::Default>::default();
         owned.value = self.value;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -5735,7 +5735,7 @@ impl<'a> __buffa::ToOwnedValue<UInt64Value> for UInt64ValueView<'a> {
     ) -> ::core::result::Result<UInt64Value, ::buffa::DecodeError> {
         let mut owned = <UInt64Value as ::core::default::Default>::default();
         owned.value = self.value;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -5875,7 +5875,7 @@ impl<'a> __buffa::ToOwnedValue<Int32Value> for Int32ValueView<'a> {
     ) -> ::core::result::Result<Int32Value, ::buffa::DecodeError> {
         let mut owned = <Int32Value as ::core::default::Default>::default();
         owned.value = self.value;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -6015,7 +6015,7 @@ impl<'a> __buffa::ToOwnedValue<UInt32Value> for UInt32ValueView<'a> {
     ) -> ::core::result::Result<UInt32Value, ::buffa::DecodeError> {
         let mut owned = <UInt32Value as ::core::default::Default>::default();
         owned.value = self.value;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -6153,7 +6153,7 @@ impl<'a> __buffa::ToOwnedValue<BoolValue> for BoolValueView<'a> {
     fn to_owned_value(&self) -> ::core::result::Result<BoolValue, ::buffa::DecodeError> {
         let mut owned = <BoolValue as ::core::default::Default>::default();
         owned.value = self.value;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -6296,8 +6296,8 @@ impl<'a> __buffa::ToOwnedValue<StringValue> for StringValueView<'a> {
         &self,
     ) -> ::core::result::Result<StringValue, ::buffa::DecodeError> {
         let mut owned = <StringValue as ::core::default::Default>::default();
-        owned.value = __buffa::to_owned(&self.value)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.value, &mut owned.value)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -6449,8 +6449,8 @@ impl<'a> __buffa::ToOwnedValue<BytesValue> for BytesValueView<'a> {
         &self,
     ) -> ::core::result::Result<BytesValue, ::buffa::DecodeError> {
         let mut owned = <BytesValue as ::core::default::Default>::default();
-        owned.value = __buffa::to_owned(&self.value)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.value, &mut owned.value)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }

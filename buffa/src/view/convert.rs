@@ -85,16 +85,35 @@ impl ToOwnedValue<Bytes> for &[u8] {
     }
 }
 
+// The container impls below are instantiated once per field type in the
+// generated crate, so they are written as plain matches and loops: the
+// `Option::map(..).transpose()` and `Iterator::collect::<Result<..>>`
+// spellings compile to the same machine code but instantiate a dozen
+// adapter functions each (`GenericShunt`, `try_fold` closures, ...).
+
 impl<T: ToOwnedValue<O>, O> ToOwnedValue<Option<O>> for Option<T> {
     #[inline]
     fn to_owned_value(&self) -> Result<Option<O>, DecodeError> {
-        self.as_ref().map(T::to_owned_value).transpose()
+        match self {
+            None => Ok(None),
+            Some(value) => match value.to_owned_value() {
+                Ok(owned) => Ok(Some(owned)),
+                Err(error) => Err(error),
+            },
+        }
     }
 }
 
 impl<T: ToOwnedValue<O>, O> ToOwnedValue<Vec<O>> for Vec<T> {
     fn to_owned_value(&self) -> Result<Vec<O>, DecodeError> {
-        self.iter().map(T::to_owned_value).collect()
+        let mut owned = Vec::with_capacity(self.len());
+        for value in self {
+            match value.to_owned_value() {
+                Ok(value) => owned.push(value),
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(owned)
     }
 }
 
@@ -106,7 +125,13 @@ where
 {
     #[inline]
     fn to_owned_value(&self) -> Result<MessageField<O, Q>, DecodeError> {
-        Ok(self.as_option().map(V::to_owned_value).transpose()?.into())
+        match self.as_option() {
+            None => Ok(MessageField::none()),
+            Some(value) => match value.to_owned_value() {
+                Ok(owned) => Ok(MessageField::some(owned)),
+                Err(error) => Err(error),
+            },
+        }
     }
 }
 

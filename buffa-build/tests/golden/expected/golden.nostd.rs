@@ -212,13 +212,13 @@ impl<'a> __buffa::ToOwnedValue<Reading> for ReadingView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Reading, ::buffa::DecodeError> {
         let mut owned = <Reading as ::core::default::Default>::default();
-        owned.sensor = __buffa::to_owned(&self.sensor)?;
-        owned.raw = __buffa::to_owned(&self.raw)?;
+        __buffa::to_owned_into(&self.sensor, &mut owned.sensor)?;
+        __buffa::to_owned_into(&self.raw, &mut owned.raw)?;
         owned.samples = ::core::clone::Clone::clone(&self.samples);
-        owned.children = __buffa::to_owned(&self.children)?;
+        __buffa::to_owned_into(&self.children, &mut owned.children)?;
         owned.unit = self.unit;
-        owned.source = __buffa::to_owned(&self.source)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.source, &mut owned.source)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }

@@ -205,14 +205,14 @@ impl<'a> __buffa::ToOwnedValue<Record> for RecordView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Record, ::buffa::DecodeError> {
         let mut owned = <Record as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.payload = __buffa::to_owned(&self.payload)?;
-        owned.tags = __buffa::to_owned(&self.tags)?;
-        owned.blobs = __buffa::to_owned(&self.blobs)?;
-        owned.note = __buffa::to_owned(&self.note)?;
-        owned.scratch = __buffa::to_owned(&self.scratch)?;
-        owned.id = __buffa::to_owned(&self.id)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.payload, &mut owned.payload)?;
+        __buffa::to_owned_into(&self.tags, &mut owned.tags)?;
+        __buffa::to_owned_into(&self.blobs, &mut owned.blobs)?;
+        __buffa::to_owned_into(&self.note, &mut owned.note)?;
+        __buffa::to_owned_into(&self.scratch, &mut owned.scratch)?;
+        __buffa::to_owned_into(&self.id, &mut owned.id)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }

@@ -238,16 +238,16 @@ impl<'a> __buffa::ToOwnedValue<Envelope> for EnvelopeView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Envelope, ::buffa::DecodeError> {
         let mut owned = <Envelope as ::core::default::Default>::default();
-        owned.id = __buffa::to_owned(&self.id)?;
-        owned.signature = __buffa::to_owned(&self.signature)?;
-        owned.payload = __buffa::to_owned(&self.payload)?;
-        owned.history = __buffa::to_owned(&self.history)?;
-        owned.header = __buffa::to_owned(&self.header)?;
-        owned.headers = __buffa::to_owned(&self.headers)?;
-        owned.note = __buffa::to_owned(&self.note)?;
-        owned.route = __buffa::to_owned(&self.route)?;
-        owned.priority = __buffa::to_owned(&self.priority)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.id, &mut owned.id)?;
+        __buffa::to_owned_into(&self.signature, &mut owned.signature)?;
+        __buffa::to_owned_into(&self.payload, &mut owned.payload)?;
+        __buffa::to_owned_into(&self.history, &mut owned.history)?;
+        __buffa::to_owned_into(&self.header, &mut owned.header)?;
+        __buffa::to_owned_into(&self.headers, &mut owned.headers)?;
+        __buffa::to_owned_into(&self.note, &mut owned.note)?;
+        __buffa::to_owned_into(&self.route, &mut owned.route)?;
+        __buffa::to_owned_into(&self.priority, &mut owned.priority)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -576,9 +576,9 @@ impl<'a> __buffa::ToOwnedValue<Header> for HeaderView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Header, ::buffa::DecodeError> {
         let mut owned = <Header as ::core::default::Default>::default();
-        owned.key = __buffa::to_owned(&self.key)?;
+        __buffa::to_owned_into(&self.key, &mut owned.key)?;
         owned.values = ::core::clone::Clone::clone(&self.values);
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -714,8 +714,8 @@ impl<'a> __buffa::ToOwnedValue<Payload> for PayloadView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Payload, ::buffa::DecodeError> {
         let mut owned = <Payload as ::core::default::Default>::default();
-        owned.nodes = __buffa::to_owned(&self.nodes)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.nodes, &mut owned.nodes)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
@@ -845,9 +845,9 @@ impl<'a> __buffa::ToOwnedValue<Node> for NodeView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     fn to_owned_value(&self) -> ::core::result::Result<Node, ::buffa::DecodeError> {
         let mut owned = <Node as ::core::default::Default>::default();
-        owned.name = __buffa::to_owned(&self.name)?;
-        owned.parent = __buffa::to_owned(&self.parent)?;
-        owned.unknown_fields = __buffa::to_owned(&self.unknown_fields)?;
+        __buffa::to_owned_into(&self.name, &mut owned.name)?;
+        __buffa::to_owned_into(&self.parent, &mut owned.parent)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
 }
