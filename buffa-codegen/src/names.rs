@@ -465,8 +465,8 @@ mod tests {
                 let chapter = &schema.messages[".p.Book.Chapter"];
                 assert_eq!(chapter.rust, local(&["p", "book"], "Chapter"));
                 assert_eq!(chapter.view, local(&["p", "book"], "ChapterView_"));
-                assert_eq!(schema.service_name(".p.Library")?, "LibraryService");
-                assert_eq!(schema.service_name(".p.Arc")?, "ArcService");
+                assert_eq!(schema.services[".p.Library"], "LibraryService");
+                assert_eq!(schema.services[".p.Arc"], "ArcService");
                 Ok(())
             })
             .unwrap();

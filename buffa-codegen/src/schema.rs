@@ -253,7 +253,8 @@ impl<'a> Schema<'a> {
     }
 
     /// The Rust name of the service called `full_name` (see
-    /// [`Schema::services`]).
+    /// [`Schema::services`]). Only services generate code that names it.
+    #[cfg(feature = "tonic")]
     pub fn service_name(&self, full_name: &str) -> Result<&str, Error> {
         self.services
             .get(full_name)
