@@ -106,9 +106,8 @@ impl Context<'_> {
                 quote!(#module_ident::#enum_name)
             };
             struct_fields.push(quote!(#doc pub #field_name: ::core::option::Option<#ty>));
-            conversions.push(
-                quote!(__buffa::to_owned_into(&self.#field_name, &mut owned.#field_name)?;),
-            );
+            conversions
+                .push(quote!(__buffa::to_owned_into(&self.#field_name, &mut owned.#field_name)?;));
         }
 
         let Codec {

@@ -154,7 +154,10 @@ mod tests {
         assert_eq!(first, second);
         assert_eq!(once.get_or_init(String::new), "first");
         assert_eq!(once.get_or_default(), "first");
-        assert_eq!(OnceBox::<Vec<u8>>::new().get_or_default(), &Vec::<u8>::new());
+        assert_eq!(
+            OnceBox::<Vec<u8>>::new().get_or_default(),
+            &Vec::<u8>::new()
+        );
         assert_eq!(format!("{once:?}"), r#"OnceBox(Some("first"))"#);
         assert_eq!(format!("{:?}", OnceBox::<u8>::new()), "OnceBox(None)");
     }
