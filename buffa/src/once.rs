@@ -77,6 +77,9 @@ impl<T> OnceBox<T> {
     {
         let mut current = self.value.load(Ordering::Acquire);
         if current.is_null() {
+            // Not `Box::default()`: that is one more instantiation per
+            // message.
+            #[allow(clippy::box_default)]
             let built = Box::into_raw(Box::new(T::default())) as *mut ();
             current = publish(&self.value, built, drop_box::<T>);
         }
