@@ -193,8 +193,8 @@ fn holds_unknown_null_value(message: &Root) -> bool {
     let debug = format!("{message:?}");
     [
         "null_value: Unknown(",
-        "pick_null: Unknown(",
         "optional_null: Some(Unknown(",
+        "PickNull(Unknown(",
         "NullValue(Unknown(",
     ]
     .iter()
