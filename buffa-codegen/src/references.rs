@@ -1,13 +1,17 @@
-//! The references inside a descriptor set, checked once when the schema is
-//! built, so that generation can trust them: each field's `oneof_index`
-//! and type, each extension's extendee, each method's input and output
-//! types. protoc never writes a set that breaks them, but descriptor sets
+//! The names and references inside a descriptor set, checked once when the
+//! schema is built, so that generation can trust them: every declared name
+//! is a protobuf identifier (the package a dotted one), and each field's
+//! `oneof_index` and type, each extension's extendee, each method's input
+//! and output types resolve. protoc never writes a set that breaks them,
+//! but descriptor sets
 //! also come from users (`descriptor_set` in buffa-build) and from plugin
 //! requests, and a broken one must be an error naming the file and the
 //! element, not a panic.
 
 use prost_types::field_descriptor_proto::Type;
-use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
+use prost_types::{
+    DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto,
+};
 
 use crate::error::Error;
 use crate::path::package_prefix;
@@ -19,15 +23,27 @@ pub fn check(schema: &Schema<'_>) -> Result<(), Error> {
         let file = file.proto;
         let prefix = package_prefix(file.package());
         let check = Check { schema, file };
+        if !file.package().is_empty() && !file.package().split('.').all(is_identifier) {
+            return Err(check.error(format!(
+                "package {:?} is not a dotted protobuf identifier",
+                file.package()
+            )));
+        }
         for extension in &file.extension {
             check.extension(&prefix, extension)?;
         }
         for message in &file.message_type {
             check.message(&prefix, message)?;
         }
+        for enumeration in &file.enum_type {
+            check.enumeration(&prefix, enumeration)?;
+        }
         for service in &file.service {
+            check.name("service", &prefix, service.name())?;
+            let service_name = format!("{prefix}.{}", service.name());
             for method in &service.method {
-                let name = format!("{prefix}.{}.{}", service.name(), method.name());
+                check.name("method", &service_name, method.name())?;
+                let name = format!("{service_name}.{}", method.name());
                 for (kind, type_name) in [
                     ("input", method.input_type()),
                     ("output", method.output_type()),
@@ -59,10 +75,28 @@ impl Check<'_> {
         ))
     }
 
+    /// Checks that `name`, declared in `scope`, is a protobuf identifier:
+    /// an ASCII letter or `_`, then letters, digits and `_`. Generated
+    /// Rust names derive from it.
+    fn name(&self, kind: &str, scope: &str, name: &str) -> Result<(), Error> {
+        if is_identifier(name) {
+            Ok(())
+        } else {
+            Err(self.error(format!(
+                "{kind} {name:?} in {scope}: not a protobuf identifier"
+            )))
+        }
+    }
+
     /// Checks `message` (named under `prefix`) and what it nests.
     fn message(&self, prefix: &str, message: &DescriptorProto) -> Result<(), Error> {
+        self.name("message", prefix, message.name())?;
         let full_name = format!("{prefix}.{}", message.name());
+        for oneof in &message.oneof_decl {
+            self.name("oneof", &full_name, oneof.name())?;
+        }
         for field in &message.field {
+            self.name("field", &full_name, field.name())?;
             let name = format!("{full_name}.{}", field.name());
             if let Some(index) = field.oneof_index {
                 let count = message.oneof_decl.len();
@@ -81,12 +115,27 @@ impl Check<'_> {
         for nested in &message.nested_type {
             self.message(&full_name, nested)?;
         }
+        for enumeration in &message.enum_type {
+            self.enumeration(&full_name, enumeration)?;
+        }
+        Ok(())
+    }
+
+    /// Checks the names of `enumeration` (declared in `scope`) and its
+    /// values.
+    fn enumeration(&self, scope: &str, enumeration: &EnumDescriptorProto) -> Result<(), Error> {
+        self.name("enum", scope, enumeration.name())?;
+        let full_name = format!("{scope}.{}", enumeration.name());
+        for value in &enumeration.value {
+            self.name("enum value", &full_name, value.name())?;
+        }
         Ok(())
     }
 
     /// Checks an extension declared in `scope` (a package prefix or a
     /// message).
     fn extension(&self, scope: &str, extension: &FieldDescriptorProto) -> Result<(), Error> {
+        self.name("extension", scope, extension.name())?;
         let name = format!("{scope}.{}", extension.name());
         let extendee = extension.extendee();
         if !self.schema.messages.contains_key(extendee) {
@@ -125,6 +174,15 @@ impl Check<'_> {
             )))
         }
     }
+}
+
+/// Whether `name` is a protobuf identifier (`[A-Za-z_][A-Za-z0-9_]*`).
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 #[cfg(test)]
@@ -315,6 +373,50 @@ mod tests {
                 "invalid descriptor set: a.proto: method .a.S.Do: output type \".a.E\" is not \
                  a message type in the descriptor set"
             )
+        );
+    }
+
+    #[test]
+    fn declared_names_must_be_protobuf_identifiers() {
+        let named =
+            |edit: fn(&mut FileDescriptorProto)| generate_err(field("f", Type::Int32, None), edit);
+        assert_eq!(named(|_| {}), None);
+        assert_eq!(
+            named(|file| file.message_type[0].field[0].name = Some("f\u{5}".into())).as_deref(),
+            Some(
+                "invalid descriptor set: a.proto: field \"f\\u{5}\" in .a.M: not a protobuf identifier"
+            )
+        );
+        assert!(
+            named(|file| file.package = Some("a..b".into()))
+                .unwrap()
+                .contains("package \"a..b\" is not a dotted protobuf identifier")
+        );
+        assert!(
+            named(|file| file.message_type[0].name = Some("1M".into()))
+                .unwrap()
+                .contains("message \"1M\" in .a: not a protobuf identifier")
+        );
+        assert!(
+            named(|file| file.enum_type[0].value[0].name = Some("E-ZERO".into()))
+                .unwrap()
+                .contains("enum value \"E-ZERO\" in .a.E: not a protobuf identifier")
+        );
+        assert!(
+            named(|file| {
+                file.service.push(ServiceDescriptorProto {
+                    name: Some("S".into()),
+                    method: vec![MethodDescriptorProto {
+                        name: Some("Rese\u{5}".into()),
+                        input_type: Some(".a.M".into()),
+                        output_type: Some(".a.M".into()),
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                })
+            })
+            .unwrap()
+            .contains("method \"Rese\\u{5}\" in .a.S: not a protobuf identifier")
         );
     }
 }
