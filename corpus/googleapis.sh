@@ -8,6 +8,7 @@
 #
 #   bash corpus/googleapis.sh                   # generate all packages
 #   bash corpus/googleapis.sh --sample --build  # CI: the sample, generated and built
+#   bash corpus/googleapis.sh --check --chunk 40  # every package, checked in crates of 40 packages
 #   bash corpus/googleapis.sh --root            # only fetch the tree and print its root
 #   bash corpus/googleapis.sh --crosscheck      # googleapis messages with data: prost -> buffa -> protoc's bytes
 set -euo pipefail

@@ -160,13 +160,19 @@ impl Context<'_> {
                     INSTANCE.get_or_default()
                 }
 
+                // `#[inline]`, like `merge_field`: the encoder is compiled in the
+                // crate that encodes the message, for the messages it encodes,
+                // as prost's generic `encode_raw` is, not for every message of a
+                // generated crate (see DESIGN.md, "Compile time").
                 #[allow(unused_mut)]
+                #[inline]
                 fn compute_size(&self, #cache_param: &mut __buffa::SizeCache) -> usize {
                     let mut size = 0;
                     #(#sizes)*
                     size + self.unknown_fields.encoded_len()
                 }
 
+                #[inline]
                 fn write_to(&self, #cache_param: &mut __buffa::SizeCache, encoder: &mut __buffa::Encoder<'_>) {
                     #(#writes)*
                     self.unknown_fields.write(encoder);
@@ -179,10 +185,6 @@ impl Context<'_> {
 
                 fn unknown_fields(&self) -> &#buffa::UnknownFields {
                     &self.unknown_fields
-                }
-
-                fn clear(&mut self) {
-                    *self = <#name as ::core::default::Default>::default();
                 }
             }
 

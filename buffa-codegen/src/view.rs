@@ -157,7 +157,12 @@ impl Context<'_> {
                 // literal: every `?` then drops one value, not all the fields
                 // converted before it, which grows quadratically with the
                 // number of fields.
+                //
+                // `#[inline]` here and on the view's encoding: a crate compiles
+                // them only for the views it converts or encodes, not for every
+                // view of a generated crate (most users only read views).
                 #[allow(clippy::field_reassign_with_default)]
+                #[inline]
                 fn to_owned_value(&self) -> ::core::result::Result<#owned, #buffa::DecodeError> {
                     let mut owned = <#owned as ::core::default::Default>::default();
                     #(#conversions)*
@@ -181,17 +186,20 @@ impl Context<'_> {
                 #caches_sizes
 
                 #[allow(unused_mut)]
+                #[inline]
                 fn compute_size(&self, #cache_param: &mut __buffa::SizeCache) -> usize {
                     let mut size = 0;
                     #(#sizes)*
                     size + self.unknown_fields.encoded_len()
                 }
 
+                #[inline]
                 fn write_to(&self, #cache_param: &mut __buffa::SizeCache, encoder: &mut __buffa::Encoder<'_>) {
                     #(#writes)*
                     self.unknown_fields.write(encoder);
                 }
 
+                #[inline]
                 fn unknown_group_depth(&self) -> u32 {
                     self.unknown_fields.nesting()
                 }
@@ -263,6 +271,7 @@ impl Context<'_> {
         if !oneof_borrows(message, index) {
             return Ok(quote! {
                 impl __buffa::ToOwnedValue<#owned> for #owned {
+                    #[inline]
                     fn to_owned_value(&self) -> ::core::result::Result<#owned, #buffa::DecodeError> {
                         ::core::result::Result::Ok(::core::clone::Clone::clone(self))
                     }
@@ -308,6 +317,7 @@ impl Context<'_> {
             }
 
             impl<'a> __buffa::ToOwnedValue<#owned> for #name<'a> {
+                #[inline]
                 fn to_owned_value(&self) -> ::core::result::Result<#owned, #buffa::DecodeError> {
                     ::core::result::Result::Ok(match self {
                         #(#arms,)*

@@ -76,7 +76,12 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
 
     /// Resets every field to its default (unset, empty, zero), unknown
     /// fields included.
-    fn clear(&mut self);
+    ///
+    /// Provided rather than generated: it is compiled only where it is
+    /// called, not once per message of every generated crate.
+    fn clear(&mut self) {
+        *self = Self::default();
+    }
 
     /// The encoded length in bytes.
     ///

@@ -12,22 +12,29 @@
 //! lacks.
 //!
 //! It is also cheap to compile, which matters because every generated
-//! message has one: the cell holds a type-erased pointer, so the
-//! compare-and-swap is one function compiled once in buffa, and each
-//! message instantiates only a small `get_or_init` (`OnceLock` costs
-//! about ten instantiations per message, a tenth of a crate's items).
+//! message has one. The cell holds a type-erased pointer, and building,
+//! publishing and freeing are one function compiled once in buffa, given
+//! the value's layout and two function pointers. What each message
+//! instantiates is the inlined fast path (a load and a null check),
+//! `write_default::<T>` (the call to `T::default()`) and
+//! `drop_value::<T>` (a call to `T`'s drop glue, which exists anyway):
+//! `Box<T>`'s own functions are not instantiated at all. (`OnceLock` costs
+//! about ten instantiations per message, and a boxed `OnceBox` five.)
 
+use alloc::alloc::{Layout, alloc, dealloc, handle_alloc_error};
 use alloc::boxed::Box;
 use core::marker::PhantomData;
 use core::ptr;
 use core::sync::atomic::{AtomicPtr, Ordering};
 
-/// A value on the heap, built on first use by whichever caller of
-/// [`OnceBox::get_or_init`] publishes first, then shared by all.
+/// A value on the heap, built by `T::default()` on first use by whichever
+/// caller of [`OnceBox::get_or_default`] publishes first, then shared by
+/// all.
 pub struct OnceBox<T> {
-    /// A `Box<T>` from `Box::into_raw`, or null.
+    /// A `T` in an allocation of `Layout::new::<T>()` (or, for a
+    /// zero-sized `T`, a dangling aligned pointer), or null.
     value: AtomicPtr<()>,
-    // Owns a `Box<T>`: drop check, and `Send` only where `T` is.
+    // Owns a `T` on the heap: drop check, and `Send` only where `T` is.
     _owns: PhantomData<Box<T>>,
 }
 
@@ -46,30 +53,10 @@ impl<T> OnceBox<T> {
         }
     }
 
-    /// The value, built by `init` if no value was published yet. When
-    /// several threads call this at once on an empty `OnceBox`, each may
-    /// run `init`; all get the one value published first.
-    #[inline]
-    pub fn get_or_init(&self, init: impl FnOnce() -> T) -> &T {
-        let mut current = self.value.load(Ordering::Acquire);
-        if current.is_null() {
-            // `as` casts rather than `.cast()`: each generic call is one
-            // more function per message in a generated crate.
-            let built = Box::into_raw(Box::new(init())) as *mut ();
-            current = publish(&self.value, built, drop_box::<T>);
-        }
-        // SAFETY: `current` is non-null, so it is the published pointer: a
-        // `Box<T>` this `OnceBox` owns, never replaced or freed before the
-        // `OnceBox` is dropped, which `&self` rules out for this borrow. The
-        // acquire load (or exchange) saw the release that published it, so
-        // the value it points at is fully written.
-        unsafe { &*(current as *const T) }
-    }
-
     /// The value, built by `T::default()` on first use: a message's
-    /// default instance.
-    /// (What generated code calls: written out rather than as
-    /// `get_or_init(T::default)`, which would be two functions per message.)
+    /// default instance. When several threads call this at once on an
+    /// empty `OnceBox`, each may build a value; all get the one published
+    /// first.
     #[inline]
     pub fn get_or_default(&self) -> &T
     where
@@ -77,40 +64,99 @@ impl<T> OnceBox<T> {
     {
         let mut current = self.value.load(Ordering::Acquire);
         if current.is_null() {
-            // Not `Box::default()`: that is one more instantiation per
-            // message.
-            #[allow(clippy::box_default)]
-            let built = Box::into_raw(Box::new(T::default())) as *mut ();
-            current = publish(&self.value, built, drop_box::<T>);
+            // `as` casts and function items rather than closures: each
+            // generic item is one more function per message in a
+            // generated crate.
+            current = build_and_publish(
+                &self.value,
+                Layout::new::<T>(),
+                write_default::<T>,
+                drop_value::<T>,
+            );
         }
-        // SAFETY: as in `get_or_init`.
+        // SAFETY: `current` is non-null, so it is the published pointer: a
+        // `T` this `OnceBox` owns, never replaced or freed before the
+        // `OnceBox` is dropped, which `&self` rules out for this borrow. The
+        // acquire load (or exchange) saw the release that published it, so
+        // the value it points at is fully written.
         unsafe { &*(current as *const T) }
     }
 }
 
-/// Publishes `built` in `slot` unless another thread published first, and
-/// returns the published pointer; a loser's value is freed with `free`.
-/// Not generic, so it is compiled once, here.
-fn publish(slot: &AtomicPtr<()>, built: *mut (), free: unsafe fn(*mut ())) -> *mut () {
+/// Builds a value in a new allocation of `layout` with `write_default`,
+/// publishes it in `slot` unless another thread published first, and
+/// returns the published pointer; a loser's value is dropped with
+/// `drop_value` and its allocation freed. Not generic, so it is compiled
+/// once, here; out of line, since it runs once per `OnceBox`.
+#[cold]
+#[inline(never)]
+fn build_and_publish(
+    slot: &AtomicPtr<()>,
+    layout: Layout,
+    write_default: unsafe fn(*mut ()),
+    drop_value: unsafe fn(*mut ()),
+) -> *mut () {
+    let built = allocate(layout);
+    // SAFETY: `built` is a fresh allocation of `layout`, which
+    // `get_or_default` paired with `write_default`'s type. If it panics,
+    // the allocation leaks, which is safe.
+    unsafe { write_default(built) };
     match slot.compare_exchange(ptr::null_mut(), built, Ordering::AcqRel, Ordering::Acquire) {
         Ok(_) => built,
         Err(published) => {
-            // SAFETY: `built` came from `Box::<T>::into_raw` with the `T`
-            // that `free` frees (`get_or_init` pairs them) and was not
-            // published, so this is its only owner.
-            unsafe { free(built) };
+            // SAFETY: `built` holds the value just written, of the type
+            // `drop_value` drops, and was not published, so this is its
+            // only owner.
+            unsafe { free(built, layout, drop_value) };
             published
         }
     }
 }
 
-/// Frees a `Box<T>` that `publish` did not publish.
+/// A new allocation of `layout`, or for a zero-sized layout a dangling
+/// pointer of its alignment, which is a valid place for a zero-sized value.
+fn allocate(layout: Layout) -> *mut () {
+    if layout.size() == 0 {
+        return ptr::without_provenance_mut(layout.align());
+    }
+    // SAFETY: `layout` has a non-zero size.
+    let allocated = unsafe { alloc(layout) };
+    if allocated.is_null() {
+        handle_alloc_error(layout);
+    }
+    allocated as *mut ()
+}
+
+/// Drops the value at `value` with `drop_value` and frees its allocation.
 ///
 /// # Safety
-/// `value` is from `Box::<T>::into_raw` and owned by the caller.
-unsafe fn drop_box<T>(value: *mut ()) {
-    // SAFETY: the caller's contract. The box drops at the end of the scope.
-    let _owned = unsafe { Box::from_raw(value as *mut T) };
+/// `value` is from `allocate(layout)`, holds a value of the type
+/// `drop_value` drops, and is owned by the caller.
+unsafe fn free(value: *mut (), layout: Layout, drop_value: unsafe fn(*mut ())) {
+    // SAFETY: the caller's contract.
+    unsafe { drop_value(value) };
+    if layout.size() != 0 {
+        // SAFETY: allocated by `allocate` with this non-zero-sized layout.
+        unsafe { dealloc(value as *mut u8, layout) };
+    }
+}
+
+/// Writes `T::default()` to `place`.
+///
+/// # Safety
+/// `place` is valid for writes of a `T` and aligned for it.
+unsafe fn write_default<T: Default>(place: *mut ()) {
+    // SAFETY: the caller's contract.
+    unsafe { (place as *mut T).write(T::default()) }
+}
+
+/// Drops the `T` at `value` in place.
+///
+/// # Safety
+/// `value` points at a valid `T` owned by the caller, not used again.
+unsafe fn drop_value<T>(value: *mut ()) {
+    // SAFETY: the caller's contract.
+    unsafe { ptr::drop_in_place(value as *mut T) }
 }
 
 impl<T> Default for OnceBox<T> {
@@ -123,10 +169,11 @@ impl<T> Drop for OnceBox<T> {
     fn drop(&mut self) {
         let value = *self.value.get_mut();
         if !value.is_null() {
-            // SAFETY: a non-null pointer is the published `Box<T>`, owned by
-            // this `OnceBox` alone, and `&mut self` means no borrow of it
-            // from `get_or_init` is alive.
-            drop(unsafe { Box::from_raw(value.cast::<T>()) });
+            // SAFETY: a non-null pointer is the published value, from
+            // `allocate(Layout::new::<T>())`, owned by this `OnceBox` alone;
+            // `&mut self` means no borrow of it from `get_or_default` is
+            // alive.
+            unsafe { free(value, Layout::new::<T>(), drop_value::<T>) };
         }
     }
 }
@@ -134,8 +181,8 @@ impl<T> Drop for OnceBox<T> {
 impl<T: core::fmt::Debug> core::fmt::Debug for OnceBox<T> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let value = self.value.load(Ordering::Acquire).cast::<T>();
-        // SAFETY: as in `get_or_init`: a non-null pointer is the published,
-        // fully written value, alive as long as `&self`.
+        // SAFETY: as in `get_or_default`: a non-null pointer is the
+        // published, fully written value, alive as long as `&self`.
         let value = (!value.is_null()).then(|| unsafe { &*value });
         f.debug_tuple("OnceBox").field(&value).finish()
     }
@@ -151,18 +198,32 @@ mod tests {
 
     #[test]
     fn builds_once_then_returns_the_same_value() {
-        let once = OnceBox::new();
-        let first: *const String = once.get_or_init(|| "first".to_owned());
-        let second: *const String = once.get_or_init(|| unreachable!("already built"));
+        let once = OnceBox::<String>::new();
+        assert_eq!(format!("{once:?}"), "OnceBox(None)");
+        let first: *const String = once.get_or_default();
+        let second: *const String = once.get_or_default();
         assert_eq!(first, second);
-        assert_eq!(once.get_or_init(String::new), "first");
-        assert_eq!(once.get_or_default(), "first");
+        assert_eq!(once.get_or_default(), "");
+        assert_eq!(format!("{once:?}"), r#"OnceBox(Some(""))"#);
         assert_eq!(
             OnceBox::<Vec<u8>>::new().get_or_default(),
             &Vec::<u8>::new()
         );
-        assert_eq!(format!("{once:?}"), r#"OnceBox(Some("first"))"#);
-        assert_eq!(format!("{:?}", OnceBox::<u8>::new()), "OnceBox(None)");
+    }
+
+    #[test]
+    fn zero_sized_and_over_aligned_values() {
+        #[derive(Default, Debug, PartialEq)]
+        struct Unit;
+        #[derive(Default, Debug, PartialEq)]
+        #[repr(align(64))]
+        struct Aligned(u8);
+        let unit = OnceBox::<Unit>::new();
+        assert_eq!(unit.get_or_default(), &Unit);
+        let aligned = OnceBox::<Aligned>::new();
+        let value: *const Aligned = aligned.get_or_default();
+        assert_eq!(value as usize % 64, 0);
+        assert_eq!(aligned.get_or_default(), &Aligned(0));
     }
 
     #[test]
@@ -170,6 +231,11 @@ mod tests {
         static BUILT: AtomicUsize = AtomicUsize::new(0);
         static DROPPED: AtomicUsize = AtomicUsize::new(0);
         struct Counted(usize);
+        impl Default for Counted {
+            fn default() -> Self {
+                Counted(BUILT.fetch_add(1, Ordering::SeqCst) + 1)
+            }
+        }
         impl Drop for Counted {
             fn drop(&mut self) {
                 DROPPED.fetch_add(1, Ordering::SeqCst);
@@ -177,16 +243,14 @@ mod tests {
         }
 
         let threads = if cfg!(miri) { 4 } else { 16 };
-        let once = OnceBox::new();
+        let once = OnceBox::<Counted>::new();
         let barrier = std::sync::Barrier::new(threads);
         let seen: Vec<usize> = thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|_| {
                     scope.spawn(|| {
                         barrier.wait();
-                        let value =
-                            once.get_or_init(|| Counted(BUILT.fetch_add(1, Ordering::SeqCst) + 1));
-                        value.0
+                        once.get_or_default().0
                     })
                 })
                 .collect();

@@ -15,11 +15,12 @@
 //!   text also takes the decoder's ASCII fast path to `str` (lengths on
 //!   each side of its 4- and 8-byte tests), which its unit test compares
 //!   with the general validator;
-//! - `OnceBox` (the default instances of no_std generated code): the
-//!   pointer it publishes by compare-and-swap, read back, freed once when
-//!   it drops (never while empty), the values that lost a race freed by
-//!   their builders; a zero-sized value; a `static` read from threads; a
-//!   filled one moved to and dropped on another thread.
+//! - `OnceBox` (the default instances of generated code): the value it
+//!   builds in its own allocation and publishes by compare-and-swap, read
+//!   back, dropped and freed once when it drops (never while empty), the
+//!   values that lost a race dropped and freed by their builders; a
+//!   zero-sized value; a `static` read from threads; a filled one moved
+//!   to and dropped on another thread.
 //!
 //! Expected bytes come from the independent helpers in `common`. Reading
 //! them back is itself the check miri needs: a byte the encoder exposed
@@ -402,93 +403,100 @@ fn bytes_str_slices_outlive_their_input_and_read_as_text() {
 }
 
 /// A value that counts its drops in `drops`.
-struct Counted {
-    id: usize,
-    drops: std::sync::Arc<std::sync::atomic::AtomicUsize>,
-}
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        self.drops.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    }
+/// Counts the values built and dropped of the `OnceBox` test's type `T`,
+/// through statics, since `OnceBox` builds with `Default`.
+macro_rules! counted {
+    ($name:ident) => {
+        struct $name {
+            id: usize,
+        }
+        static BUILT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        static DROPPED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        impl Default for $name {
+            fn default() -> Self {
+                $name {
+                    id: BUILT.fetch_add(1, std::sync::atomic::Ordering::SeqCst),
+                }
+            }
+        }
+        impl Drop for $name {
+            fn drop(&mut self) {
+                DROPPED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
+    };
 }
 
 #[test]
 fn once_box_publishes_one_value_and_frees_the_rest() {
     use buffa::__private::OnceBox;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::{Arc, Barrier};
+    use std::sync::Barrier;
+    use std::sync::atomic::Ordering;
 
     // Empty: nothing to read through, nothing freed on drop.
     let empty: OnceBox<String> = OnceBox::new();
     assert_eq!(format!("{empty:?}"), "OnceBox(None)");
     drop(empty);
 
-    // Filled once: later calls get the same value, and `init` is not run.
-    let drops = Arc::new(AtomicUsize::new(0));
-    let once = OnceBox::default();
-    let first: *const Counted = once.get_or_init(|| Counted {
-        id: 1,
-        drops: drops.clone(),
-    });
-    let again = once.get_or_init(|| unreachable!("the value is published"));
-    assert!(std::ptr::eq(first, again));
-    assert_eq!(again.id, 1);
-    drop(once);
-    assert_eq!(
-        drops.load(Ordering::SeqCst),
-        1,
-        "dropped once, with the OnceBox"
-    );
+    // Filled once: later calls get the same value, built once.
+    {
+        counted!(Once);
+        let once = OnceBox::<Once>::default();
+        let first: *const Once = once.get_or_default();
+        let again = once.get_or_default();
+        assert!(std::ptr::eq(first, again));
+        assert_eq!((again.id, BUILT.load(Ordering::SeqCst)), (0, 1));
+        drop(once);
+        assert_eq!(
+            DROPPED.load(Ordering::SeqCst),
+            1,
+            "dropped once, with the OnceBox"
+        );
+    }
 
-    // A zero-sized value: its box is a dangling, non-null pointer.
-    let unit = OnceBox::new();
-    unit.get_or_init(|| ());
+    // A zero-sized value: its place is a dangling, non-null pointer.
+    let unit = OnceBox::<()>::new();
+    unit.get_or_default();
     assert_eq!(format!("{unit:?}"), "OnceBox(Some(()))");
     drop(unit);
 
     // A race: every thread builds, one value is published, each loser
     // frees its own; all read the winner's.
+    counted!(Raced);
     let threads = if cfg!(miri) { 3 } else { 8 };
-    let drops = Arc::new(AtomicUsize::new(0));
-    let built = AtomicUsize::new(0);
-    let once = OnceBox::new();
+    let once = OnceBox::<Raced>::new();
     let barrier = Barrier::new(threads);
     let seen: Vec<usize> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
                     barrier.wait();
-                    let value = once.get_or_init(|| Counted {
-                        id: built.fetch_add(1, Ordering::SeqCst),
-                        drops: drops.clone(),
-                    });
-                    value.id
+                    once.get_or_default().id
                 })
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     assert!(seen.iter().all(|&id| id == seen[0]), "{seen:?}");
-    let built = built.load(Ordering::SeqCst);
-    assert_eq!(drops.load(Ordering::SeqCst), built - 1);
+    let built = BUILT.load(Ordering::SeqCst);
+    assert_eq!(DROPPED.load(Ordering::SeqCst), built - 1);
 
     // Filled on one thread, read and dropped on another.
     std::thread::spawn(move || {
-        assert_eq!(once.get_or_init(|| unreachable!()).id, seen[0]);
+        assert_eq!(once.get_or_default().id, seen[0]);
         drop(once);
     })
     .join()
     .unwrap();
-    assert_eq!(drops.load(Ordering::SeqCst), built);
+    assert_eq!(DROPPED.load(Ordering::SeqCst), built);
 
     // A `static`, as generated code holds a default instance: filled by
     // whichever thread comes first, the same value for every thread.
     static DEFAULT: OnceBox<Vec<u8>> = OnceBox::new();
     let addresses: Vec<usize> = (0..2)
-        .map(|_| std::thread::spawn(|| DEFAULT.get_or_init(|| vec![7; 3]).as_ptr() as usize))
+        .map(|_| std::thread::spawn(|| DEFAULT.get_or_default() as *const Vec<u8> as usize))
         .map(|handle| handle.join().unwrap())
         .collect();
     assert_eq!(addresses[0], addresses[1]);
-    assert_eq!(DEFAULT.get_or_init(Vec::new), &[7, 7, 7]);
+    assert_eq!(DEFAULT.get_or_default(), &Vec::<u8>::new());
 }

@@ -1,6 +1,6 @@
-//! Building generated code: one crate per option set holding every
-//! selected package (their imports generated once, as in a user's crate
-//! that compiles several APIs), built with cargo against this checkout's
+//! Building generated code: crates holding selected packages (their
+//! imports generated once per crate, as in a user's crate that compiles
+//! several APIs), built or checked with cargo against this checkout's
 //! runtime crates.
 
 use std::fs;
@@ -29,20 +29,30 @@ fn repo() -> PathBuf {
         .to_owned()
 }
 
-/// Generates `packages` with `set` into a crate under `work` and builds it
-/// (`cargo build`, the dev profile; `target` is shared by all builds, so
-/// the runtime crates build once).
+/// How a crate is compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cargo {
+    /// `cargo build`, the dev profile: code generation and linking too.
+    Build,
+    /// `cargo check`: every type and borrow check and every warning,
+    /// without code generation (several times faster, for the whole tree).
+    Check,
+}
+
+/// Generates `packages` with `set` into the crate directory `dir` and
+/// compiles it with `cargo` (`target` is shared by all crates, so the
+/// runtime crates compile once).
 pub fn build(
     root: &Path,
     packages: &[Package],
     set: OptionSet,
-    work: &Path,
+    dir: &Path,
     target: &Path,
+    cargo: Cargo,
 ) -> Built {
-    let dir = work.join(format!("crate-{}", set.name().replace('+', "-")));
-    match write_crate(root, packages, set, &dir) {
+    match write_crate(root, packages, set, dir) {
         Ok(lines) => {
-            let (warnings, error) = cargo_build(&dir, target);
+            let (warnings, error) = cargo_build(dir, target, cargo);
             Built {
                 lines,
                 warnings,
@@ -126,15 +136,19 @@ tonic = "0.14.9"
     Ok(lines)
 }
 
-/// Runs `cargo build` in `dir`; returns the warnings and, if it failed,
-/// the compiler's errors.
-fn cargo_build(dir: &Path, target: &Path) -> (Vec<String>, Option<String>) {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let output = Command::new(cargo)
+/// Runs `cargo build` or `cargo check` in `dir`; returns the warnings
+/// and, if it failed, the compiler's errors.
+fn cargo_build(dir: &Path, target: &Path, cargo: Cargo) -> (Vec<String>, Option<String>) {
+    let program = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let command = match cargo {
+        Cargo::Build => "build",
+        Cargo::Check => "check",
+    };
+    let output = Command::new(program)
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target)
         .env("CARGO_INCREMENTAL", "0")
-        .args(["build", "--quiet", "--message-format=short"])
+        .args([command, "--quiet", "--message-format=short"])
         .output();
     let output = match output {
         Ok(output) => output,
@@ -156,7 +170,7 @@ fn cargo_build(dir: &Path, target: &Path) -> (Vec<String>, Option<String>) {
             .collect::<Vec<_>>()
             .join("\n");
         format!(
-            "cargo build failed ({} error lines):\n{shown}",
+            "cargo {command} failed ({} error lines):\n{shown}",
             errors.len()
         )
     });

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! googleapis ROOT [--sample | --only DIR,DIR...] [--sets NAME,NAME...]
-//!                 [--build] [--work DIR] [--jobs N]
+//!                 [--build | --check] [--chunk N] [--work DIR] [--jobs N]
 //! ```
 //!
 //! - `ROOT`: the tree's root, holding `google/` (the npm package
@@ -13,7 +13,10 @@
 //!   conventions; `--only`: the packages named (directories under ROOT).
 //! - `--sets`: the option sets (default: all; see [`OptionSet`]).
 //! - `--build`: also build, per option set, one crate holding the selected
-//!   packages, and report its warnings.
+//!   packages, and report its warnings; `--check`: the same with
+//!   `cargo check` (every error and warning, no code generation).
+//! - `--chunk N`: build crates of at most N packages each rather than one
+//!   (for the whole tree, whose single crate would not fit in memory).
 //! - `--work`: where crates, the shared target directory and the report
 //!   go (default: `target/corpus` of this checkout).
 //! - `--jobs`: generation threads (default: the number of CPUs).
@@ -29,6 +32,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use build_crate::Cargo;
 use generate::{Outcome, Protoc};
 use option_set::OptionSet;
 use packages::Package;
@@ -52,7 +56,8 @@ struct Args {
     root: PathBuf,
     only: Option<Vec<String>>,
     sets: Vec<OptionSet>,
-    build: bool,
+    build: Option<Cargo>,
+    chunk: Option<usize>,
     work: PathBuf,
     jobs: usize,
 }
@@ -62,7 +67,8 @@ fn parse_args() -> Result<Args, String> {
     let mut root = None;
     let mut only = None;
     let mut sets = OptionSet::ALL.to_vec();
-    let mut build = false;
+    let mut build = None;
+    let mut chunk = None;
     let mut work = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/corpus");
     let mut jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     let list = |value: Option<String>, flag: &str| {
@@ -85,7 +91,16 @@ fn parse_args() -> Result<Args, String> {
                     })
                     .collect::<Result<_, _>>()?
             }
-            "--build" => build = true,
+            "--build" => build = Some(Cargo::Build),
+            "--check" => build = Some(Cargo::Check),
+            "--chunk" => {
+                chunk = Some(
+                    args.next()
+                        .and_then(|n| n.parse().ok())
+                        .filter(|&n| n > 0)
+                        .ok_or("--chunk needs a positive number")?,
+                )
+            }
             "--work" => work = args.next().ok_or("--work needs a value")?.into(),
             "--jobs" => {
                 jobs = args
@@ -99,12 +114,16 @@ fn parse_args() -> Result<Args, String> {
             extra => return Err(format!("unexpected argument {extra}")),
         }
     }
-    let root = root.ok_or("usage: googleapis ROOT [--sample | --only DIR,...] [--sets NAME,...] [--build] [--work DIR] [--jobs N]")?;
+    let root = root.ok_or(
+        "usage: googleapis ROOT [--sample | --only DIR,...] [--sets NAME,...] \
+         [--build | --check] [--chunk N] [--work DIR] [--jobs N]",
+    )?;
     Ok(Args {
         root,
         only,
         sets,
         build,
+        chunk,
         work,
         jobs,
     })
@@ -151,30 +170,51 @@ fn run() -> Result<bool, String> {
     );
 
     let mut built_ok = true;
-    if args.build {
+    if let Some(cargo) = args.build {
         let target = args.work.join("target");
+        let chunk = args.chunk.unwrap_or(packages.len()).max(1);
         for &set in &args.sets {
-            let started = Instant::now();
-            let built = build_crate::build(&args.root, &packages, set, &args.work, &target);
-            println!(
-                "build {:<11} {:>8} lines  {:>3} warnings  {:>6.1} s  {}",
-                set.name(),
-                built.lines,
-                built.warnings.len(),
-                started.elapsed().as_secs_f64(),
-                if built.error.is_none() {
-                    "ok"
-                } else {
-                    "FAILED"
+            for (index, chunk) in packages.chunks(chunk).enumerate() {
+                let started = Instant::now();
+                let mut dir = format!("crate-{}", set.name().replace('+', "-"));
+                if args.chunk.is_some() {
+                    dir.push_str(&format!("-{index}"));
                 }
-            );
-            for warning in built.warnings.iter().take(10) {
-                println!("    {warning}");
+                let built = build_crate::build(
+                    &args.root,
+                    chunk,
+                    set,
+                    &args.work.join(dir),
+                    &target,
+                    cargo,
+                );
+                let span = match chunk {
+                    [only] => only.dir.clone(),
+                    [first, .., last] => format!("{} .. {}", first.dir, last.dir),
+                    [] => String::new(),
+                };
+                println!(
+                    "{:?} {:<11} {:>8} lines  {:>3} warnings  {:>6.1} s  {}  ({} packages: {span})",
+                    cargo,
+                    set.name(),
+                    built.lines,
+                    built.warnings.len(),
+                    started.elapsed().as_secs_f64(),
+                    if built.error.is_none() {
+                        "ok"
+                    } else {
+                        "FAILED"
+                    },
+                    chunk.len(),
+                );
+                for warning in built.warnings.iter().take(10) {
+                    println!("    {warning}");
+                }
+                if let Some(error) = &built.error {
+                    println!("    {}", error.replace('\n', "\n    "));
+                }
+                built_ok &= built.error.is_none() && built.warnings.is_empty();
             }
-            if let Some(error) = &built.error {
-                println!("    {}", error.replace('\n', "\n    "));
-            }
-            built_ok &= built.error.is_none() && built.warnings.is_empty();
         }
     }
     Ok(ok && built_ok)

@@ -23,11 +23,13 @@ impl ::buffa::Message for FileDescriptorSet {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(1, &self.file, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -49,9 +51,6 @@ impl ::buffa::Message for FileDescriptorSet {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <FileDescriptorSet as ::core::default::Default>::default();
     }
 }
 impl ::buffa::ExtendableMessage for FileDescriptorSet {
@@ -145,6 +144,7 @@ impl ::buffa::HasView for FileDescriptorSet {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<FileDescriptorSet> for FileDescriptorSetView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<FileDescriptorSet, ::buffa::DecodeError> {
@@ -168,11 +168,13 @@ impl<'a> __buffa::DefaultRef for FileDescriptorSetView<'a> {
 impl<'a> __buffa::Encodable for FileDescriptorSetView<'a> {
     const NAME: &'static str = "google.protobuf.FileDescriptorSet";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(1, &self.file, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -181,6 +183,7 @@ impl<'a> __buffa::Encodable for FileDescriptorSetView<'a> {
         __buffa::message::write_repeated(1, &self.file, cache, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -272,6 +275,7 @@ impl ::buffa::Message for FileDescriptorProto {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
@@ -305,6 +309,7 @@ impl ::buffa::Message for FileDescriptorProto {
             >(15, &self.option_dependency);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -398,9 +403,6 @@ impl ::buffa::Message for FileDescriptorProto {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <FileDescriptorProto as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -625,6 +627,7 @@ impl ::buffa::HasView for FileDescriptorProto {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<FileDescriptorProto> for FileDescriptorProtoView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<FileDescriptorProto, ::buffa::DecodeError> {
@@ -661,6 +664,7 @@ impl<'a> __buffa::DefaultRef for FileDescriptorProtoView<'a> {
 impl<'a> __buffa::Encodable for FileDescriptorProtoView<'a> {
     const NAME: &'static str = "google.protobuf.FileDescriptorProto";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -701,6 +705,7 @@ impl<'a> __buffa::Encodable for FileDescriptorProtoView<'a> {
             >(15, &self.option_dependency);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -738,6 +743,7 @@ impl<'a> __buffa::Encodable for FileDescriptorProtoView<'a> {
         >(15, &self.option_dependency, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -844,6 +850,7 @@ impl ::buffa::Message for DescriptorProto {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
@@ -865,6 +872,7 @@ impl ::buffa::Message for DescriptorProto {
             >(11, &self.visibility);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -924,9 +932,6 @@ impl ::buffa::Message for DescriptorProto {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <DescriptorProto as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -1129,6 +1134,7 @@ impl ::buffa::HasView for DescriptorProto {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<DescriptorProto> for DescriptorProtoView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<DescriptorProto, ::buffa::DecodeError> {
@@ -1162,6 +1168,7 @@ impl<'a> __buffa::DefaultRef for DescriptorProtoView<'a> {
 impl<'a> __buffa::Encodable for DescriptorProtoView<'a> {
     const NAME: &'static str = "google.protobuf.DescriptorProto";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -1184,6 +1191,7 @@ impl<'a> __buffa::Encodable for DescriptorProtoView<'a> {
             >(11, &self.visibility);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -1208,6 +1216,7 @@ impl<'a> __buffa::Encodable for DescriptorProtoView<'a> {
         >(11, &self.visibility, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -1286,6 +1295,7 @@ pub mod descriptor_proto {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.start);
@@ -1293,6 +1303,7 @@ pub mod descriptor_proto {
             size += __buffa::message::size_field(3, &self.options, cache);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             cache: &mut __buffa::SizeCache,
@@ -1326,9 +1337,6 @@ pub mod descriptor_proto {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <ExtensionRange as ::core::default::Default>::default();
         }
     }
     #[cfg(feature = "json")]
@@ -1432,6 +1440,7 @@ pub mod descriptor_proto {
     #[cfg(feature = "views")]
     impl<'a> __buffa::ToOwnedValue<ExtensionRange> for ExtensionRangeView<'a> {
         #[allow(clippy::field_reassign_with_default)]
+        #[inline]
         fn to_owned_value(
             &self,
         ) -> ::core::result::Result<ExtensionRange, ::buffa::DecodeError> {
@@ -1457,6 +1466,7 @@ pub mod descriptor_proto {
     impl<'a> __buffa::Encodable for ExtensionRangeView<'a> {
         const NAME: &'static str = "google.protobuf.DescriptorProto.ExtensionRange";
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.start);
@@ -1464,6 +1474,7 @@ pub mod descriptor_proto {
             size += __buffa::message::size_field(3, &self.options, cache);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             cache: &mut __buffa::SizeCache,
@@ -1474,6 +1485,7 @@ pub mod descriptor_proto {
             __buffa::message::write_field(3, &self.options, cache, encoder);
             self.unknown_fields.write(encoder);
         }
+        #[inline]
         fn unknown_group_depth(&self) -> u32 {
             self.unknown_fields.nesting()
         }
@@ -1538,12 +1550,14 @@ pub mod descriptor_proto {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.start);
             size += __buffa::scalar::size_optional::<__buffa::Int32>(2, &self.end);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -1575,9 +1589,6 @@ pub mod descriptor_proto {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <ReservedRange as ::core::default::Default>::default();
         }
     }
     #[cfg(feature = "json")]
@@ -1674,6 +1685,7 @@ pub mod descriptor_proto {
     #[cfg(feature = "views")]
     impl<'a> __buffa::ToOwnedValue<ReservedRange> for ReservedRangeView<'a> {
         #[allow(clippy::field_reassign_with_default)]
+        #[inline]
         fn to_owned_value(
             &self,
         ) -> ::core::result::Result<ReservedRange, ::buffa::DecodeError> {
@@ -1699,12 +1711,14 @@ pub mod descriptor_proto {
         const NAME: &'static str = "google.protobuf.DescriptorProto.ReservedRange";
         const CACHES_SIZES: bool = false;
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.start);
             size += __buffa::scalar::size_optional::<__buffa::Int32>(2, &self.end);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -1714,6 +1728,7 @@ pub mod descriptor_proto {
             __buffa::scalar::write_optional::<__buffa::Int32>(2, &self.end, encoder);
             self.unknown_fields.write(encoder);
         }
+        #[inline]
         fn unknown_group_depth(&self) -> u32 {
             self.unknown_fields.nesting()
         }
@@ -1779,6 +1794,7 @@ impl ::buffa::Message for ExtensionRangeOptions {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(2, &self.declaration, cache);
@@ -1790,6 +1806,7 @@ impl ::buffa::Message for ExtensionRangeOptions {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -1834,9 +1851,6 @@ impl ::buffa::Message for ExtensionRangeOptions {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <ExtensionRangeOptions as ::core::default::Default>::default();
     }
 }
 impl ::buffa::ExtendableMessage for ExtensionRangeOptions {
@@ -1980,6 +1994,7 @@ impl ::buffa::HasView for ExtensionRangeOptions {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<ExtensionRangeOptions> for ExtensionRangeOptionsView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<ExtensionRangeOptions, ::buffa::DecodeError> {
@@ -2009,6 +2024,7 @@ impl<'a> __buffa::DefaultRef for ExtensionRangeOptionsView<'a> {
 impl<'a> __buffa::Encodable for ExtensionRangeOptionsView<'a> {
     const NAME: &'static str = "google.protobuf.ExtensionRangeOptions";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(2, &self.declaration, cache);
@@ -2020,6 +2036,7 @@ impl<'a> __buffa::Encodable for ExtensionRangeOptionsView<'a> {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -2038,6 +2055,7 @@ impl<'a> __buffa::Encodable for ExtensionRangeOptionsView<'a> {
         );
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -2133,6 +2151,7 @@ pub mod extension_range_options {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.number);
@@ -2148,6 +2167,7 @@ pub mod extension_range_options {
             size += __buffa::scalar::size_optional::<__buffa::Bool>(6, &self.repeated);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -2201,9 +2221,6 @@ pub mod extension_range_options {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <Declaration as ::core::default::Default>::default();
         }
     }
     #[cfg(feature = "json")]
@@ -2338,6 +2355,7 @@ pub mod extension_range_options {
     #[cfg(feature = "views")]
     impl<'a> __buffa::ToOwnedValue<Declaration> for DeclarationView<'a> {
         #[allow(clippy::field_reassign_with_default)]
+        #[inline]
         fn to_owned_value(
             &self,
         ) -> ::core::result::Result<Declaration, ::buffa::DecodeError> {
@@ -2366,6 +2384,7 @@ pub mod extension_range_options {
         const NAME: &'static str = "google.protobuf.ExtensionRangeOptions.Declaration";
         const CACHES_SIZES: bool = false;
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.number);
@@ -2381,6 +2400,7 @@ pub mod extension_range_options {
             size += __buffa::scalar::size_optional::<__buffa::Bool>(6, &self.repeated);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -2397,6 +2417,7 @@ pub mod extension_range_options {
             __buffa::scalar::write_optional::<__buffa::Bool>(6, &self.repeated, encoder);
             self.unknown_fields.write(encoder);
         }
+        #[inline]
         fn unknown_group_depth(&self) -> u32 {
             self.unknown_fields.nesting()
         }
@@ -2617,6 +2638,7 @@ impl ::buffa::Message for FieldDescriptorProto {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
@@ -2651,6 +2673,7 @@ impl ::buffa::Message for FieldDescriptorProto {
             >(17, &self.proto3_optional);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -2746,9 +2769,6 @@ impl ::buffa::Message for FieldDescriptorProto {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <FieldDescriptorProto as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -2979,6 +2999,7 @@ impl ::buffa::HasView for FieldDescriptorProto {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<FieldDescriptorProto> for FieldDescriptorProtoView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<FieldDescriptorProto, ::buffa::DecodeError> {
@@ -3012,6 +3033,7 @@ impl<'a> __buffa::DefaultRef for FieldDescriptorProtoView<'a> {
 impl<'a> __buffa::Encodable for FieldDescriptorProtoView<'a> {
     const NAME: &'static str = "google.protobuf.FieldDescriptorProto";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -3049,6 +3071,7 @@ impl<'a> __buffa::Encodable for FieldDescriptorProtoView<'a> {
             >(17, &self.proto3_optional);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -3083,6 +3106,7 @@ impl<'a> __buffa::Encodable for FieldDescriptorProtoView<'a> {
         >(17, &self.proto3_optional, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -3384,12 +3408,14 @@ impl ::buffa::Message for OneofDescriptorProto {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
         size += __buffa::message::size_field(2, &self.options, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -3417,9 +3443,6 @@ impl ::buffa::Message for OneofDescriptorProto {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <OneofDescriptorProto as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -3515,6 +3538,7 @@ impl ::buffa::HasView for OneofDescriptorProto {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<OneofDescriptorProto> for OneofDescriptorProtoView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<OneofDescriptorProto, ::buffa::DecodeError> {
@@ -3539,6 +3563,7 @@ impl<'a> __buffa::DefaultRef for OneofDescriptorProtoView<'a> {
 impl<'a> __buffa::Encodable for OneofDescriptorProtoView<'a> {
     const NAME: &'static str = "google.protobuf.OneofDescriptorProto";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -3546,6 +3571,7 @@ impl<'a> __buffa::Encodable for OneofDescriptorProtoView<'a> {
         size += __buffa::message::size_field(2, &self.options, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -3557,6 +3583,7 @@ impl<'a> __buffa::Encodable for OneofDescriptorProtoView<'a> {
         __buffa::message::write_field(2, &self.options, cache, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -3621,6 +3648,7 @@ impl ::buffa::Message for EnumDescriptorProto {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
@@ -3637,6 +3665,7 @@ impl ::buffa::Message for EnumDescriptorProto {
             >(6, &self.visibility);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -3684,9 +3713,6 @@ impl ::buffa::Message for EnumDescriptorProto {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <EnumDescriptorProto as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -3837,6 +3863,7 @@ impl ::buffa::HasView for EnumDescriptorProto {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<EnumDescriptorProto> for EnumDescriptorProtoView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<EnumDescriptorProto, ::buffa::DecodeError> {
@@ -3865,6 +3892,7 @@ impl<'a> __buffa::DefaultRef for EnumDescriptorProtoView<'a> {
 impl<'a> __buffa::Encodable for EnumDescriptorProtoView<'a> {
     const NAME: &'static str = "google.protobuf.EnumDescriptorProto";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -3882,6 +3910,7 @@ impl<'a> __buffa::Encodable for EnumDescriptorProtoView<'a> {
             >(6, &self.visibility);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -3901,6 +3930,7 @@ impl<'a> __buffa::Encodable for EnumDescriptorProtoView<'a> {
         >(6, &self.visibility, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -3980,12 +4010,14 @@ pub mod enum_descriptor_proto {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.start);
             size += __buffa::scalar::size_optional::<__buffa::Int32>(2, &self.end);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -4017,9 +4049,6 @@ pub mod enum_descriptor_proto {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <EnumReservedRange as ::core::default::Default>::default();
         }
     }
     #[cfg(feature = "json")]
@@ -4116,6 +4145,7 @@ pub mod enum_descriptor_proto {
     #[cfg(feature = "views")]
     impl<'a> __buffa::ToOwnedValue<EnumReservedRange> for EnumReservedRangeView<'a> {
         #[allow(clippy::field_reassign_with_default)]
+        #[inline]
         fn to_owned_value(
             &self,
         ) -> ::core::result::Result<EnumReservedRange, ::buffa::DecodeError> {
@@ -4141,12 +4171,14 @@ pub mod enum_descriptor_proto {
         const NAME: &'static str = "google.protobuf.EnumDescriptorProto.EnumReservedRange";
         const CACHES_SIZES: bool = false;
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size += __buffa::scalar::size_optional::<__buffa::Int32>(1, &self.start);
             size += __buffa::scalar::size_optional::<__buffa::Int32>(2, &self.end);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -4156,6 +4188,7 @@ pub mod enum_descriptor_proto {
             __buffa::scalar::write_optional::<__buffa::Int32>(2, &self.end, encoder);
             self.unknown_fields.write(encoder);
         }
+        #[inline]
         fn unknown_group_depth(&self) -> u32 {
             self.unknown_fields.nesting()
         }
@@ -4216,6 +4249,7 @@ impl ::buffa::Message for EnumValueDescriptorProto {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
@@ -4223,6 +4257,7 @@ impl ::buffa::Message for EnumValueDescriptorProto {
         size += __buffa::message::size_field(3, &self.options, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -4256,9 +4291,6 @@ impl ::buffa::Message for EnumValueDescriptorProto {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <EnumValueDescriptorProto as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -4363,6 +4395,7 @@ impl ::buffa::HasView for EnumValueDescriptorProto {
 impl<'a> __buffa::ToOwnedValue<EnumValueDescriptorProto>
 for EnumValueDescriptorProtoView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<EnumValueDescriptorProto, ::buffa::DecodeError> {
@@ -4388,6 +4421,7 @@ impl<'a> __buffa::DefaultRef for EnumValueDescriptorProtoView<'a> {
 impl<'a> __buffa::Encodable for EnumValueDescriptorProtoView<'a> {
     const NAME: &'static str = "google.protobuf.EnumValueDescriptorProto";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -4396,6 +4430,7 @@ impl<'a> __buffa::Encodable for EnumValueDescriptorProtoView<'a> {
         size += __buffa::message::size_field(3, &self.options, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -4408,6 +4443,7 @@ impl<'a> __buffa::Encodable for EnumValueDescriptorProtoView<'a> {
         __buffa::message::write_field(3, &self.options, cache, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -4464,6 +4500,7 @@ impl ::buffa::Message for ServiceDescriptorProto {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
@@ -4471,6 +4508,7 @@ impl ::buffa::Message for ServiceDescriptorProto {
         size += __buffa::message::size_field(3, &self.options, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -4500,9 +4538,6 @@ impl ::buffa::Message for ServiceDescriptorProto {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <ServiceDescriptorProto as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -4610,6 +4645,7 @@ impl ::buffa::HasView for ServiceDescriptorProto {
 impl<'a> __buffa::ToOwnedValue<ServiceDescriptorProto>
 for ServiceDescriptorProtoView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<ServiceDescriptorProto, ::buffa::DecodeError> {
@@ -4635,6 +4671,7 @@ impl<'a> __buffa::DefaultRef for ServiceDescriptorProtoView<'a> {
 impl<'a> __buffa::Encodable for ServiceDescriptorProtoView<'a> {
     const NAME: &'static str = "google.protobuf.ServiceDescriptorProto";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -4643,6 +4680,7 @@ impl<'a> __buffa::Encodable for ServiceDescriptorProtoView<'a> {
         size += __buffa::message::size_field(3, &self.options, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -4655,6 +4693,7 @@ impl<'a> __buffa::Encodable for ServiceDescriptorProtoView<'a> {
         __buffa::message::write_field(3, &self.options, cache, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -4730,6 +4769,7 @@ impl ::buffa::Message for MethodDescriptorProto {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.name);
@@ -4752,6 +4792,7 @@ impl ::buffa::Message for MethodDescriptorProto {
             >(6, &self.server_streaming);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -4811,9 +4852,6 @@ impl ::buffa::Message for MethodDescriptorProto {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <MethodDescriptorProto as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -4957,6 +4995,7 @@ impl ::buffa::HasView for MethodDescriptorProto {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<MethodDescriptorProto> for MethodDescriptorProtoView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<MethodDescriptorProto, ::buffa::DecodeError> {
@@ -4985,6 +5024,7 @@ impl<'a> __buffa::DefaultRef for MethodDescriptorProtoView<'a> {
 impl<'a> __buffa::Encodable for MethodDescriptorProtoView<'a> {
     const NAME: &'static str = "google.protobuf.MethodDescriptorProto";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -5008,6 +5048,7 @@ impl<'a> __buffa::Encodable for MethodDescriptorProtoView<'a> {
             >(6, &self.server_streaming);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -5031,6 +5072,7 @@ impl<'a> __buffa::Encodable for MethodDescriptorProtoView<'a> {
         >(6, &self.server_streaming, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -5262,6 +5304,7 @@ impl ::buffa::Message for FileOptions {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -5341,6 +5384,7 @@ impl ::buffa::Message for FileOptions {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -5525,9 +5569,6 @@ impl ::buffa::Message for FileOptions {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <FileOptions as ::core::default::Default>::default();
     }
 }
 impl ::buffa::ExtendableMessage for FileOptions {
@@ -5936,6 +5977,7 @@ impl ::buffa::HasView for FileOptions {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<FileOptions> for FileOptionsView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<FileOptions, ::buffa::DecodeError> {
@@ -5988,6 +6030,7 @@ impl<'a> __buffa::DefaultRef for FileOptionsView<'a> {
 impl<'a> __buffa::Encodable for FileOptionsView<'a> {
     const NAME: &'static str = "google.protobuf.FileOptions";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -6067,6 +6110,7 @@ impl<'a> __buffa::Encodable for FileOptionsView<'a> {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -6136,6 +6180,7 @@ impl<'a> __buffa::Encodable for FileOptionsView<'a> {
         );
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -6433,6 +6478,7 @@ impl ::buffa::Message for MessageOptions {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -6453,6 +6499,7 @@ impl ::buffa::Message for MessageOptions {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -6523,9 +6570,6 @@ impl ::buffa::Message for MessageOptions {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <MessageOptions as ::core::default::Default>::default();
     }
 }
 impl ::buffa::ExtendableMessage for MessageOptions {
@@ -6765,6 +6809,7 @@ impl ::buffa::HasView for MessageOptions {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<MessageOptions> for MessageOptionsView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<MessageOptions, ::buffa::DecodeError> {
@@ -6798,6 +6843,7 @@ impl<'a> __buffa::DefaultRef for MessageOptionsView<'a> {
 impl<'a> __buffa::Encodable for MessageOptionsView<'a> {
     const NAME: &'static str = "google.protobuf.MessageOptions";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -6818,6 +6864,7 @@ impl<'a> __buffa::Encodable for MessageOptionsView<'a> {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -6843,6 +6890,7 @@ impl<'a> __buffa::Encodable for MessageOptionsView<'a> {
         );
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -7026,6 +7074,7 @@ impl ::buffa::Message for FieldOptions {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -7059,6 +7108,7 @@ impl ::buffa::Message for FieldOptions {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -7175,9 +7225,6 @@ impl ::buffa::Message for FieldOptions {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <FieldOptions as ::core::default::Default>::default();
     }
 }
 impl ::buffa::ExtendableMessage for FieldOptions {
@@ -7479,6 +7526,7 @@ impl ::buffa::HasView for FieldOptions {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<FieldOptions> for FieldOptionsView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<FieldOptions, ::buffa::DecodeError> {
@@ -7518,6 +7566,7 @@ impl<'a> __buffa::DefaultRef for FieldOptionsView<'a> {
 impl<'a> __buffa::Encodable for FieldOptionsView<'a> {
     const NAME: &'static str = "google.protobuf.FieldOptions";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -7551,6 +7600,7 @@ impl<'a> __buffa::Encodable for FieldOptionsView<'a> {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -7589,6 +7639,7 @@ impl<'a> __buffa::Encodable for FieldOptionsView<'a> {
         );
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -7710,6 +7761,7 @@ pub mod field_options {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size
@@ -7722,6 +7774,7 @@ pub mod field_options {
                 >(3, &self.edition);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -7757,9 +7810,6 @@ pub mod field_options {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <EditionDefault as ::core::default::Default>::default();
         }
     }
     #[cfg(feature = "json")]
@@ -7863,6 +7913,7 @@ pub mod field_options {
     #[cfg(feature = "views")]
     impl<'a> __buffa::ToOwnedValue<EditionDefault> for EditionDefaultView<'a> {
         #[allow(clippy::field_reassign_with_default)]
+        #[inline]
         fn to_owned_value(
             &self,
         ) -> ::core::result::Result<EditionDefault, ::buffa::DecodeError> {
@@ -7888,6 +7939,7 @@ pub mod field_options {
         const NAME: &'static str = "google.protobuf.FieldOptions.EditionDefault";
         const CACHES_SIZES: bool = false;
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size
@@ -7900,6 +7952,7 @@ pub mod field_options {
                 >(3, &self.edition);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -7913,6 +7966,7 @@ pub mod field_options {
             >(3, &self.edition, encoder);
             self.unknown_fields.write(encoder);
         }
+        #[inline]
         fn unknown_group_depth(&self) -> u32 {
             self.unknown_fields.nesting()
         }
@@ -8001,6 +8055,7 @@ pub mod field_options {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size
@@ -8025,6 +8080,7 @@ pub mod field_options {
                 >(5, &self.removal_error);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -8094,9 +8150,6 @@ pub mod field_options {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <FeatureSupport as ::core::default::Default>::default();
         }
     }
     #[cfg(feature = "json")]
@@ -8265,6 +8318,7 @@ pub mod field_options {
     #[cfg(feature = "views")]
     impl<'a> __buffa::ToOwnedValue<FeatureSupport> for FeatureSupportView<'a> {
         #[allow(clippy::field_reassign_with_default)]
+        #[inline]
         fn to_owned_value(
             &self,
         ) -> ::core::result::Result<FeatureSupport, ::buffa::DecodeError> {
@@ -8296,6 +8350,7 @@ pub mod field_options {
         const NAME: &'static str = "google.protobuf.FieldOptions.FeatureSupport";
         const CACHES_SIZES: bool = false;
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size
@@ -8320,6 +8375,7 @@ pub mod field_options {
                 >(5, &self.removal_error);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -8342,6 +8398,7 @@ pub mod field_options {
             >(5, &self.removal_error, encoder);
             self.unknown_fields.write(encoder);
         }
+        #[inline]
         fn unknown_group_depth(&self) -> u32 {
             self.unknown_fields.nesting()
         }
@@ -8748,12 +8805,14 @@ impl ::buffa::Message for OneofOptions {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_field(1, &self.features, cache);
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -8788,9 +8847,6 @@ impl ::buffa::Message for OneofOptions {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <OneofOptions as ::core::default::Default>::default();
     }
 }
 impl ::buffa::ExtendableMessage for OneofOptions {
@@ -8901,6 +8957,7 @@ impl ::buffa::HasView for OneofOptions {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<OneofOptions> for OneofOptionsView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<OneofOptions, ::buffa::DecodeError> {
@@ -8928,12 +8985,14 @@ impl<'a> __buffa::DefaultRef for OneofOptionsView<'a> {
 impl<'a> __buffa::Encodable for OneofOptionsView<'a> {
     const NAME: &'static str = "google.protobuf.OneofOptions";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_field(1, &self.features, cache);
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -8948,6 +9007,7 @@ impl<'a> __buffa::Encodable for OneofOptionsView<'a> {
         );
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -9027,6 +9087,7 @@ impl ::buffa::Message for EnumOptions {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::Bool>(2, &self.allow_alias);
@@ -9039,6 +9100,7 @@ impl ::buffa::Message for EnumOptions {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -9093,9 +9155,6 @@ impl ::buffa::Message for EnumOptions {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <EnumOptions as ::core::default::Default>::default();
     }
 }
 impl ::buffa::ExtendableMessage for EnumOptions {
@@ -9258,6 +9317,7 @@ impl ::buffa::HasView for EnumOptions {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<EnumOptions> for EnumOptionsView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<EnumOptions, ::buffa::DecodeError> {
@@ -9289,6 +9349,7 @@ impl<'a> __buffa::DefaultRef for EnumOptionsView<'a> {
 impl<'a> __buffa::Encodable for EnumOptionsView<'a> {
     const NAME: &'static str = "google.protobuf.EnumOptions";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::Bool>(2, &self.allow_alias);
@@ -9301,6 +9362,7 @@ impl<'a> __buffa::Encodable for EnumOptionsView<'a> {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -9320,6 +9382,7 @@ impl<'a> __buffa::Encodable for EnumOptionsView<'a> {
         );
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -9406,6 +9469,7 @@ impl ::buffa::Message for EnumValueOptions {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::Bool>(1, &self.deprecated);
@@ -9415,6 +9479,7 @@ impl ::buffa::Message for EnumValueOptions {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -9463,9 +9528,6 @@ impl ::buffa::Message for EnumValueOptions {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <EnumValueOptions as ::core::default::Default>::default();
     }
 }
 impl ::buffa::ExtendableMessage for EnumValueOptions {
@@ -9614,6 +9676,7 @@ impl ::buffa::HasView for EnumValueOptions {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<EnumValueOptions> for EnumValueOptionsView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<EnumValueOptions, ::buffa::DecodeError> {
@@ -9644,6 +9707,7 @@ impl<'a> __buffa::DefaultRef for EnumValueOptionsView<'a> {
 impl<'a> __buffa::Encodable for EnumValueOptionsView<'a> {
     const NAME: &'static str = "google.protobuf.EnumValueOptions";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::Bool>(1, &self.deprecated);
@@ -9653,6 +9717,7 @@ impl<'a> __buffa::Encodable for EnumValueOptionsView<'a> {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -9670,6 +9735,7 @@ impl<'a> __buffa::Encodable for EnumValueOptionsView<'a> {
         );
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -9742,6 +9808,7 @@ impl ::buffa::Message for ServiceOptions {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::Bool>(33, &self.deprecated);
@@ -9749,6 +9816,7 @@ impl ::buffa::Message for ServiceOptions {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -9789,9 +9857,6 @@ impl ::buffa::Message for ServiceOptions {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <ServiceOptions as ::core::default::Default>::default();
     }
 }
 impl ::buffa::ExtendableMessage for ServiceOptions {
@@ -9917,6 +9982,7 @@ impl ::buffa::HasView for ServiceOptions {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<ServiceOptions> for ServiceOptionsView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<ServiceOptions, ::buffa::DecodeError> {
@@ -9945,6 +10011,7 @@ impl<'a> __buffa::DefaultRef for ServiceOptionsView<'a> {
 impl<'a> __buffa::Encodable for ServiceOptionsView<'a> {
     const NAME: &'static str = "google.protobuf.ServiceOptions";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::Bool>(33, &self.deprecated);
@@ -9952,6 +10019,7 @@ impl<'a> __buffa::Encodable for ServiceOptionsView<'a> {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -9967,6 +10035,7 @@ impl<'a> __buffa::Encodable for ServiceOptionsView<'a> {
         );
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -10039,6 +10108,7 @@ impl ::buffa::Message for MethodOptions {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::Bool>(33, &self.deprecated);
@@ -10050,6 +10120,7 @@ impl ::buffa::Message for MethodOptions {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -10098,9 +10169,6 @@ impl ::buffa::Message for MethodOptions {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <MethodOptions as ::core::default::Default>::default();
     }
 }
 impl ::buffa::ExtendableMessage for MethodOptions {
@@ -10243,6 +10311,7 @@ impl ::buffa::HasView for MethodOptions {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<MethodOptions> for MethodOptionsView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<MethodOptions, ::buffa::DecodeError> {
@@ -10272,6 +10341,7 @@ impl<'a> __buffa::DefaultRef for MethodOptionsView<'a> {
 impl<'a> __buffa::Encodable for MethodOptionsView<'a> {
     const NAME: &'static str = "google.protobuf.MethodOptions";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::Bool>(33, &self.deprecated);
@@ -10283,6 +10353,7 @@ impl<'a> __buffa::Encodable for MethodOptionsView<'a> {
         size += __buffa::message::size_repeated(999, &self.uninterpreted_option, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -10301,6 +10372,7 @@ impl<'a> __buffa::Encodable for MethodOptionsView<'a> {
         );
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -10471,6 +10543,7 @@ impl ::buffa::Message for UninterpretedOption {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(2, &self.name, cache);
@@ -10497,6 +10570,7 @@ impl ::buffa::Message for UninterpretedOption {
             >(8, &self.aggregate_value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -10566,9 +10640,6 @@ impl ::buffa::Message for UninterpretedOption {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <UninterpretedOption as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -10728,6 +10799,7 @@ impl ::buffa::HasView for UninterpretedOption {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<UninterpretedOption> for UninterpretedOptionView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<UninterpretedOption, ::buffa::DecodeError> {
@@ -10757,6 +10829,7 @@ impl<'a> __buffa::DefaultRef for UninterpretedOptionView<'a> {
 impl<'a> __buffa::Encodable for UninterpretedOptionView<'a> {
     const NAME: &'static str = "google.protobuf.UninterpretedOption";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(2, &self.name, cache);
@@ -10783,6 +10856,7 @@ impl<'a> __buffa::Encodable for UninterpretedOptionView<'a> {
             >(8, &self.aggregate_value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -10809,6 +10883,7 @@ impl<'a> __buffa::Encodable for UninterpretedOptionView<'a> {
         >(8, &self.aggregate_value, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -10900,6 +10975,7 @@ pub mod uninterpreted_option {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size
@@ -10912,6 +10988,7 @@ pub mod uninterpreted_option {
                 >(2, &self.is_extension);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -10947,9 +11024,6 @@ pub mod uninterpreted_option {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <NamePart as ::core::default::Default>::default();
         }
     }
     #[cfg(feature = "json")]
@@ -11052,6 +11126,7 @@ pub mod uninterpreted_option {
     #[cfg(feature = "views")]
     impl<'a> __buffa::ToOwnedValue<NamePart> for NamePartView<'a> {
         #[allow(clippy::field_reassign_with_default)]
+        #[inline]
         fn to_owned_value(
             &self,
         ) -> ::core::result::Result<NamePart, ::buffa::DecodeError> {
@@ -11077,6 +11152,7 @@ pub mod uninterpreted_option {
         const NAME: &'static str = "google.protobuf.UninterpretedOption.NamePart";
         const CACHES_SIZES: bool = false;
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size
@@ -11089,6 +11165,7 @@ pub mod uninterpreted_option {
                 >(2, &self.is_extension);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -11102,6 +11179,7 @@ pub mod uninterpreted_option {
             >(2, &self.is_extension, encoder);
             self.unknown_fields.write(encoder);
         }
+        #[inline]
         fn unknown_group_depth(&self) -> u32 {
             self.unknown_fields.nesting()
         }
@@ -11214,6 +11292,7 @@ impl ::buffa::Message for FeatureSet {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -11258,6 +11337,7 @@ impl ::buffa::Message for FeatureSet {
             >(9, &self.enforce_proto_limits);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -11359,9 +11439,6 @@ impl ::buffa::Message for FeatureSet {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <FeatureSet as ::core::default::Default>::default();
     }
 }
 impl ::buffa::ExtendableMessage for FeatureSet {
@@ -11617,6 +11694,7 @@ impl ::buffa::HasView for FeatureSet {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<FeatureSet> for FeatureSetView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<FeatureSet, ::buffa::DecodeError> {
@@ -11649,6 +11727,7 @@ impl<'a> __buffa::Encodable for FeatureSetView<'a> {
     const NAME: &'static str = "google.protobuf.FeatureSet";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -11693,6 +11772,7 @@ impl<'a> __buffa::Encodable for FeatureSetView<'a> {
             >(9, &self.enforce_proto_limits);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -11727,6 +11807,7 @@ impl<'a> __buffa::Encodable for FeatureSetView<'a> {
         >(9, &self.enforce_proto_limits, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -11825,10 +11906,12 @@ pub mod feature_set {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -11846,9 +11929,6 @@ pub mod feature_set {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <VisibilityFeature as ::core::default::Default>::default();
         }
     }
     #[cfg(feature = "json")]
@@ -11925,6 +12005,7 @@ pub mod feature_set {
     #[cfg(feature = "views")]
     impl<'a> __buffa::ToOwnedValue<VisibilityFeature> for VisibilityFeatureView<'a> {
         #[allow(clippy::field_reassign_with_default)]
+        #[inline]
         fn to_owned_value(
             &self,
         ) -> ::core::result::Result<VisibilityFeature, ::buffa::DecodeError> {
@@ -11948,10 +12029,12 @@ pub mod feature_set {
         const NAME: &'static str = "google.protobuf.FeatureSet.VisibilityFeature";
         const CACHES_SIZES: bool = false;
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -11959,6 +12042,7 @@ pub mod feature_set {
         ) {
             self.unknown_fields.write(encoder);
         }
+        #[inline]
         fn unknown_group_depth(&self) -> u32 {
             self.unknown_fields.nesting()
         }
@@ -12095,10 +12179,12 @@ pub mod feature_set {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -12116,9 +12202,6 @@ pub mod feature_set {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <ProtoLimitsFeature as ::core::default::Default>::default();
         }
     }
     #[cfg(feature = "json")]
@@ -12195,6 +12278,7 @@ pub mod feature_set {
     #[cfg(feature = "views")]
     impl<'a> __buffa::ToOwnedValue<ProtoLimitsFeature> for ProtoLimitsFeatureView<'a> {
         #[allow(clippy::field_reassign_with_default)]
+        #[inline]
         fn to_owned_value(
             &self,
         ) -> ::core::result::Result<ProtoLimitsFeature, ::buffa::DecodeError> {
@@ -12218,10 +12302,12 @@ pub mod feature_set {
         const NAME: &'static str = "google.protobuf.FeatureSet.ProtoLimitsFeature";
         const CACHES_SIZES: bool = false;
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -12229,6 +12315,7 @@ pub mod feature_set {
         ) {
             self.unknown_fields.write(encoder);
         }
+        #[inline]
         fn unknown_group_depth(&self) -> u32 {
             self.unknown_fields.nesting()
         }
@@ -12858,6 +12945,7 @@ impl ::buffa::Message for FeatureSetDefaults {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(1, &self.defaults, cache);
@@ -12871,6 +12959,7 @@ impl ::buffa::Message for FeatureSetDefaults {
             >(5, &self.maximum_edition);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -12908,9 +12997,6 @@ impl ::buffa::Message for FeatureSetDefaults {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <FeatureSetDefaults as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -13038,6 +13124,7 @@ impl ::buffa::HasView for FeatureSetDefaults {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<FeatureSetDefaults> for FeatureSetDefaultsView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<FeatureSetDefaults, ::buffa::DecodeError> {
@@ -13063,6 +13150,7 @@ impl<'a> __buffa::DefaultRef for FeatureSetDefaultsView<'a> {
 impl<'a> __buffa::Encodable for FeatureSetDefaultsView<'a> {
     const NAME: &'static str = "google.protobuf.FeatureSetDefaults";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(1, &self.defaults, cache);
@@ -13076,6 +13164,7 @@ impl<'a> __buffa::Encodable for FeatureSetDefaultsView<'a> {
             >(5, &self.maximum_edition);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -13090,6 +13179,7 @@ impl<'a> __buffa::Encodable for FeatureSetDefaultsView<'a> {
         >(5, &self.maximum_edition, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -13158,6 +13248,7 @@ pub mod feature_set_defaults {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size
@@ -13168,6 +13259,7 @@ pub mod feature_set_defaults {
             size += __buffa::message::size_field(5, &self.fixed_features, cache);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             cache: &mut __buffa::SizeCache,
@@ -13207,9 +13299,6 @@ pub mod feature_set_defaults {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <FeatureSetEditionDefault as ::core::default::Default>::default();
         }
     }
     #[cfg(feature = "json")]
@@ -13328,6 +13417,7 @@ pub mod feature_set_defaults {
     impl<'a> __buffa::ToOwnedValue<FeatureSetEditionDefault>
     for FeatureSetEditionDefaultView<'a> {
         #[allow(clippy::field_reassign_with_default)]
+        #[inline]
         fn to_owned_value(
             &self,
         ) -> ::core::result::Result<FeatureSetEditionDefault, ::buffa::DecodeError> {
@@ -13356,6 +13446,7 @@ pub mod feature_set_defaults {
     impl<'a> __buffa::Encodable for FeatureSetEditionDefaultView<'a> {
         const NAME: &'static str = "google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault";
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size
@@ -13366,6 +13457,7 @@ pub mod feature_set_defaults {
             size += __buffa::message::size_field(5, &self.fixed_features, cache);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             cache: &mut __buffa::SizeCache,
@@ -13378,6 +13470,7 @@ pub mod feature_set_defaults {
             __buffa::message::write_field(5, &self.fixed_features, cache, encoder);
             self.unknown_fields.write(encoder);
         }
+        #[inline]
         fn unknown_group_depth(&self) -> u32 {
             self.unknown_fields.nesting()
         }
@@ -13477,11 +13570,13 @@ impl ::buffa::Message for SourceCodeInfo {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(1, &self.location, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -13503,9 +13598,6 @@ impl ::buffa::Message for SourceCodeInfo {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <SourceCodeInfo as ::core::default::Default>::default();
     }
 }
 impl ::buffa::ExtendableMessage for SourceCodeInfo {
@@ -13642,6 +13734,7 @@ impl ::buffa::HasView for SourceCodeInfo {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<SourceCodeInfo> for SourceCodeInfoView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<SourceCodeInfo, ::buffa::DecodeError> {
@@ -13665,11 +13758,13 @@ impl<'a> __buffa::DefaultRef for SourceCodeInfoView<'a> {
 impl<'a> __buffa::Encodable for SourceCodeInfoView<'a> {
     const NAME: &'static str = "google.protobuf.SourceCodeInfo";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(1, &self.location, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -13678,6 +13773,7 @@ impl<'a> __buffa::Encodable for SourceCodeInfoView<'a> {
         __buffa::message::write_repeated(1, &self.location, cache, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -13828,6 +13924,7 @@ pub mod source_code_info {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size
@@ -13852,6 +13949,7 @@ pub mod source_code_info {
                 >(6, &self.leading_detached_comments);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             cache: &mut __buffa::SizeCache,
@@ -13911,9 +14009,6 @@ pub mod source_code_info {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <Location as ::core::default::Default>::default();
         }
     }
     #[cfg(feature = "json")]
@@ -14132,6 +14227,7 @@ pub mod source_code_info {
     #[cfg(feature = "views")]
     impl<'a> __buffa::ToOwnedValue<Location> for LocationView<'a> {
         #[allow(clippy::field_reassign_with_default)]
+        #[inline]
         fn to_owned_value(
             &self,
         ) -> ::core::result::Result<Location, ::buffa::DecodeError> {
@@ -14165,6 +14261,7 @@ pub mod source_code_info {
     impl<'a> __buffa::Encodable for LocationView<'a> {
         const NAME: &'static str = "google.protobuf.SourceCodeInfo.Location";
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size
@@ -14189,6 +14286,7 @@ pub mod source_code_info {
                 >(6, &self.leading_detached_comments);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             cache: &mut __buffa::SizeCache,
@@ -14211,6 +14309,7 @@ pub mod source_code_info {
             >(6, &self.leading_detached_comments, encoder);
             self.unknown_fields.write(encoder);
         }
+        #[inline]
         fn unknown_group_depth(&self) -> u32 {
             self.unknown_fields.nesting()
         }
@@ -14280,11 +14379,13 @@ impl ::buffa::Message for GeneratedCodeInfo {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(1, &self.annotation, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -14306,9 +14407,6 @@ impl ::buffa::Message for GeneratedCodeInfo {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <GeneratedCodeInfo as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -14399,6 +14497,7 @@ impl ::buffa::HasView for GeneratedCodeInfo {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<GeneratedCodeInfo> for GeneratedCodeInfoView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<GeneratedCodeInfo, ::buffa::DecodeError> {
@@ -14422,11 +14521,13 @@ impl<'a> __buffa::DefaultRef for GeneratedCodeInfoView<'a> {
 impl<'a> __buffa::Encodable for GeneratedCodeInfoView<'a> {
     const NAME: &'static str = "google.protobuf.GeneratedCodeInfo";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(1, &self.annotation, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -14435,6 +14536,7 @@ impl<'a> __buffa::Encodable for GeneratedCodeInfoView<'a> {
         __buffa::message::write_repeated(1, &self.annotation, cache, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -14509,6 +14611,7 @@ pub mod generated_code_info {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size
@@ -14527,6 +14630,7 @@ pub mod generated_code_info {
                 >(5, &self.semantic);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             cache: &mut __buffa::SizeCache,
@@ -14582,9 +14686,6 @@ pub mod generated_code_info {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <Annotation as ::core::default::Default>::default();
         }
     }
     #[cfg(feature = "json")]
@@ -14719,6 +14820,7 @@ pub mod generated_code_info {
     #[cfg(feature = "views")]
     impl<'a> __buffa::ToOwnedValue<Annotation> for AnnotationView<'a> {
         #[allow(clippy::field_reassign_with_default)]
+        #[inline]
         fn to_owned_value(
             &self,
         ) -> ::core::result::Result<Annotation, ::buffa::DecodeError> {
@@ -14746,6 +14848,7 @@ pub mod generated_code_info {
     impl<'a> __buffa::Encodable for AnnotationView<'a> {
         const NAME: &'static str = "google.protobuf.GeneratedCodeInfo.Annotation";
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size
@@ -14764,6 +14867,7 @@ pub mod generated_code_info {
                 >(5, &self.semantic);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             cache: &mut __buffa::SizeCache,
@@ -14782,6 +14886,7 @@ pub mod generated_code_info {
             >(5, &self.semantic, encoder);
             self.unknown_fields.write(encoder);
         }
+        #[inline]
         fn unknown_group_depth(&self) -> u32 {
             self.unknown_fields.nesting()
         }

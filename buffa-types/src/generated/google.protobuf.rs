@@ -85,6 +85,7 @@ impl ::buffa::Message for Any {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -92,6 +93,7 @@ impl ::buffa::Message for Any {
         size += __buffa::scalar::size_implicit::<__buffa::ProtoBytes>(2, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -125,9 +127,6 @@ impl ::buffa::Message for Any {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Any as ::core::default::Default>::default();
     }
 }
 /// A borrowed view of [`Any`]: the same fields, read from the input without copying it.
@@ -185,6 +184,7 @@ impl ::buffa::HasView for Any {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<Any> for AnyView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Any, ::buffa::DecodeError> {
         let mut owned = <Any as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.type_url, &mut owned.type_url)?;
@@ -208,6 +208,7 @@ impl<'a> __buffa::Encodable for AnyView<'a> {
     const NAME: &'static str = "google.protobuf.Any";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -220,6 +221,7 @@ impl<'a> __buffa::Encodable for AnyView<'a> {
             >(2, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -233,6 +235,7 @@ impl<'a> __buffa::Encodable for AnyView<'a> {
         >(2, &self.value, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -286,6 +289,7 @@ impl ::buffa::Message for SourceContext {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -294,6 +298,7 @@ impl ::buffa::Message for SourceContext {
             >(1, &self.file_name);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -321,9 +326,6 @@ impl ::buffa::Message for SourceContext {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <SourceContext as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -408,6 +410,7 @@ impl ::buffa::HasView for SourceContext {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<SourceContext> for SourceContextView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<SourceContext, ::buffa::DecodeError> {
@@ -432,6 +435,7 @@ impl<'a> __buffa::Encodable for SourceContextView<'a> {
     const NAME: &'static str = "google.protobuf.SourceContext";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -440,6 +444,7 @@ impl<'a> __buffa::Encodable for SourceContextView<'a> {
             >(1, &self.file_name);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -450,6 +455,7 @@ impl<'a> __buffa::Encodable for SourceContextView<'a> {
         >(1, &self.file_name, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -512,6 +518,7 @@ impl ::buffa::Message for Type {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(1, &self.name);
@@ -527,6 +534,7 @@ impl ::buffa::Message for Type {
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(7, &self.edition);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -582,9 +590,6 @@ impl ::buffa::Message for Type {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Type as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -705,6 +710,7 @@ impl ::buffa::HasView for Type {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<Type> for TypeView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Type, ::buffa::DecodeError> {
         let mut owned = <Type as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.name, &mut owned.name)?;
@@ -732,6 +738,7 @@ impl<'a> __buffa::DefaultRef for TypeView<'a> {
 impl<'a> __buffa::Encodable for TypeView<'a> {
     const NAME: &'static str = "google.protobuf.Type";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -753,6 +760,7 @@ impl<'a> __buffa::Encodable for TypeView<'a> {
             >(7, &self.edition);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -775,6 +783,7 @@ impl<'a> __buffa::Encodable for TypeView<'a> {
         >(7, &self.edition, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -863,6 +872,7 @@ impl ::buffa::Message for Field {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -890,6 +900,7 @@ impl ::buffa::Message for Field {
             >(11, &self.default_value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -967,9 +978,6 @@ impl ::buffa::Message for Field {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Field as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -1114,6 +1122,7 @@ impl ::buffa::HasView for Field {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<Field> for FieldView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Field, ::buffa::DecodeError> {
         let mut owned = <Field as ::core::default::Default>::default();
         owned.kind = self.kind;
@@ -1144,6 +1153,7 @@ impl<'a> __buffa::DefaultRef for FieldView<'a> {
 impl<'a> __buffa::Encodable for FieldView<'a> {
     const NAME: &'static str = "google.protobuf.Field";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -1174,6 +1184,7 @@ impl<'a> __buffa::Encodable for FieldView<'a> {
             >(11, &self.default_value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -1203,6 +1214,7 @@ impl<'a> __buffa::Encodable for FieldView<'a> {
         >(11, &self.default_value, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -1527,6 +1539,7 @@ impl ::buffa::Message for Enum {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(1, &self.name);
@@ -1540,6 +1553,7 @@ impl ::buffa::Message for Enum {
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(6, &self.edition);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -1587,9 +1601,6 @@ impl ::buffa::Message for Enum {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Enum as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -1710,6 +1721,7 @@ impl ::buffa::HasView for Enum {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<Enum> for EnumView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Enum, ::buffa::DecodeError> {
         let mut owned = <Enum as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.name, &mut owned.name)?;
@@ -1736,6 +1748,7 @@ impl<'a> __buffa::DefaultRef for EnumView<'a> {
 impl<'a> __buffa::Encodable for EnumView<'a> {
     const NAME: &'static str = "google.protobuf.Enum";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -1753,6 +1766,7 @@ impl<'a> __buffa::Encodable for EnumView<'a> {
             >(6, &self.edition);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -1772,6 +1786,7 @@ impl<'a> __buffa::Encodable for EnumView<'a> {
         >(6, &self.edition, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -1839,6 +1854,7 @@ impl ::buffa::Message for EnumValue {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(1, &self.name);
@@ -1846,6 +1862,7 @@ impl ::buffa::Message for EnumValue {
         size += __buffa::message::size_repeated(3, &self.options, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -1875,9 +1892,6 @@ impl ::buffa::Message for EnumValue {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <EnumValue as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -1972,6 +1986,7 @@ impl ::buffa::HasView for EnumValue {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<EnumValue> for EnumValueView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<EnumValue, ::buffa::DecodeError> {
         let mut owned = <EnumValue as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.name, &mut owned.name)?;
@@ -1995,6 +2010,7 @@ impl<'a> __buffa::DefaultRef for EnumValueView<'a> {
 impl<'a> __buffa::Encodable for EnumValueView<'a> {
     const NAME: &'static str = "google.protobuf.EnumValue";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -2003,6 +2019,7 @@ impl<'a> __buffa::Encodable for EnumValueView<'a> {
         size += __buffa::message::size_repeated(3, &self.options, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -2015,6 +2032,7 @@ impl<'a> __buffa::Encodable for EnumValueView<'a> {
         __buffa::message::write_repeated(3, &self.options, cache, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -2075,12 +2093,14 @@ impl ::buffa::Message for Option {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(1, &self.name);
         size += __buffa::message::size_field(2, &self.value, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -2108,9 +2128,6 @@ impl ::buffa::Message for Option {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Option as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -2204,6 +2221,7 @@ impl ::buffa::HasView for Option {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<Option> for OptionView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Option, ::buffa::DecodeError> {
         let mut owned = <Option as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.name, &mut owned.name)?;
@@ -2226,6 +2244,7 @@ impl<'a> __buffa::DefaultRef for OptionView<'a> {
 impl<'a> __buffa::Encodable for OptionView<'a> {
     const NAME: &'static str = "google.protobuf.Option";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -2233,6 +2252,7 @@ impl<'a> __buffa::Encodable for OptionView<'a> {
         size += __buffa::message::size_field(2, &self.value, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -2244,6 +2264,7 @@ impl<'a> __buffa::Encodable for OptionView<'a> {
         __buffa::message::write_field(2, &self.value, cache, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -2404,6 +2425,7 @@ impl ::buffa::Message for Api {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(1, &self.name);
@@ -2419,6 +2441,7 @@ impl ::buffa::Message for Api {
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(8, &self.edition);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -2476,9 +2499,6 @@ impl ::buffa::Message for Api {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Api as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -2626,6 +2646,7 @@ impl ::buffa::HasView for Api {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<Api> for ApiView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Api, ::buffa::DecodeError> {
         let mut owned = <Api as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.name, &mut owned.name)?;
@@ -2654,6 +2675,7 @@ impl<'a> __buffa::DefaultRef for ApiView<'a> {
 impl<'a> __buffa::Encodable for ApiView<'a> {
     const NAME: &'static str = "google.protobuf.Api";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -2676,6 +2698,7 @@ impl<'a> __buffa::Encodable for ApiView<'a> {
             >(8, &self.edition);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -2699,6 +2722,7 @@ impl<'a> __buffa::Encodable for ApiView<'a> {
         >(8, &self.edition, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -2788,6 +2812,7 @@ impl ::buffa::Message for Method {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(1, &self.name);
@@ -2815,6 +2840,7 @@ impl ::buffa::Message for Method {
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(8, &self.edition);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -2890,9 +2916,6 @@ impl ::buffa::Message for Method {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Method as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -3030,6 +3053,7 @@ impl ::buffa::HasView for Method {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<Method> for MethodView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Method, ::buffa::DecodeError> {
         let mut owned = <Method as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.name, &mut owned.name)?;
@@ -3058,6 +3082,7 @@ impl<'a> __buffa::DefaultRef for MethodView<'a> {
 impl<'a> __buffa::Encodable for MethodView<'a> {
     const NAME: &'static str = "google.protobuf.Method";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -3089,6 +3114,7 @@ impl<'a> __buffa::Encodable for MethodView<'a> {
             >(8, &self.edition);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -3118,6 +3144,7 @@ impl<'a> __buffa::Encodable for MethodView<'a> {
         >(8, &self.edition, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -3275,12 +3302,14 @@ impl ::buffa::Message for Mixin {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(1, &self.name);
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(2, &self.root);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -3312,9 +3341,6 @@ impl ::buffa::Message for Mixin {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Mixin as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -3403,6 +3429,7 @@ impl ::buffa::HasView for Mixin {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<Mixin> for MixinView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Mixin, ::buffa::DecodeError> {
         let mut owned = <Mixin as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.name, &mut owned.name)?;
@@ -3426,6 +3453,7 @@ impl<'a> __buffa::Encodable for MixinView<'a> {
     const NAME: &'static str = "google.protobuf.Mixin";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -3434,6 +3462,7 @@ impl<'a> __buffa::Encodable for MixinView<'a> {
             += __buffa::scalar::size_implicit::<__buffa::BorrowedStr<'a>>(2, &self.root);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -3447,6 +3476,7 @@ impl<'a> __buffa::Encodable for MixinView<'a> {
         >(2, &self.root, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -3564,12 +3594,14 @@ impl ::buffa::Message for Duration {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Int64>(1, &self.seconds);
         size += __buffa::scalar::size_implicit::<__buffa::Int32>(2, &self.nanos);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -3595,9 +3627,6 @@ impl ::buffa::Message for Duration {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Duration as ::core::default::Default>::default();
     }
 }
 /// A borrowed view of [`Duration`]: the same fields, read from the input without copying it.
@@ -3634,6 +3663,7 @@ impl ::buffa::HasView for Duration {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<Duration> for DurationView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Duration, ::buffa::DecodeError> {
         let mut owned = <Duration as ::core::default::Default>::default();
         owned.seconds = self.seconds;
@@ -3657,12 +3687,14 @@ impl<'a> __buffa::Encodable for DurationView<'a> {
     const NAME: &'static str = "google.protobuf.Duration";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Int64>(1, &self.seconds);
         size += __buffa::scalar::size_implicit::<__buffa::Int32>(2, &self.nanos);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -3672,6 +3704,7 @@ impl<'a> __buffa::Encodable for DurationView<'a> {
         __buffa::scalar::write_implicit::<__buffa::Int32>(2, &self.nanos, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -3721,10 +3754,12 @@ impl ::buffa::Message for Empty {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -3742,9 +3777,6 @@ impl ::buffa::Message for Empty {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Empty as ::core::default::Default>::default();
     }
 }
 #[cfg(feature = "json")]
@@ -3821,6 +3853,7 @@ impl ::buffa::HasView for Empty {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<Empty> for EmptyView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Empty, ::buffa::DecodeError> {
         let mut owned = <Empty as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
@@ -3842,10 +3875,12 @@ impl<'a> __buffa::Encodable for EmptyView<'a> {
     const NAME: &'static str = "google.protobuf.Empty";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -3853,6 +3888,7 @@ impl<'a> __buffa::Encodable for EmptyView<'a> {
     ) {
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -4088,11 +4124,13 @@ impl ::buffa::Message for FieldMask {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::repeated::size_expanded::<__buffa::ProtoString>(1, &self.paths);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -4121,9 +4159,6 @@ impl ::buffa::Message for FieldMask {
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
     }
-    fn clear(&mut self) {
-        *self = <FieldMask as ::core::default::Default>::default();
-    }
 }
 /// A borrowed view of [`FieldMask`]: the same fields, read from the input without copying it.
 #[cfg(feature = "views")]
@@ -4150,6 +4185,7 @@ impl ::buffa::HasView for FieldMask {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<FieldMask> for FieldMaskView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<FieldMask, ::buffa::DecodeError> {
         let mut owned = <FieldMask as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.paths, &mut owned.paths)?;
@@ -4172,6 +4208,7 @@ impl<'a> __buffa::Encodable for FieldMaskView<'a> {
     const NAME: &'static str = "google.protobuf.FieldMask";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -4180,6 +4217,7 @@ impl<'a> __buffa::Encodable for FieldMaskView<'a> {
             >(1, &self.paths);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -4190,6 +4228,7 @@ impl<'a> __buffa::Encodable for FieldMaskView<'a> {
         >(1, &self.paths, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -4245,6 +4284,7 @@ impl ::buffa::Message for Struct {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -4255,6 +4295,7 @@ impl ::buffa::Message for Struct {
             >(1, &self.fields, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -4287,9 +4328,6 @@ impl ::buffa::Message for Struct {
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
     }
-    fn clear(&mut self) {
-        *self = <Struct as ::core::default::Default>::default();
-    }
 }
 /// A borrowed view of [`Struct`]: the same fields, read from the input without copying it.
 #[cfg(feature = "views")]
@@ -4316,6 +4354,7 @@ impl ::buffa::HasView for Struct {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<Struct> for StructView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Struct, ::buffa::DecodeError> {
         let mut owned = <Struct as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.fields, &mut owned.fields)?;
@@ -4337,6 +4376,7 @@ impl<'a> __buffa::DefaultRef for StructView<'a> {
 impl<'a> __buffa::Encodable for StructView<'a> {
     const NAME: &'static str = "google.protobuf.Struct";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -4347,6 +4387,7 @@ impl<'a> __buffa::Encodable for StructView<'a> {
             >(1, &self.fields, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -4359,6 +4400,7 @@ impl<'a> __buffa::Encodable for StructView<'a> {
         >(1, &self.fields, cache, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -4409,6 +4451,7 @@ impl ::buffa::Message for Value {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         if let ::core::option::Option::Some(value::Kind::NullValue(value)) = &self.kind {
@@ -4434,6 +4477,7 @@ impl ::buffa::Message for Value {
         }
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -4533,9 +4577,6 @@ impl ::buffa::Message for Value {
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
     }
-    fn clear(&mut self) {
-        *self = <Value as ::core::default::Default>::default();
-    }
 }
 /// A borrowed view of [`Value`]: the same fields, read from the input without copying it.
 #[cfg(feature = "views")]
@@ -4562,6 +4603,7 @@ impl ::buffa::HasView for Value {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<Value> for ValueView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Value, ::buffa::DecodeError> {
         let mut owned = <Value as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.kind, &mut owned.kind)?;
@@ -4583,6 +4625,7 @@ impl<'a> __buffa::DefaultRef for ValueView<'a> {
 impl<'a> __buffa::Encodable for ValueView<'a> {
     const NAME: &'static str = "google.protobuf.Value";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         if let ::core::option::Option::Some(value::KindView::NullValue(value)) = &self
@@ -4617,6 +4660,7 @@ impl<'a> __buffa::Encodable for ValueView<'a> {
         }
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -4654,6 +4698,7 @@ impl<'a> __buffa::Encodable for ValueView<'a> {
         }
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -4774,6 +4819,7 @@ pub mod value {
     }
     #[cfg(feature = "views")]
     impl<'a> __buffa::ToOwnedValue<Kind> for KindView<'a> {
+        #[inline]
         fn to_owned_value(&self) -> ::core::result::Result<Kind, ::buffa::DecodeError> {
             ::core::result::Result::Ok(
                 match self {
@@ -4825,11 +4871,13 @@ impl ::buffa::Message for ListValue {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(1, &self.values, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -4851,9 +4899,6 @@ impl ::buffa::Message for ListValue {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <ListValue as ::core::default::Default>::default();
     }
 }
 /// A borrowed view of [`ListValue`]: the same fields, read from the input without copying it.
@@ -4881,6 +4926,7 @@ impl ::buffa::HasView for ListValue {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<ListValue> for ListValueView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<ListValue, ::buffa::DecodeError> {
         let mut owned = <ListValue as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.values, &mut owned.values)?;
@@ -4902,11 +4948,13 @@ impl<'a> __buffa::DefaultRef for ListValueView<'a> {
 impl<'a> __buffa::Encodable for ListValueView<'a> {
     const NAME: &'static str = "google.protobuf.ListValue";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(1, &self.values, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -4915,6 +4963,7 @@ impl<'a> __buffa::Encodable for ListValueView<'a> {
         __buffa::message::write_repeated(1, &self.values, cache, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -5101,12 +5150,14 @@ impl ::buffa::Message for Timestamp {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Int64>(1, &self.seconds);
         size += __buffa::scalar::size_implicit::<__buffa::Int32>(2, &self.nanos);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -5132,9 +5183,6 @@ impl ::buffa::Message for Timestamp {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Timestamp as ::core::default::Default>::default();
     }
 }
 /// A borrowed view of [`Timestamp`]: the same fields, read from the input without copying it.
@@ -5170,6 +5218,7 @@ impl ::buffa::HasView for Timestamp {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<Timestamp> for TimestampView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Timestamp, ::buffa::DecodeError> {
         let mut owned = <Timestamp as ::core::default::Default>::default();
         owned.seconds = self.seconds;
@@ -5193,12 +5242,14 @@ impl<'a> __buffa::Encodable for TimestampView<'a> {
     const NAME: &'static str = "google.protobuf.Timestamp";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Int64>(1, &self.seconds);
         size += __buffa::scalar::size_implicit::<__buffa::Int32>(2, &self.nanos);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -5208,6 +5259,7 @@ impl<'a> __buffa::Encodable for TimestampView<'a> {
         __buffa::scalar::write_implicit::<__buffa::Int32>(2, &self.nanos, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -5256,11 +5308,13 @@ impl ::buffa::Message for DoubleValue {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Double>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -5282,9 +5336,6 @@ impl ::buffa::Message for DoubleValue {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <DoubleValue as ::core::default::Default>::default();
     }
 }
 /// A borrowed view of [`DoubleValue`]: the same fields, read from the input without copying it.
@@ -5312,6 +5363,7 @@ impl ::buffa::HasView for DoubleValue {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<DoubleValue> for DoubleValueView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<DoubleValue, ::buffa::DecodeError> {
@@ -5336,11 +5388,13 @@ impl<'a> __buffa::Encodable for DoubleValueView<'a> {
     const NAME: &'static str = "google.protobuf.DoubleValue";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Double>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -5349,6 +5403,7 @@ impl<'a> __buffa::Encodable for DoubleValueView<'a> {
         __buffa::scalar::write_implicit::<__buffa::Double>(1, &self.value, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -5394,11 +5449,13 @@ impl ::buffa::Message for FloatValue {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Float>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -5420,9 +5477,6 @@ impl ::buffa::Message for FloatValue {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <FloatValue as ::core::default::Default>::default();
     }
 }
 /// A borrowed view of [`FloatValue`]: the same fields, read from the input without copying it.
@@ -5450,6 +5504,7 @@ impl ::buffa::HasView for FloatValue {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<FloatValue> for FloatValueView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<FloatValue, ::buffa::DecodeError> {
@@ -5474,11 +5529,13 @@ impl<'a> __buffa::Encodable for FloatValueView<'a> {
     const NAME: &'static str = "google.protobuf.FloatValue";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Float>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -5487,6 +5544,7 @@ impl<'a> __buffa::Encodable for FloatValueView<'a> {
         __buffa::scalar::write_implicit::<__buffa::Float>(1, &self.value, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -5534,11 +5592,13 @@ impl ::buffa::Message for Int64Value {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Int64>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -5560,9 +5620,6 @@ impl ::buffa::Message for Int64Value {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Int64Value as ::core::default::Default>::default();
     }
 }
 /// A borrowed view of [`Int64Value`]: the same fields, read from the input without copying it.
@@ -5590,6 +5647,7 @@ impl ::buffa::HasView for Int64Value {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<Int64Value> for Int64ValueView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<Int64Value, ::buffa::DecodeError> {
@@ -5614,11 +5672,13 @@ impl<'a> __buffa::Encodable for Int64ValueView<'a> {
     const NAME: &'static str = "google.protobuf.Int64Value";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Int64>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -5627,6 +5687,7 @@ impl<'a> __buffa::Encodable for Int64ValueView<'a> {
         __buffa::scalar::write_implicit::<__buffa::Int64>(1, &self.value, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -5674,11 +5735,13 @@ impl ::buffa::Message for UInt64Value {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::UInt64>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -5700,9 +5763,6 @@ impl ::buffa::Message for UInt64Value {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <UInt64Value as ::core::default::Default>::default();
     }
 }
 /// A borrowed view of [`UInt64Value`]: the same fields, read from the input without copying it.
@@ -5730,6 +5790,7 @@ impl ::buffa::HasView for UInt64Value {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<UInt64Value> for UInt64ValueView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<UInt64Value, ::buffa::DecodeError> {
@@ -5754,11 +5815,13 @@ impl<'a> __buffa::Encodable for UInt64ValueView<'a> {
     const NAME: &'static str = "google.protobuf.UInt64Value";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::UInt64>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -5767,6 +5830,7 @@ impl<'a> __buffa::Encodable for UInt64ValueView<'a> {
         __buffa::scalar::write_implicit::<__buffa::UInt64>(1, &self.value, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -5814,11 +5878,13 @@ impl ::buffa::Message for Int32Value {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Int32>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -5840,9 +5906,6 @@ impl ::buffa::Message for Int32Value {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Int32Value as ::core::default::Default>::default();
     }
 }
 /// A borrowed view of [`Int32Value`]: the same fields, read from the input without copying it.
@@ -5870,6 +5933,7 @@ impl ::buffa::HasView for Int32Value {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<Int32Value> for Int32ValueView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<Int32Value, ::buffa::DecodeError> {
@@ -5894,11 +5958,13 @@ impl<'a> __buffa::Encodable for Int32ValueView<'a> {
     const NAME: &'static str = "google.protobuf.Int32Value";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Int32>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -5907,6 +5973,7 @@ impl<'a> __buffa::Encodable for Int32ValueView<'a> {
         __buffa::scalar::write_implicit::<__buffa::Int32>(1, &self.value, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -5954,11 +6021,13 @@ impl ::buffa::Message for UInt32Value {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::UInt32>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -5980,9 +6049,6 @@ impl ::buffa::Message for UInt32Value {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <UInt32Value as ::core::default::Default>::default();
     }
 }
 /// A borrowed view of [`UInt32Value`]: the same fields, read from the input without copying it.
@@ -6010,6 +6076,7 @@ impl ::buffa::HasView for UInt32Value {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<UInt32Value> for UInt32ValueView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<UInt32Value, ::buffa::DecodeError> {
@@ -6034,11 +6101,13 @@ impl<'a> __buffa::Encodable for UInt32ValueView<'a> {
     const NAME: &'static str = "google.protobuf.UInt32Value";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::UInt32>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -6047,6 +6116,7 @@ impl<'a> __buffa::Encodable for UInt32ValueView<'a> {
         __buffa::scalar::write_implicit::<__buffa::UInt32>(1, &self.value, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -6094,11 +6164,13 @@ impl ::buffa::Message for BoolValue {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Bool>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -6120,9 +6192,6 @@ impl ::buffa::Message for BoolValue {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <BoolValue as ::core::default::Default>::default();
     }
 }
 /// A borrowed view of [`BoolValue`]: the same fields, read from the input without copying it.
@@ -6150,6 +6219,7 @@ impl ::buffa::HasView for BoolValue {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<BoolValue> for BoolValueView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<BoolValue, ::buffa::DecodeError> {
         let mut owned = <BoolValue as ::core::default::Default>::default();
         owned.value = self.value;
@@ -6172,11 +6242,13 @@ impl<'a> __buffa::Encodable for BoolValueView<'a> {
     const NAME: &'static str = "google.protobuf.BoolValue";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Bool>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -6185,6 +6257,7 @@ impl<'a> __buffa::Encodable for BoolValueView<'a> {
         __buffa::scalar::write_implicit::<__buffa::Bool>(1, &self.value, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -6232,11 +6305,13 @@ impl ::buffa::Message for StringValue {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -6262,9 +6337,6 @@ impl ::buffa::Message for StringValue {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <StringValue as ::core::default::Default>::default();
     }
 }
 /// A borrowed view of [`StringValue`]: the same fields, read from the input without copying it.
@@ -6292,6 +6364,7 @@ impl ::buffa::HasView for StringValue {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<StringValue> for StringValueView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<StringValue, ::buffa::DecodeError> {
@@ -6316,6 +6389,7 @@ impl<'a> __buffa::Encodable for StringValueView<'a> {
     const NAME: &'static str = "google.protobuf.StringValue";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -6324,6 +6398,7 @@ impl<'a> __buffa::Encodable for StringValueView<'a> {
             >(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -6334,6 +6409,7 @@ impl<'a> __buffa::Encodable for StringValueView<'a> {
         >(1, &self.value, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -6385,11 +6461,13 @@ impl ::buffa::Message for BytesValue {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::ProtoBytes>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -6415,9 +6493,6 @@ impl ::buffa::Message for BytesValue {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <BytesValue as ::core::default::Default>::default();
     }
 }
 /// A borrowed view of [`BytesValue`]: the same fields, read from the input without copying it.
@@ -6445,6 +6520,7 @@ impl ::buffa::HasView for BytesValue {
 #[cfg(feature = "views")]
 impl<'a> __buffa::ToOwnedValue<BytesValue> for BytesValueView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(
         &self,
     ) -> ::core::result::Result<BytesValue, ::buffa::DecodeError> {
@@ -6469,6 +6545,7 @@ impl<'a> __buffa::Encodable for BytesValueView<'a> {
     const NAME: &'static str = "google.protobuf.BytesValue";
     const CACHES_SIZES: bool = false;
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -6477,6 +6554,7 @@ impl<'a> __buffa::Encodable for BytesValueView<'a> {
             >(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -6487,6 +6565,7 @@ impl<'a> __buffa::Encodable for BytesValueView<'a> {
         >(1, &self.value, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }

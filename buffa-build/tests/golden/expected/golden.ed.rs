@@ -37,6 +37,7 @@ impl ::buffa::Message for Tuned {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Int32>(1, &self.implicit);
@@ -49,6 +50,7 @@ impl ::buffa::Message for Tuned {
             >(5, &self.closed);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -97,9 +99,6 @@ impl ::buffa::Message for Tuned {
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
     }
-    fn clear(&mut self) {
-        *self = <Tuned as ::core::default::Default>::default();
-    }
 }
 #[derive(
     ::core::clone::Clone,
@@ -122,10 +121,12 @@ impl ::buffa::Message for Extended {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -143,9 +144,6 @@ impl ::buffa::Message for Extended {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Extended as ::core::default::Default>::default();
     }
 }
 impl ::buffa::ExtendableMessage for Extended {
@@ -174,10 +172,12 @@ impl ::buffa::Message for Holder {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -195,9 +195,6 @@ impl ::buffa::Message for Holder {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Holder as ::core::default::Default>::default();
     }
 }
 /// Nested types of [`Holder`].

@@ -37,6 +37,7 @@ impl ::buffa::Message for Shapes {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::Int64>(1, &self.big);
@@ -62,6 +63,7 @@ impl ::buffa::Message for Shapes {
         }
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -142,9 +144,6 @@ impl ::buffa::Message for Shapes {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Shapes as ::core::default::Default>::default();
     }
 }
 impl ::buffa::ExtendableMessage for Shapes {
@@ -306,6 +305,7 @@ pub mod shapes {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size
@@ -314,6 +314,7 @@ pub mod shapes {
                 >(1, &self.blobs);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -341,9 +342,6 @@ pub mod shapes {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <Inner as ::core::default::Default>::default();
         }
     }
     impl ::buffa::json::JsonMessage for Inner {

@@ -42,6 +42,7 @@ impl ::buffa::Message for Reading {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.sensor);
@@ -68,6 +69,7 @@ impl ::buffa::Message for Reading {
         size += __buffa::scalar::size_optional::<__buffa::OpenEnum<Unit>>(7, &self.unit);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -160,9 +162,6 @@ impl ::buffa::Message for Reading {
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
     }
-    fn clear(&mut self) {
-        *self = <Reading as ::core::default::Default>::default();
-    }
 }
 impl ::buffa::ExtendableMessage for Reading {
     fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
@@ -210,6 +209,7 @@ impl ::buffa::HasView for Reading {
 }
 impl<'a> __buffa::ToOwnedValue<Reading> for ReadingView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Reading, ::buffa::DecodeError> {
         let mut owned = <Reading as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.sensor, &mut owned.sensor)?;
@@ -234,6 +234,7 @@ impl<'a> __buffa::DefaultRef for ReadingView<'a> {
 impl<'a> __buffa::Encodable for ReadingView<'a> {
     const NAME: &'static str = "golden.nostd.Reading";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -267,6 +268,7 @@ impl<'a> __buffa::Encodable for ReadingView<'a> {
         size += __buffa::scalar::size_optional::<__buffa::OpenEnum<Unit>>(7, &self.unit);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -301,6 +303,7 @@ impl<'a> __buffa::Encodable for ReadingView<'a> {
         >(7, &self.unit, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -386,6 +389,7 @@ pub mod reading {
         Previous(::alloc::boxed::Box<super::ReadingView<'a>>),
     }
     impl<'a> __buffa::ToOwnedValue<Source> for SourceView<'a> {
+        #[inline]
         fn to_owned_value(
             &self,
         ) -> ::core::result::Result<Source, ::buffa::DecodeError> {

@@ -33,6 +33,7 @@ impl ::buffa::Message for Shapes {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Int32>(1, &self.implicit);
@@ -60,6 +61,7 @@ impl ::buffa::Message for Shapes {
         size += __buffa::message::size_group_field(8, &self.delimited, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -147,9 +149,6 @@ impl ::buffa::Message for Shapes {
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
     }
-    fn clear(&mut self) {
-        *self = <Shapes as ::core::default::Default>::default();
-    }
 }
 /// Nested types of [`Shapes`].
 #[allow(clippy::module_inception)]
@@ -177,10 +176,12 @@ pub mod shapes {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -198,9 +199,6 @@ pub mod shapes {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <Empty as ::core::default::Default>::default();
         }
     }
     #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug)]

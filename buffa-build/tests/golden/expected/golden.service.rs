@@ -24,11 +24,13 @@ impl ::buffa::Message for Number {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Int64>(1, &self.value);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -50,9 +52,6 @@ impl ::buffa::Message for Number {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Number as ::core::default::Default>::default();
     }
 }
 #[derive(
@@ -77,11 +76,13 @@ impl ::buffa::Message for Total {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Int64>(1, &self.sum);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -103,9 +104,6 @@ impl ::buffa::Message for Total {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Total as ::core::default::Default>::default();
     }
 }
 /// Nested types of [`Total`].
@@ -135,11 +133,13 @@ pub mod total {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size += __buffa::scalar::size_implicit::<__buffa::Int64>(1, &self.sum);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -163,9 +163,6 @@ pub mod total {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <Entry as ::core::default::Default>::default();
         }
     }
 }

@@ -46,6 +46,7 @@ impl ::buffa::Message for Record {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::SharedStr>(1, &self.name);
@@ -67,6 +68,7 @@ impl ::buffa::Message for Record {
         size += __buffa::scalar::size_optional::<__buffa::ProtoBytes>(8, &self.scratch);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -155,9 +157,6 @@ impl ::buffa::Message for Record {
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
     }
-    fn clear(&mut self) {
-        *self = <Record as ::core::default::Default>::default();
-    }
 }
 /// A borrowed view of [`Record`]: the same fields, read from the input without copying it.
 #[derive(
@@ -203,6 +202,7 @@ impl ::buffa::HasView for Record {
 }
 impl<'a> __buffa::ToOwnedValue<Record> for RecordView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Record, ::buffa::DecodeError> {
         let mut owned = <Record as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.name, &mut owned.name)?;
@@ -228,6 +228,7 @@ impl<'a> __buffa::DefaultRef for RecordView<'a> {
 impl<'a> __buffa::Encodable for RecordView<'a> {
     const NAME: &'static str = "golden.strings.Record";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -260,6 +261,7 @@ impl<'a> __buffa::Encodable for RecordView<'a> {
             >(8, &self.scratch);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -293,6 +295,7 @@ impl<'a> __buffa::Encodable for RecordView<'a> {
         >(8, &self.scratch, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -384,6 +387,7 @@ pub mod record {
         Raw(&'a [u8]),
     }
     impl<'a> __buffa::ToOwnedValue<Id> for IdView<'a> {
+        #[inline]
         fn to_owned_value(&self) -> ::core::result::Result<Id, ::buffa::DecodeError> {
             ::core::result::Result::Ok(
                 match self {

@@ -45,6 +45,7 @@ impl ::buffa::Message for Legacy {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::Int64>(1, &self.id);
@@ -59,6 +60,7 @@ impl ::buffa::Message for Legacy {
         size += __buffa::message::size_group_field(7, &self.extra, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -121,9 +123,6 @@ impl ::buffa::Message for Legacy {
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
     }
-    fn clear(&mut self) {
-        *self = <Legacy as ::core::default::Default>::default();
-    }
 }
 impl ::buffa::ExtendableMessage for Legacy {
     fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
@@ -163,12 +162,14 @@ pub mod legacy {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size
                 += __buffa::scalar::size_optional::<__buffa::ProtoString>(8, &self.note);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -196,9 +197,6 @@ pub mod legacy {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <Extra as ::core::default::Default>::default();
         }
     }
 }
@@ -230,11 +228,13 @@ impl ::buffa::Message for Note {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_optional::<__buffa::ProtoString>(1, &self.text);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -261,9 +261,6 @@ impl ::buffa::Message for Note {
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
     }
-    fn clear(&mut self) {
-        *self = <Note as ::core::default::Default>::default();
-    }
 }
 #[derive(
     ::core::clone::Clone,
@@ -286,10 +283,12 @@ impl ::buffa::Message for Registry {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         _cache: &mut __buffa::SizeCache,
@@ -307,9 +306,6 @@ impl ::buffa::Message for Registry {
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
-    }
-    fn clear(&mut self) {
-        *self = <Registry as ::core::default::Default>::default();
     }
 }
 /// Nested types of [`Registry`].

@@ -35,6 +35,7 @@ impl ::buffa::Message for Shapes {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::Int32>(1, &self.plain);
@@ -64,6 +65,7 @@ impl ::buffa::Message for Shapes {
         }
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -160,9 +162,6 @@ impl ::buffa::Message for Shapes {
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
     }
-    fn clear(&mut self) {
-        *self = <Shapes as ::core::default::Default>::default();
-    }
 }
 /// Nested types of [`Shapes`].
 #[allow(clippy::module_inception)]
@@ -192,6 +191,7 @@ pub mod shapes {
             INSTANCE.get_or_default()
         }
         #[allow(unused_mut)]
+        #[inline]
         fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
             let mut size = 0;
             size
@@ -200,6 +200,7 @@ pub mod shapes {
                 >(1, &self.payload);
             size + self.unknown_fields.encoded_len()
         }
+        #[inline]
         fn write_to(
             &self,
             _cache: &mut __buffa::SizeCache,
@@ -227,9 +228,6 @@ pub mod shapes {
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
-        }
-        fn clear(&mut self) {
-            *self = <Inner as ::core::default::Default>::default();
         }
     }
     #[derive(

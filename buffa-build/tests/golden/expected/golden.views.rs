@@ -42,6 +42,7 @@ impl ::buffa::Message for Envelope {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(1, &self.id);
@@ -78,6 +79,7 @@ impl ::buffa::Message for Envelope {
         size += __buffa::scalar::size_optional::<__buffa::ProtoString>(11, &self.note);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -192,9 +194,6 @@ impl ::buffa::Message for Envelope {
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
     }
-    fn clear(&mut self) {
-        *self = <Envelope as ::core::default::Default>::default();
-    }
 }
 /// A borrowed view of [`Envelope`]: the same fields, read from the input without copying it.
 #[derive(
@@ -236,6 +235,7 @@ impl ::buffa::HasView for Envelope {
 }
 impl<'a> __buffa::ToOwnedValue<Envelope> for EnvelopeView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Envelope, ::buffa::DecodeError> {
         let mut owned = <Envelope as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.id, &mut owned.id)?;
@@ -263,6 +263,7 @@ impl<'a> __buffa::DefaultRef for EnvelopeView<'a> {
 impl<'a> __buffa::Encodable for EnvelopeView<'a> {
     const NAME: &'static str = "golden.views.Envelope";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::BorrowedStr<'a>>(1, &self.id);
@@ -305,6 +306,7 @@ impl<'a> __buffa::Encodable for EnvelopeView<'a> {
             >(11, &self.note);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -349,6 +351,7 @@ impl<'a> __buffa::Encodable for EnvelopeView<'a> {
         >(11, &self.note, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -454,6 +457,7 @@ pub mod envelope {
         Forward(super::HeaderView<'a>),
     }
     impl<'a> __buffa::ToOwnedValue<Route> for RouteView<'a> {
+        #[inline]
         fn to_owned_value(&self) -> ::core::result::Result<Route, ::buffa::DecodeError> {
             ::core::result::Result::Ok(
                 match self {
@@ -479,6 +483,7 @@ pub mod envelope {
         Kind(::buffa::EnumValue<super::Kind>),
     }
     impl __buffa::ToOwnedValue<Priority> for Priority {
+        #[inline]
         fn to_owned_value(
             &self,
         ) -> ::core::result::Result<Priority, ::buffa::DecodeError> {
@@ -508,6 +513,7 @@ impl ::buffa::Message for Header {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(1, &self.key);
@@ -515,6 +521,7 @@ impl ::buffa::Message for Header {
             += __buffa::repeated::size_packed::<__buffa::UInt32>(2, &self.values, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -549,9 +556,6 @@ impl ::buffa::Message for Header {
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
     }
-    fn clear(&mut self) {
-        *self = <Header as ::core::default::Default>::default();
-    }
 }
 /// A borrowed view of [`Header`]: the same fields, read from the input without copying it.
 #[derive(
@@ -574,6 +578,7 @@ impl ::buffa::HasView for Header {
 }
 impl<'a> __buffa::ToOwnedValue<Header> for HeaderView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Header, ::buffa::DecodeError> {
         let mut owned = <Header as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.key, &mut owned.key)?;
@@ -594,6 +599,7 @@ impl<'a> __buffa::DefaultRef for HeaderView<'a> {
 impl<'a> __buffa::Encodable for HeaderView<'a> {
     const NAME: &'static str = "golden.views.Header";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::BorrowedStr<'a>>(1, &self.key);
@@ -601,6 +607,7 @@ impl<'a> __buffa::Encodable for HeaderView<'a> {
             += __buffa::repeated::size_packed::<__buffa::UInt32>(2, &self.values, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -614,6 +621,7 @@ impl<'a> __buffa::Encodable for HeaderView<'a> {
         >(2, &self.values, cache, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -661,11 +669,13 @@ impl ::buffa::Message for Payload {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(1, &self.nodes, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -688,9 +698,6 @@ impl ::buffa::Message for Payload {
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
     }
-    fn clear(&mut self) {
-        *self = <Payload as ::core::default::Default>::default();
-    }
 }
 /// A borrowed view of [`Payload`]: the same fields, read from the input without copying it.
 #[derive(
@@ -712,6 +719,7 @@ impl ::buffa::HasView for Payload {
 }
 impl<'a> __buffa::ToOwnedValue<Payload> for PayloadView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Payload, ::buffa::DecodeError> {
         let mut owned = <Payload as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.nodes, &mut owned.nodes)?;
@@ -731,11 +739,13 @@ impl<'a> __buffa::DefaultRef for PayloadView<'a> {
 impl<'a> __buffa::Encodable for PayloadView<'a> {
     const NAME: &'static str = "golden.views.Payload";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::message::size_repeated(1, &self.nodes, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -744,6 +754,7 @@ impl<'a> __buffa::Encodable for PayloadView<'a> {
         __buffa::message::write_repeated(1, &self.nodes, cache, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -784,12 +795,14 @@ impl ::buffa::Message for Node {
         INSTANCE.get_or_default()
     }
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size += __buffa::scalar::size_implicit::<__buffa::ProtoString>(1, &self.name);
         size += __buffa::message::size_field(2, &self.parent, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -818,9 +831,6 @@ impl ::buffa::Message for Node {
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
     }
-    fn clear(&mut self) {
-        *self = <Node as ::core::default::Default>::default();
-    }
 }
 /// A borrowed view of [`Node`]: the same fields, read from the input without copying it.
 #[derive(
@@ -843,6 +853,7 @@ impl ::buffa::HasView for Node {
 }
 impl<'a> __buffa::ToOwnedValue<Node> for NodeView<'a> {
     #[allow(clippy::field_reassign_with_default)]
+    #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Node, ::buffa::DecodeError> {
         let mut owned = <Node as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.name, &mut owned.name)?;
@@ -863,6 +874,7 @@ impl<'a> __buffa::DefaultRef for NodeView<'a> {
 impl<'a> __buffa::Encodable for NodeView<'a> {
     const NAME: &'static str = "golden.views.Node";
     #[allow(unused_mut)]
+    #[inline]
     fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
         let mut size = 0;
         size
@@ -870,6 +882,7 @@ impl<'a> __buffa::Encodable for NodeView<'a> {
         size += __buffa::message::size_field(2, &self.parent, cache);
         size + self.unknown_fields.encoded_len()
     }
+    #[inline]
     fn write_to(
         &self,
         cache: &mut __buffa::SizeCache,
@@ -881,6 +894,7 @@ impl<'a> __buffa::Encodable for NodeView<'a> {
         __buffa::message::write_field(2, &self.parent, cache, encoder);
         self.unknown_fields.write(encoder);
     }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
