@@ -163,7 +163,7 @@ impl Context<'_> {
                 // `#[inline]`, like `merge_field`: the encoder is compiled in the
                 // crate that encodes the message, for the messages it encodes,
                 // as prost's generic `encode_raw` is, not for every message of a
-                // generated crate (see DESIGN.md, "Compile time").
+                // generated crate (see DESIGN.md, "What a generated crate compiles").
                 #[allow(unused_mut)]
                 #[inline]
                 fn compute_size(&self, #cache_param: &mut __buffa::SizeCache) -> usize {
