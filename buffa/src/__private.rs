@@ -10,9 +10,9 @@
 //! size += __buffa::scalar::size_implicit::<__buffa::Int32>(1, &self.id);
 //! ```
 
-pub use crate::decoder::Decoder;
-pub use crate::encoder::Encoder;
 pub use crate::encoding::types::*;
+// The wire layer is public (`buffa::wire`); generated code names it
+// through the alias like the rest of its support API.
 pub use crate::encoding::{closed_enum, lazy, map, message, repeated, scalar};
 pub use crate::extension::Encoding;
 #[cfg(feature = "json")]
@@ -20,8 +20,11 @@ pub use crate::json::__private as json;
 pub use crate::message::{Encodable, Mergeable};
 pub use crate::message_field::DefaultRef;
 pub use crate::once::OnceBox;
-pub use crate::unknown_fields::UnknownSink;
 pub use crate::view::ToOwnedValue;
+pub use crate::wire::{
+    Decoder, Encoder, SizeCache, Tag, UnknownSink, tag_len, varint_len, zigzag_decode32,
+    zigzag_decode64, zigzag_encode32, zigzag_encode64,
+};
 
 /// Copies a view's value into the owned type; see [`ToOwnedValue`].
 #[inline]
@@ -46,10 +49,6 @@ pub fn to_owned_into<T: ToOwnedValue<O> + ?Sized, O>(
         Err(error) => Err(error),
     }
 }
-pub use crate::size_cache::SizeCache;
-pub use crate::wire::{
-    Tag, tag_len, varint_len, zigzag_decode32, zigzag_decode64, zigzag_encode32, zigzag_encode64,
-};
 
 /// The alias generated modules glob-import. A glob import, unlike a plain
 /// `use ... as __buffa`, may appear twice in one module without a clash,

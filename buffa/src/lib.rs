@@ -79,13 +79,23 @@
 //! for no_std names `::alloc` where std-mode code names `::std`, so the
 //! crate that includes it declares `extern crate alloc;`.
 //!
+//! ## The wire layer
+//!
+//! [`wire`] is the protobuf encoding below any schema: the [`Decoder`]
+//! cursor, the [`Encoder`], the [`SizeCache`] of the two-pass encode,
+//! [`Tag`](wire::Tag), [`WireType`] and varint arithmetic. Dynamic messages
+//! (`buffa-reflect`) and hand-written codecs are built on it.
+//!
+//! [`Decoder`]: wire::Decoder
+//! [`Encoder`]: wire::Encoder
+//! [`SizeCache`]: wire::SizeCache
+//!
 //! ## What is not API
 //!
-//! Generated code calls a support API (field helpers, the encoder and
-//! decoder, the size cache) under the hidden module `buffa::__private`, and
-//! implements hidden methods of [`Message`]. Neither is part of buffa's
-//! public API: both may change in any release, so only `buffa-build` should
-//! generate code against them.
+//! Generated code calls per-field helpers under the hidden module
+//! `buffa::__private`, and implements hidden methods of [`Message`].
+//! Neither is part of buffa's public API: both may change in any release,
+//! so only `buffa-build` should generate code against them.
 
 #![no_std]
 #![warn(missing_docs)]
@@ -95,8 +105,6 @@ extern crate alloc;
 extern crate std;
 
 mod bytes_str;
-mod decoder;
-mod encoder;
 mod encoding;
 mod enumeration;
 mod error;
@@ -109,10 +117,9 @@ mod message_field;
 mod once;
 mod options;
 mod pointer;
-mod size_cache;
 mod unknown_fields;
 mod view;
-mod wire;
+pub mod wire;
 
 #[doc(hidden)]
 pub mod __private;

@@ -6,7 +6,7 @@ use bytes::BufMut;
 
 use crate::error::EncodeError;
 use crate::message::{Message, check_room, write_to_buf};
-use crate::size_cache::SizeCache;
+use crate::wire::SizeCache;
 
 /// A message after the sizing pass of an encode, before the write pass:
 /// returned by [`Message::measure`].

@@ -6,13 +6,13 @@ use core::mem::MaybeUninit;
 
 use bytes::{Buf, BufMut, Bytes};
 
-use crate::decoder::Decoder;
-use crate::encoder::Encoder;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::measured::Measured;
 use crate::options::{DecodeOptions, EncodeOptions, MAX_MESSAGE_LEN};
-use crate::size_cache::SizeCache;
 use crate::unknown_fields::UnknownFields;
+use crate::wire::Decoder;
+use crate::wire::Encoder;
+use crate::wire::SizeCache;
 use crate::wire::{Tag, WireType};
 
 /// A protobuf message type with an owned Rust representation.

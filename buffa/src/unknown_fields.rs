@@ -4,10 +4,10 @@ use alloc::{vec, vec::Vec};
 use core::fmt;
 use core::ops::Range;
 
-use crate::decoder::Decoder;
-use crate::encoder::Encoder;
 use crate::error::DecodeError;
 use crate::options::DecodeOptions;
+use crate::wire::Decoder;
+use crate::wire::Encoder;
 use crate::wire::{Tag, WireType};
 
 /// The unknown fields of one message, in the order they were read.
@@ -37,7 +37,14 @@ pub struct UnknownFields {
 /// [`UnknownFieldsView`](crate::UnknownFieldsView) borrows them from the
 /// input. Decoding charges the cost a push reports to the allocation
 /// budget before making it.
-pub trait UnknownSink<'a> {
+///
+/// The trait is sealed: its methods are the decoder's contract with the
+/// two stores, and what they keep (group nesting for the encoder's
+/// recursion check) is not checked again. [`Decoder::skip_to_unknown`]
+/// is how code outside buffa fills one.
+///
+/// [`Decoder::skip_to_unknown`]: crate::wire::Decoder::skip_to_unknown
+pub trait UnknownSink<'a>: sealed::Sealed {
     /// Heap bytes that keeping the field `input[range]` costs.
     fn cost_of_input(&self, input: &'a [u8], range: Range<usize>) -> usize;
 
@@ -53,6 +60,14 @@ pub trait UnknownSink<'a> {
     /// under a re-encoded key); they hold no groups.
     fn push_written(&mut self, fields: Vec<u8>);
 }
+
+/// Keeps [`UnknownSink`] implemented by buffa's own stores only.
+pub(crate) mod sealed {
+    /// The supertrait no type outside buffa can implement.
+    pub trait Sealed {}
+}
+
+impl sealed::Sealed for UnknownFields {}
 
 impl<'a> UnknownSink<'a> for UnknownFields {
     #[inline]
@@ -153,7 +168,7 @@ impl UnknownFields {
     /// the nesting levels they add below their message, which encoding
     /// counts against the recursion limit as decoding did.
     #[inline]
-    pub(crate) fn group_depth(&self) -> u32 {
+    pub fn group_depth(&self) -> u32 {
         self.bytes.get().group_depth
     }
 
@@ -204,8 +219,8 @@ impl UnknownFields {
         self.as_bytes().len()
     }
 
-    /// Writes the fields back exactly as they were read.
-    #[doc(hidden)]
+    /// Writes the fields back exactly as they were read: the last step of
+    /// a message's write pass.
     #[inline]
     pub fn write(&self, encoder: &mut Encoder<'_>) {
         let bytes = self.as_bytes();

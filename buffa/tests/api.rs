@@ -314,28 +314,28 @@ impl buffa::Message for EncoderSwapper {
         &EncoderSwapper
     }
 
-    fn compute_size(&self, _cache: &mut buffa::__private::SizeCache) -> usize {
+    fn compute_size(&self, _cache: &mut buffa::wire::SizeCache) -> usize {
         64
     }
 
     fn write_to(
         &self,
-        _cache: &mut buffa::__private::SizeCache,
-        encoder: &mut buffa::__private::Encoder<'_>,
+        _cache: &mut buffa::wire::SizeCache,
+        encoder: &mut buffa::wire::Encoder<'_>,
     ) {
         // Leaked on purpose: `*encoder` needs a buffer that outlives it. It
         // stays reachable from a static, so Miri's leak check accepts it.
         static SWAPPED_IN: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
         let other: &'static mut [u8] = Box::leak(vec![0u8; 64].into_boxed_slice());
         SWAPPED_IN.store(other.as_mut_ptr(), Ordering::Relaxed);
-        *encoder = buffa::__private::Encoder::from_slice(other);
+        *encoder = buffa::wire::Encoder::from_slice(other);
         encoder.put_slice(&[1; 64]);
     }
 
     fn merge_field(
         &mut self,
-        tag: buffa::__private::Tag,
-        decoder: &mut buffa::__private::Decoder<'_>,
+        tag: buffa::wire::Tag,
+        decoder: &mut buffa::wire::Decoder<'_>,
     ) -> Result<(), buffa::DecodeError> {
         decoder.skip_field(tag)
     }

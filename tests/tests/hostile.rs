@@ -363,7 +363,7 @@ fn fields_named_like_generated_locals_and_methods() {
     assert_eq!(message.encode_or_default(), 11);
     assert_eq!(message.compute_size_or_default(), 12);
     assert_eq!(
-        message.compute_size(&mut buffa::__private::SizeCache::new()),
+        message.compute_size(&mut buffa::wire::SizeCache::new()),
         message.encoded_len()
     );
     let mut cleared = message.clone();

@@ -6,8 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use buffa::__private::scalar::check_wire_type;
-use buffa::__private::{Decoder, Tag, zigzag_decode32, zigzag_decode64};
+use buffa::wire::{Decoder, Encoder, Tag, tag_len, zigzag_decode32, zigzag_decode64};
 use buffa::{DecodeError, DecodeErrorKind, DecodeOptions, UnknownFields, WireType};
 
 use super::DynamicMessage;
@@ -184,10 +183,10 @@ fn merge_message(
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
     if field.is_group() {
-        check_wire_type(tag, WireType::StartGroup, decoder)?;
+        decoder.check_wire_type(tag, WireType::StartGroup)?;
         decoder.read_group(|d| merge_fields(nested, d, Some(tag.field_number())))
     } else {
-        check_wire_type(tag, WireType::LengthDelimited, decoder)?;
+        decoder.check_wire_type(tag, WireType::LengthDelimited)?;
         decoder.read_nested(|d| merge_fields(nested, d, None))
     }
 }
@@ -201,7 +200,7 @@ fn merge_map_entry(
     tag: Tag,
     decoder: &mut Decoder<'_>,
 ) -> Result<(), DecodeError> {
-    check_wire_type(tag, WireType::LengthDelimited, decoder)?;
+    decoder.check_wire_type(tag, WireType::LengthDelimited)?;
     let Kind::Message(entry) = field.kind() else {
         unreachable!("a map field's kind is its entry message");
     };
@@ -242,9 +241,10 @@ fn merge_map_entry(
     })?;
     if !known {
         let consumed = entry_start.len() - decoder.remaining();
-        let mut entry_bytes = Vec::with_capacity(consumed + 5);
-        put_varint(&mut entry_bytes, u64::from(tag.field_number() << 3 | 2));
-        entry_bytes.extend_from_slice(&entry_start[..consumed]);
+        let mut entry_bytes = vec![0; tag_len(tag.field_number()) + consumed];
+        let mut encoder = Encoder::from_slice(&mut entry_bytes);
+        encoder.put_tag(tag.field_number(), WireType::LengthDelimited);
+        encoder.put_slice(&entry_start[..consumed]);
         decoder.charge(entry_bytes.len())?;
         return message
             .unknown
@@ -281,7 +281,7 @@ fn read_scalar(
     decoder: &mut Decoder<'_>,
 ) -> Result<Scalar, DecodeError> {
     debug_assert!(!matches!(kind, Kind::Message(_)), "{}", field.full_name());
-    check_wire_type(tag, kind.wire_type(), decoder)?;
+    decoder.check_wire_type(tag, kind.wire_type())?;
     read_scalar_value(kind, decoder)
 }
 
@@ -345,13 +345,4 @@ pub(super) fn clear_oneof_siblings(message: &mut DynamicMessage, field: &FieldDe
             }
         }
     }
-}
-
-/// Appends `value` as a varint.
-pub(super) fn put_varint(out: &mut Vec<u8>, mut value: u64) {
-    while value >= 0x80 {
-        out.push(value as u8 | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
 }

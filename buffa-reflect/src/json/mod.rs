@@ -37,10 +37,10 @@ mod write;
 
 use std::cell::Cell;
 
-use buffa::__private::json::DeserializeCx;
-use buffa::__private::json::serde::de::{DeserializeSeed, Deserializer};
-use buffa::__private::json::serde::ser::{Serialize, Serializer};
+use buffa::json::DeserializeCx;
 use buffa::json::{DeserializeOptions, JsonError, SerializeOptions};
+use serde::de::{DeserializeSeed, Deserializer};
+use serde::ser::{Serialize, Serializer};
 
 use crate::dynamic::DynamicMessage;
 use crate::reflect::ReflectMessage;
@@ -66,7 +66,7 @@ pub fn to_vec_with(
     message: &dyn ReflectMessage,
     options: &SerializeOptions,
 ) -> Result<Vec<u8>, JsonError> {
-    buffa::__private::json::to_vec(&WithOptions::new(message, options))
+    buffa::json::serialize_to_vec(&WithOptions::new(message, options))
 }
 
 /// Parses a message of type `descriptor` from its JSON form, under the
@@ -94,7 +94,7 @@ pub fn from_slice_with(
     json: &[u8],
     options: &DeserializeOptions,
 ) -> Result<DynamicMessage, JsonError> {
-    buffa::__private::json::from_slice_seed(json, options, MessageSeed::new(descriptor, options))
+    buffa::json::deserialize_from_slice(json, options, MessageSeed::new(descriptor, options))
 }
 
 /// Reads the JSON form of a message of `message`'s type into `message`,
@@ -106,11 +106,7 @@ pub fn merge_from_str_with(
     json: &str,
     options: &DeserializeOptions,
 ) -> Result<(), JsonError> {
-    buffa::__private::json::from_slice_seed(
-        json.as_bytes(),
-        options,
-        MergeSeed { message, options },
-    )
+    buffa::json::deserialize_from_slice(json.as_bytes(), options, MergeSeed { message, options })
 }
 
 /// A message together with the options to serialize it with: a

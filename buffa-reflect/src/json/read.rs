@@ -10,10 +10,9 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use buffa::__private::json::serde::de::{
-    self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
-};
-use buffa::__private::json::{DeserializeCx, Quoted};
+use buffa::json::DeserializeCx;
+use buffa::json::scalar::Quoted;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::scalar;
 use super::well_known::{self, WellKnown};

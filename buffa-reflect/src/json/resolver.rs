@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use buffa::__private::json::{DeserializeCx, serde_json};
+use buffa::json::DeserializeCx;
 use buffa::json::{AnyResolver, DeserializeOptions, SerializeOptions, TypeRegistry};
 
 use super::read::deserialize_message;
@@ -33,7 +33,7 @@ impl AnyResolver for DescriptorPool {
             let message = DynamicMessage::decode(descriptor, bytes).map_err(|e| e.to_string())?;
             // Through text, as registered types are: a float's short form
             // reads back as the double that prints the same.
-            let text = buffa::__private::json::to_vec(&MessageJson {
+            let text = buffa::json::serialize_to_vec(&MessageJson {
                 message: &message,
                 options,
             })

@@ -5,14 +5,15 @@
 
 use std::fmt;
 
-use buffa::__private::json::serde::de::{self, Deserializer, Unexpected, Visitor};
-use buffa::__private::json::serde::ser::{Error as _, Serializer};
-use buffa::__private::json::{Base64Display, DeserializeCx, JsonKind, JsonMapKey, Quoted};
-use buffa::__private::{
+use buffa::json::DeserializeCx;
+use buffa::json::SerializeOptions;
+use buffa::json::scalar::{Base64, JsonKind, JsonMapKey, Quoted};
+use buffa::json::scalar::{
     Bool, Double, Fixed32, Fixed64, Float, Int32, Int64, ProtoBytes, ProtoString, SFixed32,
     SFixed64, SInt32, SInt64, UInt32, UInt64,
 };
-use buffa::json::SerializeOptions;
+use serde::de::{self, Deserializer, Unexpected, Visitor};
+use serde::ser::{Error as _, Serializer};
 
 use crate::value::{MapKey, MapKeyRef, Value, ValueRef};
 use crate::{EnumDescriptor, Kind};
@@ -48,7 +49,7 @@ pub(super) fn serialize<S: Serializer>(
         ValueRef::F64(v) => Double::serialize(&v, serializer, options),
         // `ProtoString` and `ProtoBytes` write these, from owned values.
         ValueRef::String(v) => serializer.serialize_str(v),
-        ValueRef::Bytes(v) => serializer.collect_str(&Base64Display(v)),
+        ValueRef::Bytes(v) => serializer.collect_str(&Base64(v)),
         ValueRef::EnumNumber(number) => match kind {
             Kind::Enum(e) => serialize_enum(e, number, serializer, options),
             _ => Err(S::Error::custom(

@@ -5,12 +5,12 @@
 //! through its binary encoding into the `buffa-types` type, which writes
 //! it, and what that type reads is transcoded back the same way.
 
-use buffa::__private::json::DeserializeCx;
-use buffa::__private::json::serde::de::{Deserializer, Error as _};
-use buffa::__private::json::serde::ser::{Error as _, Serializer};
+use buffa::json::DeserializeCx;
 use buffa::json::{JsonMessage, SerializeOptions};
 use buffa::{DecodeOptions, EncodeOptions, Message};
 use buffa_types::google::protobuf as wkt;
+use serde::de::{Deserializer, Error as _};
+use serde::ser::{Error as _, Serializer};
 
 use crate::dynamic::DynamicMessage;
 use crate::reflect::ReflectMessage;

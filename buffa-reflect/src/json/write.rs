@@ -3,8 +3,8 @@
 //! at their default too, under `emit_default_values`), then the set
 //! extensions by number as `"[full.name]"`.
 
-use buffa::__private::json::serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use buffa::json::SerializeOptions;
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use super::scalar;
 use super::well_known::WellKnown;

@@ -19,16 +19,14 @@
 
 use std::sync::OnceLock;
 
-use buffa::__private::json::DeserializeCx;
+use buffa::json::DeserializeCx;
 use core::fmt;
 
-use buffa::__private::json::serde::de::{
-    self, DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor,
-};
-use buffa::__private::json::serde::ser::{Error as _, SerializeMap};
-use buffa::__private::json::serde::{Deserializer, Serializer};
-use buffa::__private::json::serde_json::{Map, Value};
 use buffa::json::{JsonMessage, SerializeOptions, TypeRegistry, WithOptions};
+use serde::de::{self, DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Error as _, SerializeMap};
+use serde::{Deserializer, Serializer};
+use serde_json::{Map, Value};
 
 use super::serde_through_json_message;
 use crate::google::protobuf as wkt;

@@ -44,20 +44,27 @@ pub fn register_types(registry: &mut TypeRegistry) {
 /// its `JsonMessage` impl, as generated code does.
 macro_rules! serde_through_json_message {
     ($($ty:ty),* $(,)?) => {$(
-        impl buffa::__private::json::serde::Serialize for $ty {
-            fn serialize<S: buffa::__private::json::serde::Serializer>(
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(
                 &self,
                 serializer: S,
             ) -> Result<S::Ok, S::Error> {
-                buffa::__private::json::serialize(self, serializer)
+                buffa::json::JsonMessage::serialize_json(
+                    self,
+                    serializer,
+                    &buffa::json::SerializeOptions::DEFAULT,
+                )
             }
         }
 
-        impl<'de> buffa::__private::json::serde::Deserialize<'de> for $ty {
-            fn deserialize<D: buffa::__private::json::serde::Deserializer<'de>>(
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                buffa::__private::json::deserialize(deserializer)
+                serde::de::DeserializeSeed::deserialize(
+                    buffa::json::MessageSeed::<Self>::new(&buffa::json::DeserializeOptions::DEFAULT),
+                    deserializer,
+                )
             }
         }
     )*};

@@ -4,12 +4,12 @@
 
 use core::fmt;
 
-use buffa::__private::json::DeserializeCx;
-use buffa::__private::json::serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use buffa::__private::json::serde::ser::{Error as _, SerializeMap, SerializeSeq};
-use buffa::__private::json::serde::{Deserialize, Deserializer, Serialize, Serializer};
 use buffa::EnumValue;
+use buffa::json::DeserializeCx;
 use buffa::json::{JsonMessage, SerializeOptions, WithOptions};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Error as _, SerializeMap, SerializeSeq};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::serde_through_json_message;
 use crate::google::protobuf as wkt;

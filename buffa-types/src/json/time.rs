@@ -3,11 +3,11 @@
 
 use core::fmt;
 
-use buffa::__private::json::DeserializeCx;
-use buffa::__private::json::serde::de::{self, Visitor};
-use buffa::__private::json::serde::ser::Error as _;
-use buffa::__private::json::serde::{Deserializer, Serializer};
+use buffa::json::DeserializeCx;
 use buffa::json::{JsonMessage, SerializeOptions};
+use serde::de::{self, Visitor};
+use serde::ser::Error as _;
+use serde::{Deserializer, Serializer};
 
 use super::serde_through_json_message;
 use crate::google::protobuf as wkt;

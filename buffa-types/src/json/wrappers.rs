@@ -1,12 +1,13 @@
 //! The wrapper types: a bare scalar, read and written like a field of the
 //! wrapped type (64-bit integers as strings, bytes as base64, ...).
 
-use buffa::__private::json::serde::{Deserializer, Serializer};
-use buffa::__private::json::{DeserializeCx, JsonKind};
-use buffa::__private::{
+use buffa::json::DeserializeCx;
+use buffa::json::scalar::JsonKind;
+use buffa::json::scalar::{
     Bool, Double, Float, Int32, Int64, ProtoBytes, ProtoString, UInt32, UInt64,
 };
 use buffa::json::{JsonMessage, SerializeOptions};
+use serde::{Deserializer, Serializer};
 
 use super::serde_through_json_message;
 use crate::google::protobuf as wkt;

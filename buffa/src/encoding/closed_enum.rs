@@ -2,15 +2,14 @@
 //! kept in the message's unknown fields, as the specification requires,
 //! instead of in the field.
 
-use crate::decoder::Decoder;
 use crate::enumeration::Enumeration;
 use crate::error::DecodeError;
 use crate::unknown_fields::{UnknownSink, varint_field};
+use crate::wire::Decoder;
 use crate::wire::{Tag, WireType};
 use alloc::vec::Vec;
 
 use super::repeated::packed_count;
-use super::scalar::{check_wire_type, wire_type_mismatch};
 use super::types::ClosedEnum;
 
 /// Reads one value; an undeclared number goes to `unknown` and yields
@@ -21,7 +20,7 @@ pub fn read<'a, E: Enumeration>(
     decoder: &mut Decoder<'a>,
     unknown: &mut impl UnknownSink<'a>,
 ) -> Result<Option<E>, DecodeError> {
-    check_wire_type(tag, WireType::Varint, decoder)?;
+    decoder.check_wire_type(tag, WireType::Varint)?;
     read_value(tag.field_number(), decoder, unknown)
 }
 
@@ -82,6 +81,6 @@ pub fn merge_repeated<'a, E: Enumeration>(
             }
             Ok(())
         }),
-        _ => Err(wire_type_mismatch(tag, WireType::Varint, decoder)),
+        _ => Err(decoder.wire_type_mismatch(tag, WireType::Varint)),
     }
 }

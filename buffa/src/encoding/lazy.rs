@@ -9,22 +9,21 @@
 //! loses nothing, changes nothing and cannot fail on it; sizing and
 //! writing make the same choice, since both decode the same bytes.
 
-use crate::decoder::Decoder;
-use crate::encoder::Encoder;
 use crate::error::DecodeError;
 use crate::message::{Encodable, Mergeable};
-use crate::size_cache::SizeCache;
 use crate::view::{LazyField, LazyRepeated};
+use crate::wire::Decoder;
+use crate::wire::Encoder;
+use crate::wire::SizeCache;
 use crate::wire::{Tag, WireType, tag_len, varint_len};
 
 use super::message;
-use super::scalar::check_wire_type;
 
 /// Reads a length-prefixed payload without decoding it: the depth it sits
 /// at must be enterable, as an eager decode would require.
 #[inline]
 fn read_payload<'a>(tag: Tag, decoder: &mut Decoder<'a>) -> Result<(&'a [u8], u32), DecodeError> {
-    check_wire_type(tag, WireType::LengthDelimited, decoder)?;
+    decoder.check_wire_type(tag, WireType::LengthDelimited)?;
     decoder.check_depth()?;
     let depth = decoder.depth_remaining() - 1;
     Ok((decoder.read_length_delimited()?, depth))
@@ -37,7 +36,7 @@ fn read_group_body<'a>(
     tag: Tag,
     decoder: &mut Decoder<'a>,
 ) -> Result<(&'a [u8], u32), DecodeError> {
-    check_wire_type(tag, WireType::StartGroup, decoder)?;
+    decoder.check_wire_type(tag, WireType::StartGroup)?;
     decoder.check_depth()?;
     let depth = decoder.depth_remaining() - 1;
     let start = decoder.remaining_slice();

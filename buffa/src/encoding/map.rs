@@ -12,15 +12,14 @@ use core::hash::{BuildHasher, Hash};
 #[cfg(feature = "std")]
 use std::collections::HashMap;
 
-use crate::decoder::Decoder;
-use crate::encoder::Encoder;
 use crate::error::DecodeError;
 use crate::message::{Encodable, Mergeable};
-use crate::size_cache::SizeCache;
 use crate::unknown_fields::UnknownSink;
+use crate::wire::Decoder;
+use crate::wire::Encoder;
+use crate::wire::SizeCache;
 use crate::wire::{Tag, WireType, tag_len, varint_len};
 
-use super::scalar::check_wire_type;
 use super::types::{DecodeScalar, ScalarType};
 
 /// How a map value is encoded inside an entry: every scalar type, or a
@@ -69,7 +68,7 @@ impl<'a, S: DecodeScalar<'a>> MergeMapValue<'a> for S {
         value: &mut S::Value,
         decoder: &mut Decoder<'a>,
     ) -> Result<bool, DecodeError> {
-        check_wire_type(tag, S::WIRE_TYPE, decoder)?;
+        decoder.check_wire_type(tag, S::WIRE_TYPE)?;
         match S::decode_known(decoder)? {
             Some(known) => {
                 *value = known;
@@ -261,7 +260,7 @@ where
     V: MergeMapValue<'a>,
     C: MapContainer<K::Value, V::Value>,
 {
-    check_wire_type(tag, WireType::LengthDelimited, decoder)?;
+    decoder.check_wire_type(tag, WireType::LengthDelimited)?;
     decoder.charge(size_of::<K::Value>() + size_of::<V::Value>())?;
     let entry_start = decoder.remaining_slice();
     let mut key = K::Value::default();
@@ -271,7 +270,7 @@ where
         while let Some(tag) = d.read_tag()? {
             match tag.field_number() {
                 1 => {
-                    check_wire_type(tag, K::WIRE_TYPE, d)?;
+                    d.check_wire_type(tag, K::WIRE_TYPE)?;
                     key = K::decode(d)?;
                 }
                 2 => known = V::merge(tag, &mut value, d)?,

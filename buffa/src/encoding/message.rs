@@ -1,17 +1,15 @@
 //! Field helpers for message-typed fields, length-prefixed or delimited
 //! (group) encoded.
 
-use crate::decoder::Decoder;
-use crate::encoder::Encoder;
 use crate::error::DecodeError;
 use crate::message::{Encodable, Mergeable};
 use crate::message_field::MessageField;
 use crate::pointer::ProtoBox;
-use crate::size_cache::SizeCache;
+use crate::wire::Decoder;
+use crate::wire::Encoder;
+use crate::wire::SizeCache;
 use crate::wire::{Tag, WireType, tag_len, varint_len};
 use alloc::{boxed::Box, vec::Vec};
-
-use super::scalar::check_wire_type;
 
 /// Size of one length-prefixed message, key included; records its length.
 /// A message nested deeper than the recursion limit is not sized (see
@@ -70,7 +68,7 @@ pub fn merge<'a, M: Mergeable<'a>>(
     message: &mut M,
     decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
-    check_wire_type(tag, WireType::LengthDelimited, decoder)?;
+    decoder.check_wire_type(tag, WireType::LengthDelimited)?;
     decoder.read_nested(|d| message.merge_from(d))
 }
 
@@ -110,7 +108,7 @@ pub fn merge_field<'a, M: Mergeable<'a>, P: ProtoBox<M>>(
     field: &mut MessageField<M, P>,
     decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
-    check_wire_type(tag, WireType::LengthDelimited, decoder)?;
+    decoder.check_wire_type(tag, WireType::LengthDelimited)?;
     charge_pointer::<M, P>(field, decoder)?;
     let message = field.get_or_insert_default();
     decoder.read_nested(|d| message.merge_from(d))
@@ -171,7 +169,7 @@ pub fn merge_repeated<'a, M: Mergeable<'a>>(
     messages: &mut Vec<M>,
     decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
-    check_wire_type(tag, WireType::LengthDelimited, decoder)?;
+    decoder.check_wire_type(tag, WireType::LengthDelimited)?;
     decoder.charge(size_of::<M>())?;
     if messages.capacity() == 0 {
         // The first element: make room for every element this message
@@ -232,7 +230,7 @@ pub fn merge_group<'a, M: Mergeable<'a>>(
     message: &mut M,
     decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
-    check_wire_type(tag, WireType::StartGroup, decoder)?;
+    decoder.check_wire_type(tag, WireType::StartGroup)?;
     decoder.read_group(|d| message.merge_group(tag.field_number(), d))
 }
 
@@ -269,7 +267,7 @@ pub fn merge_group_field<'a, M: Mergeable<'a>, P: ProtoBox<M>>(
     field: &mut MessageField<M, P>,
     decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
-    check_wire_type(tag, WireType::StartGroup, decoder)?;
+    decoder.check_wire_type(tag, WireType::StartGroup)?;
     charge_pointer::<M, P>(field, decoder)?;
     let message = field.get_or_insert_default();
     decoder.read_group(|d| message.merge_group(tag.field_number(), d))

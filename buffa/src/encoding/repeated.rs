@@ -3,14 +3,13 @@
 //! Whatever the declared encoding, a parser accepts both: a packed run of
 //! values and individual values, in any mix, as the specification requires.
 
-use crate::decoder::Decoder;
-use crate::encoder::Encoder;
 use crate::error::DecodeError;
-use crate::size_cache::SizeCache;
+use crate::wire::Decoder;
+use crate::wire::Encoder;
+use crate::wire::SizeCache;
 use crate::wire::{Tag, WireType, tag_len, varint_len};
 use alloc::vec::Vec;
 
-use super::scalar::{check_wire_type, wire_type_mismatch};
 use super::types::{DecodeScalar, Packable, ScalarType};
 
 /// Length of the packed payload of `values`, without key and prefix.
@@ -99,7 +98,7 @@ pub fn merge<'a, S: Packable + DecodeScalar<'a>>(
         values.push(S::decode(decoder)?);
         Ok(())
     } else {
-        Err(wire_type_mismatch(tag, S::WIRE_TYPE, decoder))
+        Err(decoder.wire_type_mismatch(tag, S::WIRE_TYPE))
     }
 }
 
@@ -140,7 +139,7 @@ pub fn merge_unpackable<'a, S: DecodeScalar<'a>>(
     values: &mut Vec<S::Value>,
     decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
-    check_wire_type(tag, S::WIRE_TYPE, decoder)?;
+    decoder.check_wire_type(tag, S::WIRE_TYPE)?;
     decoder.charge(size_of::<S::Value>())?;
     values.push(S::decode(decoder)?);
     Ok(())

@@ -2,10 +2,10 @@
 //! discipline: always written (oneof members, required fields), implicit
 //! presence (written unless default), and explicit presence (`Option`).
 
-use crate::decoder::Decoder;
-use crate::encoder::Encoder;
-use crate::error::{DecodeError, DecodeErrorKind};
-use crate::wire::{Tag, WireType, tag_len};
+use crate::error::DecodeError;
+use crate::wire::Decoder;
+use crate::wire::Encoder;
+use crate::wire::{Tag, tag_len};
 
 use super::types::{DecodeScalar, ScalarType};
 
@@ -70,7 +70,7 @@ pub fn read<'a, S: DecodeScalar<'a>>(
     tag: Tag,
     decoder: &mut Decoder<'a>,
 ) -> Result<S::Value, DecodeError> {
-    check_wire_type(tag, S::WIRE_TYPE, decoder)?;
+    decoder.check_wire_type(tag, S::WIRE_TYPE)?;
     S::decode(decoder)
 }
 
@@ -95,31 +95,4 @@ pub fn merge_optional<'a, S: DecodeScalar<'a>>(
 ) -> Result<(), DecodeError> {
     *value = Some(read::<S>(tag, decoder)?);
     Ok(())
-}
-
-/// Fails unless `tag` has wire type `expected`.
-#[inline]
-pub fn check_wire_type(
-    tag: Tag,
-    expected: WireType,
-    decoder: &Decoder<'_>,
-) -> Result<(), DecodeError> {
-    if tag.wire_type() == expected {
-        Ok(())
-    } else {
-        Err(wire_type_mismatch(tag, expected, decoder))
-    }
-}
-
-#[cold]
-pub(crate) fn wire_type_mismatch(
-    tag: Tag,
-    expected: WireType,
-    decoder: &Decoder<'_>,
-) -> DecodeError {
-    decoder.error(DecodeErrorKind::WireTypeMismatch {
-        field_number: tag.field_number(),
-        expected,
-        actual: tag.wire_type(),
-    })
 }

@@ -9,10 +9,10 @@ use alloc::{borrow::ToOwned, string::String, vec::Vec};
 use bytes::Bytes;
 
 use crate::bytes_str::BytesStr;
-use crate::decoder::Decoder;
-use crate::encoder::Encoder;
 use crate::enumeration::{EnumValue, Enumeration};
 use crate::error::DecodeError;
+use crate::wire::Decoder;
+use crate::wire::Encoder;
 use crate::wire::{
     WireType, varint_len, zigzag_decode32, zigzag_decode64, zigzag_encode32, zigzag_encode64,
 };

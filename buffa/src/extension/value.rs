@@ -2,8 +2,6 @@
 //! unknown fields, one [`Element`] impl per type, on the scalar markers of
 //! [`encoding::types`](crate::encoding::types) and on [`Message`].
 
-use crate::decoder::Decoder;
-use crate::encoder::Encoder;
 use crate::encoding::types::{
     Bool, ClosedEnum, DecodeScalar, Double, Fixed32, Fixed64, Float, Int32, Int64, OpenEnum,
     ProtoBytes, ProtoString, SFixed32, SFixed64, SInt32, SInt64, ScalarType, UInt32, UInt64,
@@ -13,6 +11,8 @@ use crate::error::DecodeError;
 use crate::message::Message;
 use crate::options::DecodeOptions;
 use crate::unknown_fields::{UnknownFields, UnknownValue};
+use crate::wire::Decoder;
+use crate::wire::Encoder;
 use crate::wire::{WireType, tag_len, varint_len};
 use alloc::{string::String, vec::Vec};
 

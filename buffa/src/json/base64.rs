@@ -1,13 +1,16 @@
 //! Base64 for `bytes` fields: standard alphabet with padding on output;
 //! standard or URL-safe alphabet, padded or not, on input (RFC 4648).
 
-use alloc::{string::String, vec, vec::Vec};
+use alloc::vec::Vec;
+#[cfg(test)]
+use alloc::{string::String, vec};
 use core::fmt;
 
 const STANDARD: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// `bytes` in standard base64 with padding.
-pub fn encode(bytes: &[u8]) -> String {
+#[cfg(test)]
+fn encode(bytes: &[u8]) -> String {
     let mut out = vec![0; bytes.len().div_ceil(3) * 4];
     let len = encode_into(bytes, &mut out);
     debug_assert_eq!(len, out.len());

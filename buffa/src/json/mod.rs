@@ -38,6 +38,7 @@ mod kind;
 mod options;
 mod read;
 mod registry;
+pub mod scalar;
 mod write;
 mod writer;
 
@@ -54,26 +55,15 @@ pub use error::JsonError;
 pub use options::{DEFAULT_MAX_JSON_LEN, DeserializeOptions, SerializeOptions};
 pub use registry::{AnyResolver, TypeRegistry};
 
-/// The support API of generated JSON code and of hand-written JSON forms
-/// (the well-known types). **Not public API.**
+/// The support API of generated JSON code. **Not public API.**
 #[doc(hidden)]
 pub mod __private {
-    pub use super::base64::{
-        Display as Base64Display, decode as base64_decode, encode as base64_encode,
-    };
-    pub use super::extension::ExtensionKind;
-    pub use super::kind::{
-        JsonKind, JsonMapKey, MessageKind, NullValueKind, deserialize_enum, parse_f64,
-        serialize_enum,
-    };
-    pub use super::read::{
-        DeserializeCx, FieldReader, JsonFields, Key, Quoted, deserialize_fields,
-    };
+    pub use super::kind::{MessageKind, NullValueKind, deserialize_enum, serialize_enum};
+    pub use super::read::{DeserializeCx, FieldReader, JsonFields, deserialize_fields};
     pub use super::write::MessageWriter;
     pub use serde;
-    pub use serde_json;
 
-    use super::{DeserializeOptions, JsonError, JsonMessage};
+    use super::JsonMessage;
 
     /// `Serialize::serialize` of a generated message: its JSON form under
     /// the default options.
@@ -94,61 +84,32 @@ pub mod __private {
         let budget = DeserializeCx::budget(&super::DeserializeOptions::DEFAULT);
         DeserializeCx::new(&super::DeserializeOptions::DEFAULT, &budget).message(deserializer)
     }
-
-    /// Writes `value` with the JSON writer of [`to_vec_with`](super::to_vec_with)
-    /// (compact, byte for byte what `serde_json::to_vec` writes): for JSON
-    /// forms written outside generated code (`buffa-reflect`'s dynamic
-    /// messages), so that they print exactly as generated messages do.
-    pub fn to_vec<T: serde::Serialize + ?Sized>(
-        value: &T,
-    ) -> Result<alloc::vec::Vec<u8>, JsonError> {
-        let mut writer = super::writer::Writer::new();
-        value.serialize(&mut writer)?;
-        Ok(writer.into_inner())
-    }
-
-    /// Reads `json` through `seed` as [`from_slice_with`](super::from_slice_with)
-    /// reads a message: input longer than `options.max_len()` is refused
-    /// first, and the whole input must be the one JSON value (whitespace
-    /// around it aside).
-    pub fn from_slice_seed<'de, T: serde::de::DeserializeSeed<'de>>(
-        json: &'de [u8],
-        options: &DeserializeOptions,
-        seed: T,
-    ) -> Result<T::Value, JsonError> {
-        if json.len() > options.max_len() {
-            return Err(JsonError::too_long(json.len(), options.max_len()));
-        }
-        let mut deserializer = serde_json::Deserializer::from_slice(json);
-        let value = seed.deserialize(&mut deserializer)?;
-        deserializer.end()?;
-        Ok(value)
-    }
 }
 
-use read::DeserializeCx;
+pub use read::DeserializeCx;
 
 /// A message with a proto3 JSON form. Generated with
 /// `buffa_build::Config::json()`; the well-known types of `buffa-types`
 /// implement their special forms by hand.
 pub trait JsonMessage: Message {
-    #[doc(hidden)]
-    /// Writes the message's JSON form.
+    /// Writes the message's JSON form under `options`. Generated code
+    /// writes an object of the set fields; a well-known type writes its
+    /// special form (a `Timestamp` is an RFC 3339 string).
     fn serialize_json<S: Serializer>(
         &self,
         serializer: S,
         options: &SerializeOptions,
     ) -> Result<S::Ok, S::Error>;
 
-    #[doc(hidden)]
-    /// Reads the message from its JSON form. `cx` has already counted this
-    /// message against the recursion limit.
+    /// Reads the message from its JSON form. `cx` carries the options and
+    /// has already counted this message against the recursion limit; a
+    /// form that holds messages reads them through
+    /// [`DeserializeCx::message`], which counts the next level.
     fn deserialize_json<'de, D: Deserializer<'de>>(
         deserializer: D,
         cx: DeserializeCx<'_>,
     ) -> Result<Self, D::Error>;
 
-    #[doc(hidden)]
     /// The message a JSON `null` stands for, where it stands for one:
     /// `google.protobuf.Value` reads `null` as its null value. For every
     /// other message, `null` means "not set".
@@ -230,7 +191,7 @@ pub fn to_vec_with<M: JsonMessage>(
     message: &M,
     options: &SerializeOptions,
 ) -> Result<Vec<u8>, JsonError> {
-    __private::to_vec(&WithOptions::new(message, options))
+    serialize_to_vec(&WithOptions::new(message, options))
 }
 
 /// Writes the JSON form of `message` to `writer`, under `options`.
@@ -270,5 +231,33 @@ pub fn from_slice_with<M: JsonMessage>(
     json: &[u8],
     options: &DeserializeOptions,
 ) -> Result<M, JsonError> {
-    __private::from_slice_seed(json, options, MessageSeed::new(options))
+    deserialize_from_slice(json, options, MessageSeed::new(options))
+}
+
+/// Writes `value` with the JSON writer of [`to_vec_with`]
+/// (compact, byte for byte what `serde_json::to_vec` writes): for JSON
+/// forms written outside generated code (`buffa-reflect`'s dynamic
+/// messages), so that they print exactly as generated messages do.
+pub fn serialize_to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, JsonError> {
+    let mut writer = writer::Writer::new();
+    value.serialize(&mut writer)?;
+    Ok(writer.into_inner())
+}
+
+/// Reads `json` through `seed` as [`from_slice_with`]
+/// reads a message: input longer than `options.max_len()` is refused
+/// first, and the whole input must be the one JSON value (whitespace
+/// around it aside).
+pub fn deserialize_from_slice<'de, T: DeserializeSeed<'de>>(
+    json: &'de [u8],
+    options: &DeserializeOptions,
+    seed: T,
+) -> Result<T::Value, JsonError> {
+    if json.len() > options.max_len() {
+        return Err(JsonError::too_long(json.len(), options.max_len()));
+    }
+    let mut deserializer = serde_json::Deserializer::from_slice(json);
+    let value = seed.deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
 }

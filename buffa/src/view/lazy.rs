@@ -4,10 +4,10 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
 
-use crate::decoder::Decoder;
 use crate::error::DecodeError;
 use crate::message::Mergeable;
 use crate::options::DecodeOptions;
+use crate::wire::Decoder;
 
 use super::ToOwnedValue;
 use crate::message_field::MessageField;

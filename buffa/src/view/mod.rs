@@ -20,12 +20,12 @@ mod unknown;
 use alloc::vec::Vec;
 use bytes::BufMut;
 
-use crate::decoder::Decoder;
 use crate::error::{DecodeError, EncodeError};
 use crate::message::{Encodable, Mergeable, Message, check_room, checked_size, write_to_buf};
 use crate::message_field::DefaultRef;
 use crate::options::{DecodeOptions, EncodeOptions};
-use crate::size_cache::SizeCache;
+use crate::wire::Decoder;
+use crate::wire::SizeCache;
 
 pub use convert::ToOwnedValue;
 pub use lazy::{LazyField, LazyRepeated};

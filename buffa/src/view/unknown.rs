@@ -5,9 +5,9 @@ use alloc::{boxed::Box, vec::Vec};
 use core::fmt;
 use core::ops::Range;
 
-use crate::encoder::Encoder;
 use crate::error::DecodeError;
 use crate::unknown_fields::{UnknownField, UnknownFields, UnknownSink, fields_in};
+use crate::wire::Encoder;
 
 use super::ToOwnedValue;
 
@@ -79,6 +79,8 @@ impl<'a> UnknownFieldsView<'a> {
         })
     }
 }
+
+impl crate::unknown_fields::sealed::Sealed for UnknownFieldsView<'_> {}
 
 impl<'a> UnknownSink<'a> for UnknownFieldsView<'a> {
     #[inline]

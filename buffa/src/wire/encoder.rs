@@ -8,7 +8,7 @@ use crate::wire::{Tag, WireType};
 /// Writes encoded bytes into memory reserved for exactly one message.
 ///
 /// Encoding runs in two passes: a sizing pass fills a
-/// [`SizeCache`](crate::__private::SizeCache) and yields the total length, then the
+/// [`SizeCache`](crate::wire::SizeCache) and yields the total length, then the
 /// caller reserves that many bytes once and the write pass fills them
 /// through an `Encoder`. The buffer may be uninitialised memory; the encoder
 /// only ever appends, so the first [`Encoder::position`] bytes are always

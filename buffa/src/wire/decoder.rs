@@ -17,7 +17,7 @@ use crate::unknown_fields::{UnknownSink, check_well_formed};
 use crate::wire::{Tag, WireType};
 
 /// How far [`Decoder::estimate_count`] scans before it extrapolates.
-pub const ESTIMATE_WINDOW: usize = 16 * 1024;
+const ESTIMATE_WINDOW: usize = 16 * 1024;
 
 /// A cursor over encoded bytes.
 ///
@@ -387,7 +387,7 @@ impl<'a> Decoder<'a> {
     /// current message holds from the cursor on, the one whose key was
     /// just read included, for reserving a repeated field's room before
     /// decoding it: a scan over keys that skips every value by its length.
-    /// Within the first [`ESTIMATE_WINDOW`] bytes the count is exact;
+    /// Within the first 16 KiB the count is exact;
     /// beyond, the density seen so far is extrapolated to the rest of the
     /// message (plus an eighth), so a long run costs a short scan rather
     /// than a second pass over the input. The scan stops early at what it cannot skip cheaply
@@ -538,6 +538,27 @@ impl<'a> Decoder<'a> {
             self.skip_field(tag)?;
         }
         Err(self.error(DecodeErrorKind::MissingEndGroup { field_number }))
+    }
+
+    /// Fails with [`DecodeErrorKind::WireTypeMismatch`] unless `tag`, the
+    /// key just read, has wire type `expected`.
+    #[inline]
+    pub fn check_wire_type(&self, tag: Tag, expected: WireType) -> Result<(), DecodeError> {
+        if tag.wire_type() == expected {
+            Ok(())
+        } else {
+            Err(self.wire_type_mismatch(tag, expected))
+        }
+    }
+
+    /// The error for a key `tag` whose wire type is not `expected`.
+    #[cold]
+    pub(crate) fn wire_type_mismatch(&self, tag: Tag, expected: WireType) -> DecodeError {
+        self.error(DecodeErrorKind::WireTypeMismatch {
+            field_number: tag.field_number(),
+            expected,
+            actual: tag.wire_type(),
+        })
     }
 
     /// Checks that an end-group key closes the group `field_number`.
