@@ -7,12 +7,11 @@
 //! that it points there. Each message counts against the recursion limit,
 //! and what is stored against the allocation budget.
 
-use std::borrow::Cow;
 use std::fmt;
 
-use buffa::json::DeserializeCx;
 use buffa::json::scalar::Quoted;
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use buffa::json::{DeserializeCx, JsonObject, oneof_conflict, read_object};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::scalar;
 use super::well_known::{self, WellKnown};
@@ -61,7 +60,9 @@ fn message_mut<'t>(
     }
 }
 
-/// The object of one message: its fields, read into `target`.
+/// The object of one message: its fields, read into `target` by the
+/// runtime's object loop ([`buffa::json::read_object`]), which generated
+/// messages share.
 struct FieldsVisitor<'t, 'c> {
     descriptor: MessageDescriptor,
     target: &'t mut dyn ReflectMessage,
@@ -79,65 +80,80 @@ impl<'de> Visitor<'de> for FieldsVisitor<'_, '_> {
         )
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let FieldsVisitor {
-            descriptor,
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        let mut object = ReflectedObject {
+            descriptor: self.descriptor,
+            target: self.target,
+            oneofs_set: Vec::new(),
+        };
+        read_object(map, &mut object, self.cx)
+    }
+}
+
+/// A reflected message as a [`JsonObject`].
+struct ReflectedObject<'t> {
+    descriptor: MessageDescriptor,
+    target: &'t mut dyn ReflectMessage,
+    /// The oneofs (by index) a member of which this object has set.
+    oneofs_set: Vec<usize>,
+}
+
+impl<'de> JsonObject<'de> for ReflectedObject<'_> {
+    type Field = FieldDescriptor;
+
+    fn message_name(&self) -> &str {
+        self.descriptor.full_name()
+    }
+
+    /// Fields by index; extensions after them, by number, so that every
+    /// field and extension has its own slot.
+    fn find_field(&self, key: &str) -> Option<(FieldDescriptor, u32)> {
+        let field = find_field(&self.descriptor, key)?;
+        let slot = if field.is_extension() {
+            (self.descriptor.fields().len() as u32).saturating_add(field.number())
+        } else {
+            field.index() as u32
+        };
+        Some((field, slot))
+    }
+
+    fn read_field<A: MapAccess<'de>>(
+        &mut self,
+        field: FieldDescriptor,
+        key: &str,
+        map: &mut A,
+        cx: DeserializeCx<'_>,
+    ) -> Result<(), A::Error> {
+        let target = &mut *self.target;
+        if field.is_map() {
+            return map.next_value_seed(MapSeed {
+                field: &field,
+                target,
+                cx,
+            });
+        }
+        if field.is_list() {
+            return map.next_value_seed(ListSeed {
+                field: &field,
+                target,
+                cx,
+            });
+        }
+        let oneof = field.real_oneof();
+        let conflict = oneof
+            .as_ref()
+            .filter(|oneof| self.oneofs_set.contains(&oneof.index()))
+            .map(|oneof| oneof_conflict(key, self.descriptor.full_name(), oneof.name()));
+        let set = map.next_value_seed(SingularSeed {
+            field: &field,
             target,
             cx,
-        } = self;
-        let mut seen = Seen::default();
-        // The oneofs (by index) a member of which this object has set.
-        let mut oneofs_set: Vec<usize> = Vec::new();
-        loop {
-            let seed = FieldKey {
-                message: &descriptor,
-                seen: &mut seen,
-                ignore_unknown: cx.options().ignore_unknown_fields(),
-            };
-            let Some((field, key)) = map.next_key_seed(seed)? else {
-                return Ok(());
-            };
-            let Some(field) = field else {
-                map.next_value::<IgnoredAny>()?;
-                continue;
-            };
-            let target = &mut *target;
-            if field.is_map() {
-                map.next_value_seed(MapSeed {
-                    field: &field,
-                    target,
-                    cx,
-                })?;
-            } else if field.is_list() {
-                map.next_value_seed(ListSeed {
-                    field: &field,
-                    target,
-                    cx,
-                })?;
-            } else {
-                let oneof = field.real_oneof();
-                let conflict = oneof
-                    .as_ref()
-                    .filter(|oneof| oneofs_set.contains(&oneof.index()))
-                    .map(|oneof| {
-                        format!(
-                            "field {:?} of {} sets oneof {:?}, which another field already set",
-                            &*key,
-                            descriptor.full_name(),
-                            oneof.name()
-                        )
-                    });
-                let set = map.next_value_seed(SingularSeed {
-                    field: &field,
-                    target,
-                    cx,
-                    conflict: conflict.as_deref(),
-                })?;
-                if let (true, Some(oneof)) = (set, oneof) {
-                    oneofs_set.push(oneof.index());
-                }
-            }
+            conflict: conflict.as_deref(),
+        })?;
+        if let (true, Some(oneof)) = (set, oneof) {
+            self.oneofs_set.push(oneof.index());
         }
+        Ok(())
     }
 }
 
@@ -157,93 +173,6 @@ fn find_field(message: &MessageDescriptor, key: &str) -> Option<FieldDescriptor>
     }
     let field = message.get_field_by_json_name(key)?;
     (written_name(&field, false) == key).then_some(field)
-}
-
-/// Which fields of a message have been read, to refuse one given twice
-/// (under either of its names).
-#[derive(Default)]
-struct Seen {
-    /// Fields, by index: a bit each.
-    fields: Vec<u64>,
-    /// Extensions, by number.
-    extensions: Vec<u32>,
-}
-
-impl Seen {
-    /// Marks `field`; `false` if it was already marked.
-    fn mark(&mut self, field: &FieldDescriptor) -> bool {
-        if field.is_extension() {
-            if self.extensions.contains(&field.number()) {
-                return false;
-            }
-            self.extensions.push(field.number());
-            return true;
-        }
-        let (word, bit) = (field.index() / 64, 1u64 << (field.index() % 64));
-        if self.fields.len() <= word {
-            self.fields.resize(word + 1, 0);
-        }
-        let before = self.fields[word];
-        self.fields[word] |= bit;
-        before & bit == 0
-    }
-}
-
-/// Reads a key of a message's object: the field it names (`None` for an
-/// unknown key skipped under `ignore_unknown_fields`) and the key itself.
-struct FieldKey<'s> {
-    message: &'s MessageDescriptor,
-    seen: &'s mut Seen,
-    ignore_unknown: bool,
-}
-
-type FieldKeyValue<'de> = (Option<FieldDescriptor>, Cow<'de, str>);
-
-impl<'de> FieldKey<'_> {
-    fn resolve<E: de::Error>(self, key: Cow<'de, str>) -> Result<FieldKeyValue<'de>, E> {
-        match find_field(self.message, &key) {
-            Some(field) if self.seen.mark(&field) => Ok((Some(field), key)),
-            Some(_) => Err(E::custom(format_args!(
-                "field {} of {} is given more than once",
-                Quoted(&key),
-                self.message.full_name()
-            ))),
-            None if self.ignore_unknown => Ok((None, key)),
-            None => Err(E::custom(format_args!(
-                "unknown field {} in message {}",
-                Quoted(&key),
-                self.message.full_name()
-            ))),
-        }
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for FieldKey<'_> {
-    type Value = FieldKeyValue<'de>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for FieldKey<'_> {
-    type Value = FieldKeyValue<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a field name of message {}", self.message.full_name())
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        self.resolve(Cow::Borrowed(v))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        self.resolve(Cow::Owned(v.to_owned()))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        self.resolve(Cow::Owned(v))
-    }
 }
 
 /// Reads the value of a singular field into `target`: whether it set the

@@ -86,7 +86,7 @@ pub mod __private {
     }
 }
 
-pub use read::DeserializeCx;
+pub use read::{DeserializeCx, JsonObject, oneof_conflict, read_object};
 
 /// A message with a proto3 JSON form. Generated with
 /// `buffa_build::Config::json()`; the well-known types of `buffa-types`

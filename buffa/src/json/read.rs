@@ -1,6 +1,7 @@
 //! Reading messages from JSON: the recursion limit, the field loop and one
 //! reader per field shape, which generated `merge_json_field` calls.
 
+use alloc::collections::BTreeSet;
 use alloc::{borrow::ToOwned, format, string::String, vec::Vec};
 use core::cell::Cell;
 use core::fmt;
@@ -183,73 +184,153 @@ impl<'de, M: JsonFields> Visitor<'de> for FieldsVisitor<'_, M> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<M, A::Error> {
-        let mut message = M::default();
+        let mut object = GeneratedObject(M::default());
+        read_object(map, &mut object, self.cx)?;
+        Ok(object.0)
+    }
+}
+
+/// A generated message as a [`JsonObject`]: fields by their generated
+/// index.
+struct GeneratedObject<M>(M);
+
+impl<'de, M: JsonFields> JsonObject<'de> for GeneratedObject<M> {
+    type Field = u32;
+
+    fn message_name(&self) -> &str {
+        M::NAME
+    }
+
+    #[inline]
+    fn find_field(&self, key: &str) -> Option<(u32, u32)> {
+        M::json_field_index(key).map(|index| (index, index))
+    }
+
+    #[inline]
+    fn read_field<A: MapAccess<'de>>(
+        &mut self,
+        index: u32,
+        key: &str,
+        map: &mut A,
+        cx: DeserializeCx<'_>,
+    ) -> Result<(), A::Error> {
         let mut input = FieldReader {
             map,
-            cx: self.cx,
+            cx,
             message: M::NAME,
             de: PhantomData,
         };
-        let mut seen = Seen::default();
-        loop {
-            let seed = FieldKey::<M> {
-                seen: &mut seen,
-                ignore_unknown: self.cx.options().ignore_unknown_fields(),
-                message: PhantomData,
-            };
-            match input.map.next_key_seed(seed)? {
-                Some((Some(index), key)) => message.merge_json_field(index, &key, &mut input)?,
-                Some((None, _)) => {
-                    input.map.next_value::<IgnoredAny>()?;
-                }
-                None => return Ok(message),
+        self.0.merge_json_field(index, key, &mut input)
+    }
+}
+
+/// One message's JSON object, as [`read_object`] reads it: how its keys
+/// name fields, and how a field's value is read. Generated messages and
+/// `buffa-reflect`'s reflected messages both implement it, so that both
+/// read an object by the same rules.
+pub trait JsonObject<'de> {
+    /// A field, as [`JsonObject::find_field`] names it.
+    type Field;
+
+    /// The message's full protobuf name, for errors.
+    fn message_name(&self) -> &str;
+
+    /// The field `key` names (by its `json_name`, its .proto name, or
+    /// `"[full.name]"` for an extension), with a number unique to it among
+    /// the message's fields and extensions (a field given twice, under
+    /// either name, is refused by it); `None` if `key` names no field.
+    fn find_field(&self, key: &str) -> Option<(Self::Field, u32)>;
+
+    /// Reads the value of `field`, given under `key`, from `map` (whose
+    /// next call must be `next_value` or `next_value_seed`).
+    fn read_field<A: MapAccess<'de>>(
+        &mut self,
+        field: Self::Field,
+        key: &str,
+        map: &mut A,
+        cx: DeserializeCx<'_>,
+    ) -> Result<(), A::Error>;
+}
+
+/// Reads a message's JSON object into `object`, key by key: a key that
+/// names no field is an error (or is skipped with its value under
+/// [`ignore_unknown_fields`]), as is a field given twice (under either of
+/// its names); both are raised while serde reads the key, so that the
+/// error points at it. Every other value goes to
+/// [`JsonObject::read_field`].
+///
+/// [`ignore_unknown_fields`]: super::DeserializeOptions::ignore_unknown_fields
+pub fn read_object<'de, O: JsonObject<'de>, A: MapAccess<'de>>(
+    mut map: A,
+    object: &mut O,
+    cx: DeserializeCx<'_>,
+) -> Result<(), A::Error> {
+    let mut seen = Seen::default();
+    loop {
+        let seed = FieldKey {
+            object: &*object,
+            seen: &mut seen,
+            ignore_unknown: cx.options().ignore_unknown_fields(),
+        };
+        match map.next_key_seed(seed)? {
+            Some((Some(field), key)) => object.read_field(field, &key, &mut map, cx)?,
+            Some((None, _)) => {
+                map.next_value::<IgnoredAny>()?;
             }
+            None => return Ok(()),
         }
     }
 }
 
-/// Reads a key of message `M`'s object: its field index (`None` for an
-/// unknown key skipped under `ignore_unknown_fields`) and the key itself.
-/// Unknown keys (otherwise) and keys of a field already read are errors,
-/// raised while serde reads the key so that they point at it.
-struct FieldKey<'s, M> {
-    seen: &'s mut Seen,
-    ignore_unknown: bool,
-    message: PhantomData<M>,
+/// The error for a value of a oneof member read after another member of
+/// the same oneof: both forms of a message (generated and reflected)
+/// refuse it with these words.
+pub fn oneof_conflict(key: &str, message: &str, oneof: &str) -> String {
+    format!("field {key:?} of {message} sets oneof {oneof:?}, which another field already set")
 }
 
-impl<'de, M: JsonFields> DeserializeSeed<'de> for FieldKey<'_, M> {
-    type Value = (Option<u32>, Key<'de>);
+/// Reads a key of an object: its field (`None` for an unknown key skipped
+/// under `ignore_unknown_fields`) and the key itself. Unknown keys
+/// (otherwise) and keys of a field already read are errors, raised while
+/// serde reads the key so that they point at it.
+struct FieldKey<'s, O> {
+    object: &'s O,
+    seen: &'s mut Seen,
+    ignore_unknown: bool,
+}
+
+impl<'de, O: JsonObject<'de>> DeserializeSeed<'de> for FieldKey<'_, O> {
+    type Value = (Option<O::Field>, Key<'de>);
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_str(self)
     }
 }
 
-impl<'de, M: JsonFields> FieldKey<'_, M> {
-    fn resolve<E: de::Error>(self, key: Key<'de>) -> Result<(Option<u32>, Key<'de>), E> {
-        match M::json_field_index(&key) {
-            Some(index) if self.seen.mark(index) => Ok((Some(index), key)),
+impl<'de, O: JsonObject<'de>> FieldKey<'_, O> {
+    fn resolve<E: de::Error>(self, key: Key<'de>) -> Result<(Option<O::Field>, Key<'de>), E> {
+        match self.object.find_field(&key) {
+            Some((field, slot)) if self.seen.mark(slot) => Ok((Some(field), key)),
             Some(_) => Err(E::custom(format_args!(
                 "field {} of {} is given more than once",
                 Quoted(&key),
-                M::NAME
+                self.object.message_name()
             ))),
             None if self.ignore_unknown => Ok((None, key)),
             None => Err(E::custom(format_args!(
                 "unknown field {} in message {}",
                 Quoted(&key),
-                M::NAME
+                self.object.message_name()
             ))),
         }
     }
 }
 
-impl<'de, M: JsonFields> Visitor<'de> for FieldKey<'_, M> {
-    type Value = (Option<u32>, Key<'de>);
+impl<'de, O: JsonObject<'de>> Visitor<'de> for FieldKey<'_, O> {
+    type Value = (Option<O::Field>, Key<'de>);
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a field name of message {}", M::NAME)
+        write!(f, "a field name of message {}", self.object.message_name())
     }
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
@@ -265,31 +346,26 @@ impl<'de, M: JsonFields> Visitor<'de> for FieldKey<'_, M> {
     }
 }
 
-/// Which fields of a message have been read, to reject duplicates.
+/// Which fields of a message have been read, to reject duplicates: a bit
+/// each for the first 128 slots (every field of almost every message),
+/// a set for the rest (large messages, and extensions, whose slots are
+/// sparse).
 #[derive(Default)]
 struct Seen {
     first: u128,
-    more: Vec<u64>,
+    more: BTreeSet<u32>,
 }
 
 impl Seen {
-    /// Marks field `index`; `false` if it was already marked.
-    fn mark(&mut self, index: u32) -> bool {
-        let (word, bit) = match index.checked_sub(128) {
-            None => (&mut self.first, 1u128 << index),
-            Some(rest) => {
-                let i = (rest / 64) as usize;
-                if self.more.len() <= i {
-                    self.more.resize(i + 1, 0);
-                }
-                let before = self.more[i];
-                self.more[i] |= 1 << (rest % 64);
-                return before != self.more[i];
-            }
-        };
-        let before = *word;
-        *word |= bit;
-        before != *word
+    /// Marks `slot`; `false` if it was already marked.
+    fn mark(&mut self, slot: u32) -> bool {
+        if slot < 128 {
+            let bit = 1u128 << slot;
+            let before = self.first;
+            self.first |= bit;
+            return before & bit == 0;
+        }
+        self.more.insert(slot)
     }
 }
 
@@ -471,10 +547,7 @@ impl<'de, A: MapAccess<'de>> FieldReader<'_, 'de, A> {
     ) -> Result<Option<K::Value>, A::Error> {
         let conflict;
         let place = if set {
-            conflict = format!(
-                "field {key:?} of {} sets oneof {oneof:?}, which another field already set",
-                self.message
-            );
+            conflict = oneof_conflict(key, self.message, oneof);
             Place::Conflict(&conflict)
         } else {
             Place::Field
