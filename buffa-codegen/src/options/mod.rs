@@ -1,5 +1,8 @@
 //! What the caller can configure about generated code.
 
+mod apply;
+mod builder;
+
 use crate::path::{self, PathRules};
 use crate::well_known;
 
