@@ -48,7 +48,7 @@ impl<'a> Context<'a> {
         let mut out = TokenStream::new();
         for set in sets {
             for attribute in set.get_all(path) {
-                // Validated in `validate_attributes`.
+                // Checked by `options::attributes::check`.
                 if let Ok(tokens) = attribute.parse::<TokenStream>() {
                     out.extend(tokens);
                 }

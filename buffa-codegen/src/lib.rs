@@ -22,6 +22,7 @@ mod error;
 mod ident;
 mod options;
 mod path;
+mod well_known;
 
 mod input;
 

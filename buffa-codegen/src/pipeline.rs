@@ -16,11 +16,11 @@ use crate::emit::package::{self, GeneratedFile};
 use crate::emit::{descriptor, enumeration, extension, json, message, reflect, runtime, service};
 use crate::error::Error;
 use crate::input::features;
-use crate::input::load;
-use crate::input::schema::{self, Schema};
+use crate::input::schema;
+use crate::input::{load, rule_paths};
 use crate::layout::{pointer, report};
 use crate::options::Options;
-use crate::options::no_std;
+use crate::options::{attributes, no_std};
 use crate::path;
 
 /// Generates Rust code for the files named in `files` (as protoc names
@@ -65,11 +65,11 @@ pub(crate) fn with_context<T>(
         .map_err(|e| Error::new(format!("invalid FileDescriptorSet: {e}")))?;
     let buffa = runtime::crate_path(options)?;
     pointer::validate_templates(options)?;
-    validate_attributes(options)?;
+    attributes::check(options)?;
     service::check_options(options)?;
     no_std::check_options(options)?;
     let schema = load::schema(&set.file, &overlay.file, files, options)?;
-    validate_rule_paths(&schema, options)?;
+    rule_paths::check(&schema, options)?;
     let boxing = BoxingPlan::new(MessageGraph::owned(&schema, options));
     let view_boxing = BoxingPlan::new(MessageGraph::views(&schema, options));
     let eq_hash = EqHash::new(&schema);
@@ -230,111 +230,4 @@ fn json_message_names(
     for nested in &message.nested_type {
         json_message_names(context, &full_name, nested, out);
     }
-}
-
-fn validate_attributes(options: &Options) -> Result<(), Error> {
-    let sets = [
-        ("type_attribute", &options.type_attributes),
-        ("message_attribute", &options.message_attributes),
-        ("enum_attribute", &options.enum_attributes),
-        ("field_attribute", &options.field_attributes),
-    ];
-    for (kind, set) in sets {
-        for (path, attribute) in set.iter() {
-            let tokens: proc_macro2::TokenStream = attribute.parse().map_err(|e| {
-                Error::new(format!(
-                    "{kind} for {path}: {attribute:?} is not valid Rust: {e}"
-                ))
-            })?;
-            let parser = syn::Attribute::parse_outer;
-            syn::parse::Parser::parse2(parser, tokens).map_err(|e| {
-                Error::new(format!(
-                    "{kind} for {path}: {attribute:?} is not an attribute: {e}"
-                ))
-            })?;
-        }
-    }
-    Ok(())
-}
-
-/// Every path named in an option must cover something in the schema, so
-/// that typos fail loudly instead of silently changing nothing.
-fn validate_rule_paths(schema: &Schema<'_>, options: &Options) -> Result<(), Error> {
-    let mut known: Vec<String> = Vec::new();
-    for file in &schema.files {
-        let prefix = path::package_prefix(file.proto.package());
-        known.push(if prefix.is_empty() {
-            ".".into()
-        } else {
-            prefix
-        });
-    }
-    for (name, message) in &schema.messages {
-        known.push(name.clone());
-        known.extend(
-            message
-                .proto
-                .field
-                .iter()
-                .map(|f| format!("{name}.{}", f.name())),
-        );
-        known.extend(
-            message
-                .proto
-                .oneof_decl
-                .iter()
-                .map(|o| format!("{name}.{}", o.name())),
-        );
-    }
-    known.extend(schema.enums.keys().cloned());
-    let mut named: Vec<(&str, &str)> = Vec::new();
-    named.extend(options.btree_maps.iter().map(|(p, _)| ("btree_map", p)));
-    named.extend(options.strings.iter().map(|(p, _)| ("string_type", p)));
-    named.extend(options.bytes.iter().map(|(p, _)| ("bytes_type", p)));
-    named.extend(options.pointers.iter().map(|(p, _)| ("pointer", p)));
-    named.extend(
-        options
-            .inline_max_size
-            .iter()
-            .map(|(p, _)| ("inline_max_size", p)),
-    );
-    named.extend(
-        options
-            .unboxed_oneofs
-            .iter()
-            .map(|(p, _)| ("unbox_oneof", p)),
-    );
-    named.extend(options.lazy_views.iter().map(|(p, _)| ("lazy_views", p)));
-    named.extend(
-        options
-            .type_attributes
-            .iter()
-            .map(|(p, _)| ("type_attribute", p)),
-    );
-    named.extend(
-        options
-            .message_attributes
-            .iter()
-            .map(|(p, _)| ("message_attribute", p)),
-    );
-    named.extend(
-        options
-            .enum_attributes
-            .iter()
-            .map(|(p, _)| ("enum_attribute", p)),
-    );
-    named.extend(
-        options
-            .field_attributes
-            .iter()
-            .map(|(p, _)| ("field_attribute", p)),
-    );
-    for (kind, rule) in named {
-        if rule != "." && !known.iter().any(|path| path::covers(rule, path)) {
-            return Err(Error::new(format!(
-                "{kind} rule names {rule}, which matches no package, message, enum or field"
-            )));
-        }
-    }
-    Ok(())
 }

@@ -1,7 +1,7 @@
 //! Borrowed views (`Options::views`): `FooView<'a>` beside every message
 //! `Foo`, its oneof view enums, and their impls. Sizing, writing and
 //! merging reuse the owned message's generators over the view's fields
-//! (`Context::view_fields`), so both shapes encode alike by construction.
+//! (`layout::view_layout::view_fields`), so both shapes encode alike by construction.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -28,7 +28,7 @@ pub(crate) fn views_cfg(context: &Context<'_>) -> TokenStream {
     }
 }
 
-/// `items`, each behind [`Context::views_cfg`]: after its doc
+/// `items`, each behind [`views_cfg`]: after its doc
 /// comments, before its other attributes.
 pub(crate) fn behind_views_feature(
     context: &Context<'_>,

@@ -8,5 +8,5 @@ pub mod imports;
 pub mod load;
 pub mod names;
 pub mod references;
+pub mod rule_paths;
 pub mod schema;
-pub mod well_known;

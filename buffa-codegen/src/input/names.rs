@@ -33,10 +33,10 @@
 //! only some of them (which holds for the proto types' own names too).
 //!
 //! The value namespace holds the extension constants (SCREAMING_SNAKE,
-//! made unique per module in `extension.rs`, where
+//! made unique per module in `analysis/extensions.rs`, where
 //! [`PACKAGE_VALUE_NAMES`] are taken first) and, in package modules,
 //! `descriptor_pool` and `register_types` (lower case, so no constant
-//! takes them; `lib.rs` numbers `register_types_2`, ... for packages that
+//! takes them; `pipeline.rs` numbers `register_types_2`, ... for packages that
 //! share a module). The runtime alias `__buffa` that modules import
 //! clashes with nothing: case conversion never yields a leading `__`
 //! followed by a letter.

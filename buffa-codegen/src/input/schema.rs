@@ -10,8 +10,8 @@ use crate::error::Error;
 use crate::ident;
 use crate::input::features::{self, Features, FileOverlay, MessageOverlay};
 use crate::input::names::{self, NameTable, OneofNames};
-use crate::input::well_known;
 use crate::options::Options;
+use crate::well_known;
 
 /// One .proto file.
 pub struct File<'a> {

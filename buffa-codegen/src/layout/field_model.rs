@@ -54,8 +54,8 @@ pub fn is_real_oneof(message: &MessageType<'_>, index: usize) -> bool {
 
 /// The view type of message `full_name` (`FooView<'a>`), relative to
 /// module `from`.
-pub fn view_type_path<'a>(
-    context: &Context<'a>,
+pub fn view_type_path(
+    context: &Context<'_>,
     full_name: &str,
     from: &[String],
 ) -> Result<TokenStream, Error> {
@@ -73,8 +73,8 @@ pub fn view_type_path<'a>(
     Ok(quote!(#parsed))
 }
 
-fn map_shape<'a>(
-    context: &Context<'a>,
+fn map_shape(
+    context: &Context<'_>,
     entry_name: &str,
     path: &str,
     from: &[String],
@@ -117,7 +117,7 @@ fn map_shape<'a>(
 /// and its oneof's for a oneof member; a map field's covers its key
 /// and value), `string` and `bytes` in the representation the last
 /// rule covering any of them chose. `None` for messages and enums.
-fn scalar<'a>(context: &Context<'a>, ty: Type, paths: &[&str]) -> Option<Scalar> {
+fn scalar(context: &Context<'_>, ty: Type, paths: &[&str]) -> Option<Scalar> {
     let string = context
         .options
         .strings

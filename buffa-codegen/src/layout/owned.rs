@@ -40,12 +40,12 @@ pub fn fields<'a>(
 /// as `bytes::Bytes` or a `string` field (map keys included) generated
 /// as `buffa::BytesStr`. Extern types are assumed to share, except
 /// those of buffa-types, which never do.
-pub fn shares_input<'a>(context: &Context<'a>, full_name: &str) -> Result<bool, Error> {
+pub fn shares_input(context: &Context<'_>, full_name: &str) -> Result<bool, Error> {
     reaches_shared_bytes(context, full_name, &mut HashSet::new())
 }
 
-fn reaches_shared_bytes<'a>(
-    context: &Context<'a>,
+fn reaches_shared_bytes(
+    context: &Context<'_>,
     full_name: &str,
     seen: &mut HashSet<String>,
 ) -> Result<bool, Error> {

@@ -130,8 +130,8 @@ pub fn view_fields<'a>(
 }
 
 /// Turns an owned value type into the one a view holds.
-fn borrow_value<'a>(
-    context: &Context<'a>,
+fn borrow_value(
+    context: &Context<'_>,
     value: &mut ValueType,
     from: &[String],
 ) -> Result<(), Error> {

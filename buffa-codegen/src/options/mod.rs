@@ -1,11 +1,12 @@
 //! What the caller can configure about generated code.
 
 mod apply;
+pub mod attributes;
 mod builder;
 pub mod no_std;
 
-use crate::input::well_known;
 use crate::path::{self, PathRules};
+use crate::well_known;
 
 /// How a singular message field stores its value: the `P` of
 /// `MessageField<T, P>`.
