@@ -7,6 +7,7 @@ use quote::quote;
 use crate::context::Context;
 use crate::emit::defaults;
 use crate::emit::enumeration::variant_names;
+use crate::emit::field;
 use crate::error::Error;
 use crate::ident;
 use crate::layout::field::{Field, Scalar, Shape, ValueType};
@@ -75,7 +76,7 @@ pub(crate) fn accessors(
                     }
                     None => quote!(self.#name.unwrap_or_default()),
                 };
-                (scalar.rust_type(buffa, &context.alloc), body)
+                (field::scalar_type(*scalar, buffa, &context.alloc), body)
             }
             ValueType::Enum { path, closed } => {
                 let ty = if *closed {

@@ -6,6 +6,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::context::Context;
+use crate::emit::field;
 use crate::emit::oneof;
 use crate::error::Error;
 use crate::ident;
@@ -52,9 +53,9 @@ pub fn codec(
             writes.push(quote!(if let #pattern = &self.#oneof { #write; }));
             continue;
         }
-        let size = field.size_expr();
+        let size = field::size_expr(field);
         sizes.push(quote!(size += #size;));
-        writes.push(field.write_stmt());
+        writes.push(field::write_stmt(field));
     }
 
     let mut arms = Vec::new();
@@ -69,7 +70,7 @@ pub fn codec(
                 &ident::ident(&oneof_names[index]),
                 &ident::ident(&oneof_enums[index]),
             )?,
-            _ => field.merge_expr(),
+            _ => field::merge_expr(field),
         };
         arms.push(quote!(#number => #body,));
     }

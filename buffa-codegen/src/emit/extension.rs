@@ -11,6 +11,7 @@ use quote::{format_ident, quote};
 use crate::analysis::extensions::DeclaredExtension;
 use crate::context::Context;
 use crate::emit::comments::Comments;
+use crate::emit::field;
 use crate::error::Error;
 use crate::ident;
 use crate::input::features::Features;
@@ -80,9 +81,11 @@ fn extension_const(
                 quote!(#buffa::EnumValue<#path>)
             }
         }
-        ty => Scalar::from_type(ty, StringRepr::String, BytesRepr::Vec)
-            .ok_or_else(|| Error::new(format!("{}: unsupported type", extension.full_name)))?
-            .rust_type(&context.buffa, &context.alloc),
+        ty => {
+            let scalar = Scalar::from_type(ty, StringRepr::String, BytesRepr::Vec)
+                .ok_or_else(|| Error::new(format!("{}: unsupported type", extension.full_name)))?;
+            field::scalar_type(scalar, &context.buffa, &context.alloc)
+        }
     };
     let repeated = proto.label() == Label::Repeated;
     if repeated {

@@ -10,6 +10,7 @@ use crate::error::Error;
 use prost_types::FieldDescriptorProto;
 use prost_types::field_descriptor_proto::{Label, Type};
 
+use crate::emit::field;
 use crate::ident;
 use crate::input::schema::RustPath;
 use crate::layout::field::{Field, Scalar, Shape, ValueType};
@@ -145,7 +146,7 @@ pub(crate) fn generate_message_json(
         }
         let (write, read) = match (&field.shape, &field.value) {
             (Shape::Map { key, value, .. }, _) => {
-                let key_kind = key.marker();
+                let key_kind = field::scalar_marker(*key);
                 let value_kind = json_kind(context, field, value);
                 (
                     quote!(out.map::<#key_kind, #value_kind, _>(#json_name, #proto_name, &self.#member)?;),
@@ -380,7 +381,7 @@ fn extension_kind(
                 },
             )
         }
-        ty => Scalar::from_type(ty, StringRepr::String, BytesRepr::Vec).map(Scalar::marker),
+        ty => Scalar::from_type(ty, StringRepr::String, BytesRepr::Vec).map(field::scalar_marker),
     })
 }
 
@@ -388,11 +389,11 @@ fn extension_kind(
 /// map).
 fn json_kind(context: &Context<'_>, field: &Field<'_>, value: &ValueType) -> TokenStream {
     match value {
-        ValueType::Scalar(scalar) => scalar.marker(),
+        ValueType::Scalar(scalar) => field::scalar_marker(*scalar),
         ValueType::Enum { path, .. } if value_type_name(context, field) == Some(NULL_VALUE) => {
             quote!(__buffa::json::NullValueKind<#path>)
         }
-        ValueType::Enum { .. } => value.marker(),
+        ValueType::Enum { .. } => field::value_marker(value),
         ValueType::Message { path, .. } => quote!(__buffa::json::MessageKind<#path>),
     }
 }

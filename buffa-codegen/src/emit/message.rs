@@ -11,6 +11,7 @@ use crate::emit::codec;
 use crate::emit::comments::Comments;
 use crate::emit::enumeration;
 use crate::emit::extension;
+use crate::emit::field;
 use crate::emit::json;
 use crate::emit::oneof;
 use crate::emit::runtime;
@@ -18,7 +19,7 @@ use crate::emit::view;
 use crate::error::Error;
 use crate::ident;
 use crate::input::schema::RustPath;
-use crate::layout::field::{Field, Shape};
+use crate::layout::field::Shape;
 use crate::layout::field_model;
 use crate::layout::owned;
 
@@ -61,7 +62,7 @@ pub fn generate_message(
         let doc = comments.doc(&path);
         let attributes = context.attributes(&[&context.options.field_attributes], &field.path);
         let field_name = ident::ident(&field.rust_name);
-        let ty = field.rust_type(&context.buffa, &context.alloc)?;
+        let ty = field::field_type(field, &context.buffa, &context.alloc)?;
         struct_fields.push(quote!(#doc #attributes pub #field_name: #ty));
     }
     for (index, oneof) in message.proto.oneof_decl.iter().enumerate() {
@@ -103,7 +104,7 @@ pub fn generate_message(
     let nested = nested_module(context, full_name, source_path, comments, &oneof_enums)?;
     // Oneofs always pass the cache on; a field named `cache` must not
     // count, so this looks at the fields rather than the tokens.
-    let uses_cache = fields.iter().any(Field::uses_cache);
+    let uses_cache = fields.iter().any(field::uses_cache);
     let shares_input = if owned::shares_input(context, full_name)? {
         quote!()
     } else {

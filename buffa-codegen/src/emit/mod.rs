@@ -8,6 +8,7 @@ pub mod defaults;
 pub mod descriptor;
 pub mod enumeration;
 pub mod extension;
+pub mod field;
 pub mod include_file;
 pub mod json;
 pub mod message;

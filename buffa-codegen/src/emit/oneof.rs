@@ -6,6 +6,7 @@ use quote::quote;
 
 use crate::context::Context;
 use crate::emit::comments::Comments;
+use crate::emit::field;
 use crate::error::Error;
 use crate::ident;
 use crate::layout::field::{Field, Shape, ValueType};
@@ -34,7 +35,7 @@ pub(crate) fn generate_oneof(
         path.extend([2, field_index as i32]);
         let doc = comments.doc(&path);
         let attributes = context.attributes(&[&context.options.field_attributes], &field.path);
-        let value = field.value.rust_type(&context.buffa, &context.alloc);
+        let value = field::value_type(&field.value, &context.buffa, &context.alloc);
         let boxed = view_layout::oneof_boxed(context, full_name, field)?;
         let ty = if boxed {
             let alloc = &context.alloc;
@@ -88,7 +89,7 @@ pub(crate) fn oneof_member_calls(
     } else {
         quote!(value)
     };
-    let marker = field.value.marker();
+    let marker = field::value_marker(&field.value);
     Ok(match &field.value {
         ValueType::Message {
             delimited: true, ..
@@ -163,7 +164,7 @@ pub(crate) fn oneof_merge(
             ::core::result::Result::Ok(())
         }),
         value => {
-            let marker = value.marker();
+            let marker = field::value_marker(value);
             quote!({
                 self.#oneof = #some(#constructor(__buffa::scalar::read::<#marker>(tag, decoder)?));
                 ::core::result::Result::Ok(())

@@ -10,6 +10,7 @@ use crate::context::Context;
 use crate::emit::accessors;
 use crate::emit::codec::{self, Codec};
 use crate::emit::comments::Comments;
+use crate::emit::field;
 use crate::error::Error;
 use crate::ident;
 use crate::input::names::OneofNames;
@@ -93,7 +94,7 @@ pub(crate) fn generate_view(
         path.extend([2, index as i32]);
         let doc = comments.doc(&path);
         let field_name = ident::ident(&field.rust_name);
-        let ty = field.rust_type(buffa, &context.alloc)?;
+        let ty = field::field_type(field, buffa, &context.alloc)?;
         struct_fields.push(quote!(#doc pub #field_name: #ty));
         conversions.push(owned_copy(field, &field_name));
     }
@@ -128,14 +129,14 @@ pub(crate) fn generate_view(
         &oneof_names,
         &view_enums,
     )?;
-    let caches_sizes = if fields.iter().any(Field::uses_cache) {
+    let caches_sizes = if fields.iter().any(field::uses_cache) {
         quote!()
     } else {
         quote!(
             const CACHES_SIZES: bool = false;
         )
     };
-    let cache_param = if fields.iter().any(Field::uses_cache) {
+    let cache_param = if fields.iter().any(field::uses_cache) {
         quote!(cache)
     } else {
         quote!(_cache)
@@ -302,7 +303,7 @@ pub(crate) fn generate_oneof_view(
             continue;
         }
         let variant = ident::ident(&field.rust_name);
-        let value = field.value.rust_type(buffa, &context.alloc);
+        let value = field::value_type(&field.value, buffa, &context.alloc);
         let view_boxed = view_layout::oneof_boxed(context, full_name, field)?;
         let owned_boxed = view_layout::oneof_boxed(context, full_name, owned_field)?;
         variants.push(if view_boxed {
