@@ -15,9 +15,11 @@
 
 #![warn(missing_docs)]
 
-// The stages, in the order a run passes through them; each uses only
-// what comes before it (`tests/module_graph.rs` checks that no two files
-// import each other in a circle).
+// The shared vocabulary (errors, Rust names, proto paths, the well-known
+// types, the options), then the stages in the order a run passes through
+// them: each uses what comes before it, and `context` the plain data types
+// of `layout` (`field`, `size`) for its memo tables. `tests/module_graph.rs`
+// checks that no two files import each other in a circle.
 mod error;
 mod ident;
 mod options;

@@ -1,5 +1,6 @@
 //! The field model: a message's fields resolved from its descriptor, with
-//! their names, shapes, value types and pointers.
+//! their names, shapes and value types, and the pointer the caller
+//! chooses for each singular message field.
 
 use std::collections::HashSet;
 

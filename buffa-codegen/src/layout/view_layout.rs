@@ -1,5 +1,7 @@
-//! How large a view struct is, estimated from its fields, to decide which
-//! sub-views a view holds in place.
+//! The layout of a view struct: its fields as the view holds them
+//! (strings and bytes borrowed, message types as their views, lazy fields
+//! where the rules ask), and how large the view is, estimated from those
+//! fields, to decide which sub-views a view holds in place.
 //!
 //! Holding every sub-view in place multiplies sizes down a schema's
 //! nesting: a message with four fields of a message with four fields, eight
@@ -145,7 +147,10 @@ fn borrow_value(
     Ok(())
 }
 
-/// Whether a message-typed oneof variant is boxed.
+/// Whether a message-typed oneof variant is boxed: in a view (`field.view`)
+/// as [`view_inline`] decides, in an owned struct as the owned layout's
+/// pointer choice does. Here rather than in `owned.rs`, which views build
+/// on and which must not know them.
 pub(crate) fn oneof_boxed(
     context: &Context<'_>,
     full_name: &str,
