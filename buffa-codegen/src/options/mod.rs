@@ -48,6 +48,17 @@ pub enum BytesRepr {
 /// Options for code generation. Paths are proto paths: `.` for
 /// everything, `.pkg`, `.pkg.Message`, `.pkg.Message.field`; when several
 /// rules of one kind cover an element, the one added last wins.
+///
+/// Set them with the builder methods, named as `buffa_build::Config`'s
+/// methods, which forward to them, or by key with [`Options::apply`], as
+/// `protoc-gen-buffa` does with its parameters:
+///
+/// ```
+/// let mut options = buffa_codegen::Options::default();
+/// options.views().unbox_message_fields_in(&[".scene"]);
+/// options.apply("json_behind_feature", Some("serde")).unwrap();
+/// assert!(options.views && options.json);
+/// ```
 #[derive(Clone, Debug, Default)]
 #[non_exhaustive]
 pub struct Options {
