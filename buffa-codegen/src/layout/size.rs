@@ -1,6 +1,7 @@
-//! How large each generated owned message struct is: `size_of` estimated
-//! from the layout code generation chose, for size-aware inlining
-//! (`inline_max_size`) and the layout report.
+//! The arithmetic of size estimates: how large a generated owned struct
+//! is (`size_of`) given the layout of each of its fields, for size-aware
+//! inlining (`inline_max_size`) and the layout report. `owned.rs` applies
+//! it to each message as generated.
 //!
 //! The estimate targets 64-bit platforms and follows what rustc does with
 //! the generated types:
@@ -94,6 +95,7 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// An exact layout of `size` bytes aligned to `align`, with `niche`.
     pub const fn new(size: usize, align: usize, niche: Niche) -> Layout {
         Layout {
             size,
