@@ -1,5 +1,7 @@
-//! Shared state of one generation run: the schema, its boxing plans and
-//! the options, with the lookups every generator needs.
+//! The data of one generation run: the schema, its analyses (boxing plans,
+//! Eq/Hash, declared extensions), the options, the memo tables of the
+//! layout stage, and the type-path lookups every emitter needs. Emitters
+//! are functions in `emit/` that take a `&Context`; none is a method here.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
