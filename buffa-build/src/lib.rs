@@ -211,10 +211,7 @@ impl Config {
         proto_path: impl AsRef<str>,
         rust_path: impl Into<String>,
     ) -> &mut Self {
-        let proto_path = buffa_codegen::normalize(proto_path.as_ref());
-        self.options
-            .extern_paths
-            .push((proto_path, rust_path.into()));
+        self.options.extern_path(proto_path, rust_path);
         self
     }
 
@@ -239,7 +236,7 @@ impl Config {
     /// well-known type name its `TimestampView<'a>` and so on, so
     /// [`Config::views`] works with the default.
     pub fn compile_well_known_types(&mut self) -> &mut Self {
-        self.options.compile_well_known_types = true;
+        self.options.compile_well_known_types();
         self
     }
 
@@ -273,15 +270,13 @@ impl Config {
     ///     .unwrap();
     /// ```
     pub fn no_std(&mut self) -> &mut Self {
-        self.options.no_std = true;
+        self.options.no_std();
         self
     }
 
     /// Generates the map fields under `paths` as `BTreeMap`.
     pub fn btree_map(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
-        for path in paths {
-            self.options.btree_maps.insert(path.as_ref(), ());
-        }
+        self.options.btree_map(paths);
         self
     }
 
@@ -290,13 +285,15 @@ impl Config {
     /// spelling of `bytes_type_in(BytesRepr::Bytes, paths)`; its rules join
     /// the same ordered list.
     pub fn bytes(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
-        self.bytes_type_in(BytesRepr::Bytes, paths)
+        self.options.bytes(paths);
+        self
     }
 
     /// Uses `repr` for every `bytes` field. Same as
     /// `bytes_type_in(repr, &["."])`.
     pub fn bytes_type(&mut self, repr: BytesRepr) -> &mut Self {
-        self.bytes_type_in(repr, &["."])
+        self.options.bytes_type(repr);
+        self
     }
 
     /// Uses `repr` for the `bytes` fields under `paths`: `Vec<u8>` (the
@@ -314,16 +311,15 @@ impl Config {
     ///     .unwrap();
     /// ```
     pub fn bytes_type_in(&mut self, repr: BytesRepr, paths: &[impl AsRef<str>]) -> &mut Self {
-        for path in paths {
-            self.options.bytes.insert(path.as_ref(), repr);
-        }
+        self.options.bytes_type_in(repr, paths);
         self
     }
 
     /// Uses `repr` for every `string` field. Same as
     /// `string_type_in(repr, &["."])`.
     pub fn string_type(&mut self, repr: StringRepr) -> &mut Self {
-        self.string_type_in(repr, &["."])
+        self.options.string_type(repr);
+        self
     }
 
     /// Uses `repr` for the `string` fields under `paths`: `String` (the
@@ -346,15 +342,14 @@ impl Config {
     ///     .unwrap();
     /// ```
     pub fn string_type_in(&mut self, repr: StringRepr, paths: &[impl AsRef<str>]) -> &mut Self {
-        for path in paths {
-            self.options.strings.insert(path.as_ref(), repr);
-        }
+        self.options.string_type_in(repr, paths);
         self
     }
 
     /// Uses `repr` for every singular message field.
     pub fn box_type(&mut self, repr: PointerRepr) -> &mut Self {
-        self.box_type_in(repr, &["."])
+        self.options.box_type(repr);
+        self
     }
 
     /// Uses `repr` for the singular message fields under `paths`. Of
@@ -362,9 +357,7 @@ impl Config {
     /// stay boxed; never a field an `Inline` rule names exactly (an error if a
     /// cycle has no other field to box).
     pub fn box_type_in(&mut self, repr: PointerRepr, paths: &[impl AsRef<str>]) -> &mut Self {
-        for path in paths {
-            self.options.pointers.insert(path.as_ref(), repr.clone());
-        }
+        self.options.box_type_in(repr, paths);
         self
     }
 
@@ -373,7 +366,8 @@ impl Config {
     /// `"crate::ptr::SmallBox<*>"`. The type must implement
     /// `buffa::ProtoBox<T>`.
     pub fn box_type_custom(&mut self, template: impl Into<String>) -> &mut Self {
-        self.box_type_custom_in(template, &["."])
+        self.options.box_type_custom(template);
+        self
     }
 
     /// Uses a custom pointer for the singular message fields under `paths`.
@@ -382,14 +376,16 @@ impl Config {
         template: impl Into<String>,
         paths: &[impl AsRef<str>],
     ) -> &mut Self {
-        self.box_type_in(PointerRepr::Custom(template.into()), paths)
+        self.options.box_type_custom_in(template, paths);
+        self
     }
 
     /// Stores every singular message field inline, except those that must
     /// stay boxed so that no message contains itself. Same as
     /// `unbox_message_fields_in(&["."])`.
     pub fn unbox_message_fields(&mut self) -> &mut Self {
-        self.unbox_message_fields_in(&["."])
+        self.options.unbox_message_fields();
+        self
     }
 
     /// Stores the singular message fields under `paths` inline, except
@@ -397,13 +393,15 @@ impl Config {
     /// is never the one boxed; if a cycle consists of such fields only,
     /// generation fails.
     pub fn unbox_message_fields_in(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
-        self.box_type_in(PointerRepr::Inline, paths)
+        self.options.unbox_message_fields_in(paths);
+        self
     }
 
     /// Makes every message-typed oneof variant hold `T` rather than
     /// `Box<T>`, except those that must stay boxed to break cycles.
     pub fn unbox_oneof(&mut self) -> &mut Self {
-        self.unbox_oneof_in(&["."])
+        self.options.unbox_oneof();
+        self
     }
 
     /// Makes the message-typed oneof variants under `paths` (a oneof's path
@@ -411,9 +409,7 @@ impl Config {
     /// boxed to break cycles; a variant named exactly by its field path is
     /// never the one boxed.
     pub fn unbox_oneof_in(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
-        for path in paths {
-            self.options.unboxed_oneofs.insert(path.as_ref(), true);
-        }
+        self.options.unbox_oneof_in(paths);
         self
     }
 
@@ -432,7 +428,8 @@ impl Config {
     ///     .unwrap();
     /// ```
     pub fn inline_max_size(&mut self, bytes: usize) -> &mut Self {
-        self.inline_max_size_in(bytes, &["."])
+        self.options.inline_max_size(bytes);
+        self
     }
 
     /// Sets the inline size limit of the fields under `paths` (a field's
@@ -449,9 +446,7 @@ impl Config {
     /// real size; [`Config::layout_report`] shows it, and which fields the
     /// limit boxed.
     pub fn inline_max_size_in(&mut self, bytes: usize, paths: &[impl AsRef<str>]) -> &mut Self {
-        for path in paths {
-            self.options.inline_max_size.insert(path.as_ref(), bytes);
-        }
+        self.options.inline_max_size_in(bytes, paths);
         self
     }
 
@@ -503,7 +498,7 @@ impl Config {
     /// whose protos import a well-known type and that generates views
     /// depends on `buffa-types` with `features = ["views"]`.
     pub fn views(&mut self) -> &mut Self {
-        self.options.views = true;
+        self.options.views();
         self
     }
 
@@ -514,8 +509,7 @@ impl Config {
     /// `buffa-types` builds its own views this way, behind its `views`
     /// feature.
     pub fn views_behind_feature(&mut self, feature: impl Into<String>) -> &mut Self {
-        self.options.views = true;
-        self.options.views_feature = Some(feature.into());
+        self.options.views_behind_feature(feature);
         self
     }
 
@@ -531,7 +525,7 @@ impl Config {
     /// package's function is `register_types` and the next ones'
     /// `register_types_2`, `register_types_3`, ...
     pub fn json(&mut self) -> &mut Self {
-        self.options.json = true;
+        self.options.json();
         self
     }
 
@@ -540,8 +534,7 @@ impl Config {
     /// for crates whose JSON support is an optional feature (which must
     /// enable `buffa/json`).
     pub fn json_behind_feature(&mut self, feature: impl Into<String>) -> &mut Self {
-        self.options.json = true;
-        self.options.json_feature = Some(feature.into());
+        self.options.json_behind_feature(feature);
         self
     }
 
@@ -568,7 +561,7 @@ impl Config {
     /// leaves the comments out; without reflection nothing is embedded.
     /// Reflection also adds compile time, hence it is off unless asked for.
     pub fn reflection(&mut self) -> &mut Self {
-        self.options.reflection = true;
+        self.options.reflection();
         self
     }
 
@@ -578,15 +571,14 @@ impl Config {
     /// must enable their `buffa-reflect` dependency). `FILE_DESCRIPTOR_SET`
     /// is there either way.
     pub fn reflection_behind_feature(&mut self, feature: impl Into<String>) -> &mut Self {
-        self.options.reflection = true;
-        self.options.reflection_feature = Some(feature.into());
+        self.options.reflection_behind_feature(feature);
         self
     }
 
     /// Embeds the descriptors of [`Config::reflection`] without their
     /// source info: a smaller binary, but descriptors without comments.
     pub fn strip_source_info(&mut self) -> &mut Self {
-        self.options.strip_source_info = true;
+        self.options.strip_source_info();
         self
     }
 
@@ -594,7 +586,7 @@ impl Config {
     /// `::buffa_reflect` by default; see [`Config::buffa_path`] for the
     /// rules it must follow.
     pub fn buffa_reflect_path(&mut self, path: impl Into<String>) -> &mut Self {
-        self.options.buffa_reflect_path = Some(path.into());
+        self.options.buffa_reflect_path(path);
         self
     }
 
@@ -615,27 +607,21 @@ impl Config {
     ///
     /// [tonic]: https://docs.rs/tonic
     pub fn tonic(&mut self) -> &mut Self {
-        self.options.tonic.get_or_insert_with(Default::default);
+        self.options.tonic();
         self
     }
 
     /// Whether [`Config::tonic`] generates the server modules
     /// (`foo_server`); `true` by default. Implies [`Config::tonic`].
     pub fn tonic_server(&mut self, enable: bool) -> &mut Self {
-        self.options
-            .tonic
-            .get_or_insert_with(Default::default)
-            .server = enable;
+        self.options.tonic_server(enable);
         self
     }
 
     /// Whether [`Config::tonic`] generates the client modules
     /// (`foo_client`); `true` by default. Implies [`Config::tonic`].
     pub fn tonic_client(&mut self, enable: bool) -> &mut Self {
-        self.options
-            .tonic
-            .get_or_insert_with(Default::default)
-            .client = enable;
+        self.options.tonic_client(enable);
         self
     }
 
@@ -648,10 +634,7 @@ impl Config {
     /// `pub type StrictCodec<T, U> = buffa_tonic::BuffaCodec<T, U, Strict>;`
     /// (see `buffa_tonic::CodecOptions`). Implies [`Config::tonic`].
     pub fn tonic_codec_path(&mut self, path: impl Into<String>) -> &mut Self {
-        self.options
-            .tonic
-            .get_or_insert_with(Default::default)
-            .codec_path = Some(path.into());
+        self.options.tonic_codec_path(path);
         self
     }
 
@@ -661,15 +644,15 @@ impl Config {
     /// [`Config::reflection`].
     #[doc(hidden)]
     pub fn reflection_for_extern_types(&mut self) -> &mut Self {
-        self.options.reflection = true;
-        self.options.reflection_for_extern_types = true;
+        self.options.reflection_for_extern_types();
         self
     }
 
     /// Makes every message-typed view field lazy. Same as
     /// `lazy_views_in(&["."])`; implies [`Config::views`].
     pub fn lazy_views(&mut self) -> &mut Self {
-        self.lazy_views_in(&["."])
+        self.options.lazy_views();
+        self
     }
 
     /// Makes the message-typed view fields (singular or repeated) under
@@ -679,19 +662,14 @@ impl Config {
     /// [`Config::eager_views_in`] takes fields back. Implies
     /// [`Config::views`]. Oneof members and map values stay eager.
     pub fn lazy_views_in(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
-        self.options.views = true;
-        for path in paths {
-            self.options.lazy_views.insert(path.as_ref(), true);
-        }
+        self.options.lazy_views_in(paths);
         self
     }
 
     /// Makes the view fields under `paths` eager again, overriding earlier
     /// [`Config::lazy_views_in`] rules.
     pub fn eager_views_in(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
-        for path in paths {
-            self.options.lazy_views.insert(path.as_ref(), false);
-        }
+        self.options.eager_views_in(paths);
         self
     }
 
@@ -702,9 +680,7 @@ impl Config {
         path: impl AsRef<str>,
         attribute: impl Into<String>,
     ) -> &mut Self {
-        self.options
-            .type_attributes
-            .insert(path.as_ref(), attribute.into());
+        self.options.type_attribute(path, attribute);
         self
     }
 
@@ -714,9 +690,7 @@ impl Config {
         path: impl AsRef<str>,
         attribute: impl Into<String>,
     ) -> &mut Self {
-        self.options
-            .message_attributes
-            .insert(path.as_ref(), attribute.into());
+        self.options.message_attribute(path, attribute);
         self
     }
 
@@ -726,9 +700,7 @@ impl Config {
         path: impl AsRef<str>,
         attribute: impl Into<String>,
     ) -> &mut Self {
-        self.options
-            .enum_attributes
-            .insert(path.as_ref(), attribute.into());
+        self.options.enum_attribute(path, attribute);
         self
     }
 
@@ -738,15 +710,13 @@ impl Config {
         path: impl AsRef<str>,
         attribute: impl Into<String>,
     ) -> &mut Self {
-        self.options
-            .field_attributes
-            .insert(path.as_ref(), attribute.into());
+        self.options.field_attribute(path, attribute);
         self
     }
 
     /// Leaves .proto comments out of the generated code.
     pub fn disable_comments(&mut self) -> &mut Self {
-        self.options.disable_comments = true;
+        self.options.disable_comments();
         self
     }
 
@@ -781,7 +751,7 @@ impl Config {
     ///
     /// and in the crate, `buffa_rt::include_proto!("shop.v1");`.
     pub fn buffa_path(&mut self, path: impl Into<String>) -> &mut Self {
-        self.options.buffa_path = Some(path.into());
+        self.options.buffa_path(path);
         self
     }
 

@@ -1,20 +1,22 @@
-//! Shared state of one generation run: the schema, its boxing plans and
-//! the options, with the lookups every generator needs.
+//! The data of one generation run: the schema, its analyses (boxing plans,
+//! Eq/Hash, declared extensions), the options, the memo tables of the
+//! layout stage, and the type-path lookups every emitter needs. Emitters
+//! are functions in `emit/` that take a `&Context`; none is a method here.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::boxing::BoxingPlan;
-use crate::eq_hash::EqHash;
+use crate::analysis::boxing::BoxingPlan;
+use crate::analysis::eq_hash::EqHash;
+use crate::analysis::extensions::DeclaredExtension;
 use crate::error::Error;
-use crate::extension::DeclaredExtension;
+use crate::input::schema::{RustPath, Schema};
+use crate::layout::size::OwnedLayouts;
 use crate::options::Options;
 use crate::path::PathRules;
-use crate::schema::{RustPath, Schema};
-use crate::size_estimate::OwnedLayouts;
-use crate::view_size::ViewSizes;
 
 /// Everything generation needs: the schema, its analyses, the options.
 pub struct Context<'a> {
@@ -37,7 +39,7 @@ pub struct Context<'a> {
     /// The caller's options.
     pub options: &'a Options,
     /// Estimated view sizes, filled as views are generated.
-    pub view_sizes: RefCell<ViewSizes>,
+    pub view_sizes: RefCell<HashMap<String, usize>>,
     /// Estimated layouts of owned structs, filled as pointers are chosen.
     pub owned_layouts: RefCell<OwnedLayouts>,
 }
@@ -48,7 +50,7 @@ impl<'a> Context<'a> {
         let mut out = TokenStream::new();
         for set in sets {
             for attribute in set.get_all(path) {
-                // Validated in `validate_attributes`.
+                // Checked by `options::attributes::check`.
                 if let Ok(tokens) = attribute.parse::<TokenStream>() {
                     out.extend(tokens);
                 }
@@ -122,7 +124,7 @@ mod tests {
         }
         .encode_to_vec();
         let from = ["a".to_owned()];
-        crate::with_context(&set, &[], &Options::default(), |context| {
+        crate::pipeline::with_context(&set, &[], &Options::default(), |context| {
             assert_eq!(context.message_path(".a.M", &from)?.to_string(), "M");
             assert_eq!(context.type_path(".a.E", &from)?.to_string(), "E");
             // A method's input type naming an enum, say.

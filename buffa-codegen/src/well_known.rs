@@ -22,7 +22,6 @@
 //! bytes field of buffa-types is `BytesStr` or `Bytes` (`field_model`).
 
 use crate::ident;
-use crate::schema::RustPath;
 
 /// The Rust module of buffa-types that holds the well-known types.
 pub const RUST_MODULE: &str = "::buffa_types::google::protobuf";
@@ -161,17 +160,6 @@ pub fn extern_paths() -> impl Iterator<Item = (String, String)> {
         )
     });
     top.chain(nested)
-}
-
-/// Whether `rust` names a type of buffa-types (by the default mapping or
-/// by a user's extern path to the same place).
-pub fn in_buffa_types(rust: &RustPath) -> bool {
-    match rust {
-        RustPath::Extern(path) => path
-            .strip_prefix(RUST_MODULE)
-            .is_some_and(|rest| rest.starts_with("::")),
-        RustPath::Local { .. } => false,
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,94 @@
+//! The bodies of `compute_size`, `write_to` and `merge_field`: one size
+//! call, one write and one merge arm per field, shared by owned structs
+//! and views so that both encode alike by construction.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::context::Context;
+use crate::emit::field;
+use crate::emit::oneof;
+use crate::error::Error;
+use crate::ident;
+use crate::layout::field::{Field, Shape};
+
+/// The generated bodies every message shape (owned or view) shares.
+pub struct Codec {
+    /// Statements adding each field's size to `size`.
+    pub sizes: Vec<TokenStream>,
+    /// Statements writing each field.
+    pub writes: Vec<TokenStream>,
+    /// The body of `merge_field`.
+    pub merge_body: TokenStream,
+}
+
+/// The bodies of `compute_size`, `write_to` and `merge_field` for
+/// `fields` (owned or view), with oneof `oneof_names[i]` of enum type
+/// `module::oneof_enums[i]`.
+pub fn codec(
+    context: &Context<'_>,
+    full_name: &str,
+    fields: &[Field<'_>],
+    module_ident: &syn::Ident,
+    oneof_names: &[String],
+    oneof_enums: &[String],
+) -> Result<Codec, Error> {
+    // Fields are written in field-number order, oneof members included.
+    let mut order: Vec<&Field<'_>> = fields.iter().collect();
+    order.sort_by_key(|f| f.number);
+    let mut sizes = Vec::new();
+    let mut writes = Vec::new();
+    for field in &order {
+        if let Shape::Oneof(index) = field.shape {
+            // Each member is written at its own field number, so the
+            // output keeps field-number order like other
+            // implementations'.
+            let oneof = ident::ident(&oneof_names[index]);
+            let enum_name = ident::ident(&oneof_enums[index]);
+            let variant = ident::ident(&field.rust_name);
+            let pattern =
+                quote!(::core::option::Option::Some(#module_ident::#enum_name::#variant(value)));
+            let (size, write) = oneof::oneof_member_calls(context, full_name, field)?;
+            sizes.push(quote!(if let #pattern = &self.#oneof { size += #size; }));
+            writes.push(quote!(if let #pattern = &self.#oneof { #write; }));
+            continue;
+        }
+        let size = field::size_expr(field);
+        sizes.push(quote!(size += #size;));
+        writes.push(field::write_stmt(field));
+    }
+
+    let mut arms = Vec::new();
+    for field in fields {
+        let number = proc_macro2::Literal::u32_unsuffixed(field.number);
+        let body = match field.shape {
+            Shape::Oneof(index) => oneof::oneof_merge(
+                context,
+                full_name,
+                field,
+                module_ident,
+                &ident::ident(&oneof_names[index]),
+                &ident::ident(&oneof_enums[index]),
+            )?,
+            _ => field::merge_expr(field),
+        };
+        arms.push(quote!(#number => #body,));
+    }
+
+    // A message without fields has nothing to match on.
+    let merge_body = if arms.is_empty() {
+        quote!(decoder.skip_to_unknown(tag, &mut self.unknown_fields))
+    } else {
+        quote! {
+            match tag.field_number() {
+                #(#arms)*
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+    };
+    Ok(Codec {
+        sizes,
+        writes,
+        merge_body,
+    })
+}

@@ -1,0 +1,339 @@
+//! The Rust of one field: its type, the marker types that name its
+//! encoding to the runtime, and the helper calls that size, write and
+//! merge it.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::error::Error;
+use crate::ident;
+use crate::layout::field::{Field, Scalar, Shape, ValueType};
+
+/// The marker type, under the runtime's hidden module.
+pub fn scalar_marker(scalar: Scalar) -> TokenStream {
+    let name = match scalar {
+        Scalar::Double => quote!(Double),
+        Scalar::Float => quote!(Float),
+        Scalar::Int32 => quote!(Int32),
+        Scalar::Int64 => quote!(Int64),
+        Scalar::UInt32 => quote!(UInt32),
+        Scalar::UInt64 => quote!(UInt64),
+        Scalar::SInt32 => quote!(SInt32),
+        Scalar::SInt64 => quote!(SInt64),
+        Scalar::Fixed32 => quote!(Fixed32),
+        Scalar::Fixed64 => quote!(Fixed64),
+        Scalar::SFixed32 => quote!(SFixed32),
+        Scalar::SFixed64 => quote!(SFixed64),
+        Scalar::Bool => quote!(Bool),
+        Scalar::String => quote!(ProtoString),
+        Scalar::SharedStr => quote!(SharedStr),
+        Scalar::Bytes => quote!(ProtoBytes),
+        Scalar::SharedBytes => quote!(SharedBytes),
+        Scalar::BorrowedStr => quote!(BorrowedStr<'a>),
+        Scalar::BorrowedBytes => quote!(BorrowedBytes<'a>),
+    };
+    quote!(__buffa::#name)
+}
+
+/// The Rust type of a value; `buffa` is the runtime crate's path,
+/// `alloc` the crate of `String` and `Vec` (`::std` or `::alloc`).
+pub fn scalar_type(scalar: Scalar, buffa: &TokenStream, alloc: &TokenStream) -> TokenStream {
+    match scalar {
+        Scalar::Double => quote!(f64),
+        Scalar::Float => quote!(f32),
+        Scalar::Int32 | Scalar::SInt32 | Scalar::SFixed32 => quote!(i32),
+        Scalar::Int64 | Scalar::SInt64 | Scalar::SFixed64 => quote!(i64),
+        Scalar::UInt32 | Scalar::Fixed32 => quote!(u32),
+        Scalar::UInt64 | Scalar::Fixed64 => quote!(u64),
+        Scalar::Bool => quote!(bool),
+        Scalar::String => quote!(#alloc::string::String),
+        Scalar::SharedStr => quote!(#buffa::BytesStr),
+        Scalar::Bytes => quote!(#alloc::vec::Vec<u8>),
+        Scalar::SharedBytes => quote!(#buffa::bytes::Bytes),
+        Scalar::BorrowedStr => quote!(&'a str),
+        Scalar::BorrowedBytes => quote!(&'a [u8]),
+    }
+}
+
+/// The scalar-type marker for scalars and enums.
+pub fn value_marker(value: &ValueType) -> TokenStream {
+    match value {
+        ValueType::Scalar(scalar) => scalar_marker(*scalar),
+        ValueType::Enum {
+            path,
+            closed: false,
+        } => quote!(__buffa::OpenEnum<#path>),
+        ValueType::Enum { path, closed: true } => {
+            quote!(__buffa::ClosedEnum<#path>)
+        }
+        ValueType::Message { path, .. } => quote!(__buffa::map::MessageValue<#path>),
+    }
+}
+
+/// The Rust type of one value; `buffa` and `alloc` as for
+/// [`scalar_type`].
+pub fn value_type(value: &ValueType, buffa: &TokenStream, alloc: &TokenStream) -> TokenStream {
+    match value {
+        ValueType::Scalar(scalar) => scalar_type(*scalar, buffa, alloc),
+        ValueType::Enum {
+            path,
+            closed: false,
+        } => quote!(#buffa::EnumValue<#path>),
+        ValueType::Enum { path, closed: true } => path.clone(),
+        ValueType::Message { path, .. } => path.clone(),
+    }
+}
+
+fn name(field: &Field<'_>) -> TokenStream {
+    let name = ident::ident(&field.rust_name);
+    quote!(#name)
+}
+
+/// The struct field's type; `buffa` and `alloc` as for
+/// [`scalar_type`].
+pub fn field_type(
+    field: &Field<'_>,
+    buffa: &TokenStream,
+    alloc: &TokenStream,
+) -> Result<TokenStream, Error> {
+    let value = value_type(&field.value, buffa, alloc);
+    Ok(match &field.shape {
+        Shape::Explicit if field.lazy => quote!(#buffa::LazyField<'a, #value>),
+        Shape::Repeated { .. } if field.lazy => quote!(#buffa::LazyRepeated<'a, #value>),
+        Shape::Map { key, value, .. } if field.view => {
+            let key = scalar_type(*key, buffa, alloc);
+            let value = value_type(value, buffa, alloc);
+            quote!(#buffa::MapView<#key, #value>)
+        }
+        Shape::Implicit => value,
+        Shape::Explicit => match &field.value {
+            ValueType::Message { .. } => match &field.pointer {
+                Some(pointer) => quote!(#buffa::MessageField<#value, #pointer>),
+                None => quote!(#buffa::MessageField<#value>),
+            },
+            _ => quote!(::core::option::Option<#value>),
+        },
+        Shape::Repeated { .. } => quote!(#alloc::vec::Vec<#value>),
+        Shape::Map { key, value, btree } => {
+            let key = scalar_type(*key, buffa, alloc);
+            let value = value_type(value, buffa, alloc);
+            if *btree {
+                quote!(#alloc::collections::BTreeMap<#key, #value>)
+            } else {
+                quote!(::std::collections::HashMap<#key, #value>)
+            }
+        }
+        Shape::Oneof(_) => {
+            return Err(Error::new(format!(
+                "{}: oneof members have no struct field",
+                field.path
+            )));
+        }
+    })
+}
+
+/// An expression adding this field's encoded size (with `cache` in
+/// scope).
+pub fn size_expr(field: &Field<'_>) -> TokenStream {
+    let number = proc_macro2::Literal::u32_unsuffixed(field.number);
+    let name = name(field);
+    let marker = value_marker(&field.value);
+    if let Some((delimited, repeated)) = lazy_shape(field) {
+        let helper = if repeated {
+            quote!(size_repeated)
+        } else {
+            quote!(size_field)
+        };
+        return quote!(__buffa::lazy::#helper(#number, #delimited, &self.#name, cache));
+    }
+    match (&field.shape, &field.value) {
+        (Shape::Map { key, value, .. }, _) => {
+            let (key, value) = (scalar_marker(*key), value_marker(value));
+            quote!(__buffa::map::size::<#key, #value, _>(#number, &self.#name, cache))
+        }
+        (
+            Shape::Explicit,
+            ValueType::Message {
+                delimited: true, ..
+            },
+        ) => {
+            quote!(__buffa::message::size_group_field(#number, &self.#name, cache))
+        }
+        (Shape::Explicit, ValueType::Message { .. }) => {
+            quote!(__buffa::message::size_field(#number, &self.#name, cache))
+        }
+        (
+            Shape::Repeated { .. },
+            ValueType::Message {
+                delimited: true, ..
+            },
+        ) => {
+            quote!(__buffa::message::size_repeated_group(#number, &self.#name, cache))
+        }
+        (Shape::Repeated { .. }, ValueType::Message { .. }) => {
+            quote!(__buffa::message::size_repeated(#number, &self.#name, cache))
+        }
+        (Shape::Implicit, _) => {
+            quote!(__buffa::scalar::size_implicit::<#marker>(#number, &self.#name))
+        }
+        (Shape::Explicit, _) => {
+            quote!(__buffa::scalar::size_optional::<#marker>(#number, &self.#name))
+        }
+        (Shape::Repeated { packed: true }, _) if packable(field) => {
+            quote!(__buffa::repeated::size_packed::<#marker>(#number, &self.#name, cache))
+        }
+        (Shape::Repeated { .. }, _) => {
+            quote!(__buffa::repeated::size_expanded::<#marker>(#number, &self.#name))
+        }
+        (Shape::Oneof(_), _) => quote!(0),
+    }
+}
+
+/// A statement writing this field (with `cache` and `encoder` in scope).
+pub fn write_stmt(field: &Field<'_>) -> TokenStream {
+    let number = proc_macro2::Literal::u32_unsuffixed(field.number);
+    let name = name(field);
+    let marker = value_marker(&field.value);
+    if let Some((delimited, repeated)) = lazy_shape(field) {
+        let helper = if repeated {
+            quote!(write_repeated)
+        } else {
+            quote!(write_field)
+        };
+        return quote!(__buffa::lazy::#helper(#number, #delimited, &self.#name, cache, encoder););
+    }
+    match (&field.shape, &field.value) {
+        (Shape::Map { key, value, .. }, _) => {
+            let (key, value) = (scalar_marker(*key), value_marker(value));
+            quote!(__buffa::map::write::<#key, #value, _>(#number, &self.#name, cache, encoder);)
+        }
+        (
+            Shape::Explicit,
+            ValueType::Message {
+                delimited: true, ..
+            },
+        ) => {
+            quote!(__buffa::message::write_group_field(#number, &self.#name, cache, encoder);)
+        }
+        (Shape::Explicit, ValueType::Message { .. }) => {
+            quote!(__buffa::message::write_field(#number, &self.#name, cache, encoder);)
+        }
+        (
+            Shape::Repeated { .. },
+            ValueType::Message {
+                delimited: true, ..
+            },
+        ) => {
+            quote!(__buffa::message::write_repeated_group(#number, &self.#name, cache, encoder);)
+        }
+        (Shape::Repeated { .. }, ValueType::Message { .. }) => {
+            quote!(__buffa::message::write_repeated(#number, &self.#name, cache, encoder);)
+        }
+        (Shape::Implicit, _) => {
+            quote!(__buffa::scalar::write_implicit::<#marker>(#number, &self.#name, encoder);)
+        }
+        (Shape::Explicit, _) => {
+            quote!(__buffa::scalar::write_optional::<#marker>(#number, &self.#name, encoder);)
+        }
+        (Shape::Repeated { packed: true }, _) if packable(field) => {
+            quote!(__buffa::repeated::write_packed::<#marker>(#number, &self.#name, cache, encoder);)
+        }
+        (Shape::Repeated { .. }, _) => {
+            quote!(__buffa::repeated::write_expanded::<#marker>(#number, &self.#name, encoder);)
+        }
+        (Shape::Oneof(_), _) => quote!(),
+    }
+}
+
+/// The expression of this field's `merge_field` match arm (with `tag`
+/// and `decoder` in scope), of type `Result<(), DecodeError>`.
+pub fn merge_expr(field: &Field<'_>) -> TokenStream {
+    let name = name(field);
+    let marker = value_marker(&field.value);
+    if let Some((delimited, repeated)) = lazy_shape(field) {
+        let helper = match (repeated, delimited) {
+            (false, false) => quote!(merge_field),
+            (false, true) => quote!(merge_group_field),
+            (true, false) => quote!(merge_repeated),
+            (true, true) => quote!(merge_repeated_group),
+        };
+        return quote!(__buffa::lazy::#helper(tag, &mut self.#name, decoder));
+    }
+    match (&field.shape, &field.value) {
+        (Shape::Map { key, value, .. }, _) => {
+            let (key, value) = (scalar_marker(*key), value_marker(value));
+            quote!(__buffa::map::merge::<#key, #value, _>(tag, &mut self.#name, decoder, &mut self.unknown_fields))
+        }
+        (
+            Shape::Explicit,
+            ValueType::Message {
+                delimited: true, ..
+            },
+        ) => {
+            quote!(__buffa::message::merge_group_field(tag, &mut self.#name, decoder))
+        }
+        (Shape::Explicit, ValueType::Message { .. }) => {
+            quote!(__buffa::message::merge_field(tag, &mut self.#name, decoder))
+        }
+        (
+            Shape::Repeated { .. },
+            ValueType::Message {
+                delimited: true, ..
+            },
+        ) => {
+            quote!(__buffa::message::merge_repeated_group(tag, &mut self.#name, decoder))
+        }
+        (Shape::Repeated { .. }, ValueType::Message { .. }) => {
+            quote!(__buffa::message::merge_repeated(tag, &mut self.#name, decoder))
+        }
+        (Shape::Explicit, ValueType::Enum { path, closed: true }) => {
+            quote!(__buffa::closed_enum::merge_optional::<#path>(tag, &mut self.#name, decoder, &mut self.unknown_fields))
+        }
+        (Shape::Repeated { .. }, ValueType::Enum { path, closed: true }) => {
+            quote!(__buffa::closed_enum::merge_repeated::<#path>(tag, &mut self.#name, decoder, &mut self.unknown_fields))
+        }
+        (Shape::Implicit, _) => {
+            quote!(__buffa::scalar::merge::<#marker>(tag, &mut self.#name, decoder))
+        }
+        (Shape::Explicit, _) => {
+            quote!(__buffa::scalar::merge_optional::<#marker>(tag, &mut self.#name, decoder))
+        }
+        (Shape::Repeated { .. }, _) if packable(field) => {
+            quote!(__buffa::repeated::merge::<#marker>(tag, &mut self.#name, decoder))
+        }
+        (Shape::Repeated { .. }, _) => {
+            quote!(__buffa::repeated::merge_unpackable::<#marker>(tag, &mut self.#name, decoder))
+        }
+        (Shape::Oneof(_), _) => quote!(::core::result::Result::Ok(())),
+    }
+}
+
+/// Whether sizing or writing this field (or its oneof) reads the size
+/// cache: sub-messages, maps, packed values and oneofs do.
+pub fn uses_cache(field: &Field<'_>) -> bool {
+    match (&field.shape, &field.value) {
+        (Shape::Map { .. }, _) | (_, ValueType::Message { .. }) => true,
+        (Shape::Repeated { packed: true }, _) => packable(field),
+        _ => false,
+    }
+}
+
+/// For a lazy view field: whether it is group-encoded, and whether it
+/// is repeated.
+fn lazy_shape(field: &Field<'_>) -> Option<(bool, bool)> {
+    if !field.lazy {
+        return None;
+    }
+    let ValueType::Message { delimited, .. } = field.value else {
+        return None;
+    };
+    Some((delimited, matches!(field.shape, Shape::Repeated { .. })))
+}
+
+fn packable(field: &Field<'_>) -> bool {
+    match &field.value {
+        ValueType::Scalar(scalar) => scalar.packable(),
+        ValueType::Enum { .. } => true,
+        ValueType::Message { .. } => false,
+    }
+}
