@@ -10,7 +10,8 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasherDefault;
 
-use buffa::__private::{self as t, Decoder, Encoder, SizeCache, map};
+use buffa::__private::{self as t, map};
+use buffa::wire::{Decoder, Encoder, SizeCache};
 use buffa::{DecodeOptions, Message};
 use common::{Inner, Kitchen, Shape, cat, ld, vfield};
 

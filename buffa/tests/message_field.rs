@@ -14,7 +14,8 @@ use std::panic::{self, UnwindSafe};
 use std::ptr;
 use std::sync::Once;
 
-use buffa::__private::{Decoder, Encoder, SizeCache, message};
+use buffa::__private::message;
+use buffa::wire::{Decoder, Encoder, SizeCache};
 use buffa::{DecodeOptions, Inline, Message, MessageField, ProtoBox, UnknownFields};
 use common::{Holder, Inner, Kitchen, Vector3, ld, vfield};
 

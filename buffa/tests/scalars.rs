@@ -9,8 +9,9 @@ mod common;
 
 use std::fmt::Debug;
 
-use buffa::__private::{self as t, DecodeScalar, Decoder, Encoder, ScalarType, scalar};
+use buffa::__private::{self as t, DecodeScalar, ScalarType, scalar};
 use buffa::bytes::Bytes;
+use buffa::wire::{Decoder, Encoder};
 use buffa::{DecodeOptions, EnumValue, Message};
 use common::{Color, Scalars, cat, key};
 

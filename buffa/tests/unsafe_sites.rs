@@ -366,7 +366,8 @@ fn option_of_a_message_uses_the_unknown_fields_niche() {
 
 #[test]
 fn bytes_str_slices_outlive_their_input_and_read_as_text() {
-    use buffa::__private::{DecodeScalar, Decoder, SharedStr};
+    use buffa::__private::{DecodeScalar, SharedStr};
+    use buffa::wire::Decoder;
     use buffa::{BytesStr, DecodeOptions};
 
     // Lengths on each side of the ASCII test's 4- and 8-byte paths, a

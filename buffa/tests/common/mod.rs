@@ -15,10 +15,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 use buffa::__private as t;
-use buffa::__private::{
-    Decoder, Encoder, SizeCache, Tag, closed_enum, map, message, repeated, scalar,
-};
+use buffa::__private::{closed_enum, map, message, repeated, scalar};
 use buffa::bytes::Bytes;
+use buffa::wire::{Decoder, Encoder, SizeCache, Tag};
 use buffa::{DecodeError, EnumValue, Enumeration, Inline, Message, MessageField, UnknownFields};
 
 // ---------------------------------------------------------------------------
