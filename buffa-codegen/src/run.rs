@@ -3,6 +3,8 @@
 //! with their schema built and checked once, whose methods are the run's
 //! operations.
 
+use std::fmt;
+
 use prost::Message as _;
 use prost_types::{FileDescriptorProto, FileDescriptorSet};
 
@@ -162,6 +164,15 @@ impl<'a> Input<'a> {
     }
 }
 
+impl fmt::Debug for Input<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Input")
+            .field("files", &self.files().collect::<Vec<_>>())
+            .field("options", self.options)
+            .finish_non_exhaustive()
+    }
+}
+
 /// The files of an [`Input`] that code is generated for, with their
 /// schema built and checked ([`Input::select`]); its methods produce the
 /// run's outputs from that one schema.
@@ -192,6 +203,18 @@ impl Selection<'_> {
     #[cfg(test)]
     pub(crate) fn context(&self) -> &Context<'_> {
         &self.context
+    }
+}
+
+impl fmt::Debug for Selection<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let selected: Vec<&str> = (self.context.schema.files.iter())
+            .filter(|file| file.generate)
+            .map(|file| file.proto.name())
+            .collect();
+        f.debug_struct("Selection")
+            .field("files", &selected)
+            .finish_non_exhaustive()
     }
 }
 
@@ -268,6 +291,10 @@ mod tests {
         );
         let report = selection.layout_report().unwrap();
         assert!(report.lines().any(|l| l.starts_with(".a.M ")), "{report}");
+        assert_eq!(
+            format!("{selection:?}"),
+            r#"Selection { files: ["a.proto"], .. }"#
+        );
         // Generating again from the same selection gives the same files.
         assert_eq!(selection.generate().unwrap(), files);
     }
