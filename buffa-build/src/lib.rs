@@ -83,6 +83,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 pub use buffa_codegen::{BytesRepr, GeneratedFile, Options, PointerRepr, StringRepr, TonicOptions};
+use buffa_codegen::{Input, Selection};
 
 /// Why compiling protos failed.
 #[derive(Debug)]
@@ -758,7 +759,9 @@ impl Config {
     /// Runs protoc (unless a descriptor set was given) and code generation,
     /// and returns the generated files without writing them.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Error> {
-        self.generate_from(&self.load_descriptor_set()?)
+        let descriptor_set = self.load_descriptor_set()?;
+        let input = Input::parse(&descriptor_set, &self.options)?;
+        Ok(self.select(&input)?.generate()?)
     }
 
     /// The encoded `FileDescriptorSet`: read from [`Config::descriptor_set`]
@@ -802,15 +805,6 @@ impl Config {
         })
     }
 
-    fn generate_from(&self, descriptor_set: &[u8]) -> Result<Vec<GeneratedFile>, Error> {
-        let names = self.file_names(descriptor_set)?;
-        Ok(buffa_codegen::generate(
-            descriptor_set,
-            &names,
-            &self.options,
-        )?)
-    }
-
     /// Generates code and writes it to the output directory (`OUT_DIR`
     /// unless [`Config::out_dir`] was called), one file per package.
     pub fn compile(&self) -> Result<(), Error> {
@@ -825,10 +819,12 @@ impl Config {
                 })?,
         };
         let descriptor_set = self.load_descriptor_set()?;
+        let input = Input::parse(&descriptor_set, &self.options)?;
         if std::env::var_os("CARGO").is_some() {
-            self.emit_rerun_if_changed(&descriptor_set)?;
+            self.emit_rerun_if_changed(&input);
         }
-        let files = self.generate_from(&descriptor_set)?;
+        let selection = self.select(&input)?;
+        let files = selection.generate()?;
         if let Some(name) = &self.include_file
             && let Some(file) = files.iter().find(|f| f.name == *name)
         {
@@ -846,8 +842,7 @@ impl Config {
             write_if_changed(&out_dir.join(name), &buffa_codegen::include_file(&files))?;
         }
         if let Some(path) = &self.layout_report {
-            let names = self.file_names(&descriptor_set)?;
-            let report = buffa_codegen::layout_report(&descriptor_set, &names, &self.options)?;
+            let report = selection.layout_report()?;
             let path = out_dir.join(path);
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent).map_err(|e| Error::Io(parent.to_owned(), e))?;
@@ -862,37 +857,39 @@ impl Config {
     /// Tells cargo to rerun the build script when any input changes: every
     /// .proto file of the set found under the include paths (imports
     /// included), the descriptor set file, and `PROTOC`.
-    fn emit_rerun_if_changed(&self, descriptor_set: &[u8]) -> Result<(), Error> {
+    fn emit_rerun_if_changed(&self, input: &Input<'_>) {
         if let Some(path) = &self.descriptor_set {
             println!("cargo:rerun-if-changed={}", path.display());
         }
-        for (name, _) in buffa_codegen::file_packages(descriptor_set)? {
+        for (name, _) in input.files() {
             if let Some(path) = self
                 .includes
                 .iter()
-                .map(|i| i.join(&name))
+                .map(|i| i.join(name))
                 .find(|p| p.is_file())
             {
                 println!("cargo:rerun-if-changed={}", path.display());
             }
         }
         println!("cargo:rerun-if-env-changed=PROTOC");
-        Ok(())
     }
 }
 
 impl Config {
-    /// Names of the files in the set that code is generated for: all of
+    /// Selects the files of `input` that code is generated for: all of
     /// them but those whose package an extern path in force covers
     /// (`Options::is_extern_package`), and those that only option imports
     /// reach (`import option`, edition 2024) unless [`Config::files`]
     /// names them. Files whose types are all extern, such as the
     /// well-known type files under their default mapping, produce no code
     /// either.
-    fn file_names(&self, descriptor_set: &[u8]) -> Result<Vec<String>, Error> {
-        let files =
-            buffa_codegen::files_with_code(descriptor_set, &self.requested_names(), &self.options)?;
-        Ok(files.into_iter().map(|(name, _)| name).collect())
+    fn select<'a>(&self, input: &'a Input<'_>) -> Result<Selection<'a>, Error> {
+        let names: Vec<&str> = input
+            .files_with_code(&self.requested_names())
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect();
+        Ok(input.select(&names)?)
     }
 
     /// The names protoc may give the files of [`Config::files`]: each path

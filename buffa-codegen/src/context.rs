@@ -124,20 +124,23 @@ mod tests {
         }
         .encode_to_vec();
         let from = ["a".to_owned()];
-        crate::pipeline::with_context(&set, &[], &Options::default(), |context| {
-            assert_eq!(context.message_path(".a.M", &from)?.to_string(), "M");
-            assert_eq!(context.type_path(".a.E", &from)?.to_string(), "E");
-            // A method's input type naming an enum, say.
-            assert_eq!(
-                context.message_path(".a.E", &from).unwrap_err().to_string(),
-                "message type .a.E is not in the descriptor set"
-            );
-            assert_eq!(
-                context.type_path(".a.Nope", &from).unwrap_err().to_string(),
-                "type .a.Nope is not in the descriptor set"
-            );
-            Ok(())
-        })
-        .unwrap();
+        let options = Options::default();
+        let input = crate::run::Input::parse(&set, &options).unwrap();
+        let selection = input.select(&["a.proto"]).unwrap();
+        let context = selection.context();
+        assert_eq!(
+            context.message_path(".a.M", &from).unwrap().to_string(),
+            "M"
+        );
+        assert_eq!(context.type_path(".a.E", &from).unwrap().to_string(), "E");
+        // A method's input type naming an enum, say.
+        assert_eq!(
+            context.message_path(".a.E", &from).unwrap_err().to_string(),
+            "message type .a.E is not in the descriptor set"
+        );
+        assert_eq!(
+            context.type_path(".a.Nope", &from).unwrap_err().to_string(),
+            "type .a.Nope is not in the descriptor set"
+        );
     }
 }

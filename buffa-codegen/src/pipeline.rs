@@ -1,97 +1,22 @@
-//! The pipeline of one run: decode and check the input, analyse the
-//! schema, then emit each package's file.
+//! The emit stage of a run, in order: each generated file's messages,
+//! enums, extensions, reflection and services, then each package's
+//! `register_types` (with `json`) and the descriptor pool (with
+//! `reflection`), then each package's file. `run.rs` builds the
+//! [`Context`] it reads.
 
 use std::collections::BTreeMap;
 
-use prost::Message as _;
-use prost_types::FileDescriptorSet;
-
-use crate::analysis::boxing::BoxingPlan;
-use crate::analysis::eq_hash::EqHash;
-use crate::analysis::extensions;
-use crate::analysis::message_graph::MessageGraph;
 use crate::context::Context;
 use crate::emit::comments::Comments;
 use crate::emit::package::{self, GeneratedFile};
-use crate::emit::{descriptor, enumeration, extension, json, message, reflect, runtime, service};
+use crate::emit::{descriptor, enumeration, extension, json, message, reflect, service};
 use crate::error::Error;
-use crate::input::features;
 use crate::input::schema;
-use crate::input::{load, rule_paths};
-use crate::layout::{pointer, report};
-use crate::options::Options;
-use crate::options::{attributes, no_std};
 use crate::path;
-
-/// Generates Rust code for the files named in `files` (as protoc names
-/// them, e.g. `shop/v1/shop.proto`) from `descriptor_set`, an encoded
-/// `google.protobuf.FileDescriptorSet` that also holds all their imports.
-pub fn generate(
-    descriptor_set: &[u8],
-    files: &[String],
-    options: &Options,
-) -> Result<Vec<GeneratedFile>, Error> {
-    with_context(descriptor_set, files, options, |context| {
-        generate_files(context, descriptor_set)
-    })
-}
-
-/// The layout report of the messages of `files`: for each, the estimated
-/// `size_of` of its generated struct on 64-bit targets, and where each of
-/// its singular message fields and message-typed oneof variants is stored
-/// (`Box`, inline or a custom pointer) and why. Takes the same arguments
-/// as [`generate`]; the format is described in `docs/pointer-layout.md`.
-pub fn layout_report(
-    descriptor_set: &[u8],
-    files: &[String],
-    options: &Options,
-) -> Result<String, Error> {
-    with_context(descriptor_set, files, options, |context| {
-        report::layout_report(context)
-    })
-}
-
-/// Decodes `descriptor_set`, checks `options` against it, and runs `f` on
-/// the context of the run.
-pub(crate) fn with_context<T>(
-    descriptor_set: &[u8],
-    files: &[String],
-    options: &Options,
-    f: impl FnOnce(&Context<'_>) -> Result<T, Error>,
-) -> Result<T, Error> {
-    let set = FileDescriptorSet::decode(descriptor_set)
-        .map_err(|e| Error::new(format!("invalid FileDescriptorSet: {e}")))?;
-    let overlay = features::decode_overlay(descriptor_set)
-        .map_err(|e| Error::new(format!("invalid FileDescriptorSet: {e}")))?;
-    let buffa = runtime::crate_path(options)?;
-    pointer::validate_templates(options)?;
-    attributes::check(options)?;
-    service::check_options(options)?;
-    no_std::check_options(options)?;
-    let schema = load::schema(&set.file, &overlay.file, files, options)?;
-    rule_paths::check(&schema, options)?;
-    let boxing = BoxingPlan::new(MessageGraph::owned(&schema, options));
-    let view_boxing = BoxingPlan::new(MessageGraph::views(&schema, options));
-    let eq_hash = EqHash::new(&schema);
-    let extensions = extensions::declared_extensions(&schema);
-    let context = Context {
-        schema,
-        extensions,
-        boxing,
-        view_boxing,
-        eq_hash,
-        buffa,
-        alloc: no_std::alloc_crate(options),
-        options,
-        view_sizes: Default::default(),
-        owned_layouts: Default::default(),
-    };
-    f(&context)
-}
 
 /// The Rust files of the packages being generated; `descriptor_set` is
 /// the encoded input, embedded with `reflection`.
-fn generate_files(
+pub(crate) fn generate_files(
     context: &Context<'_>,
     descriptor_set: &[u8],
 ) -> Result<Vec<GeneratedFile>, Error> {

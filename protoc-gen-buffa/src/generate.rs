@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use buffa_codegen::Options;
+use buffa_codegen::Input;
 use prost::Message as _;
 
 use crate::params::{self, Params};
@@ -60,10 +60,11 @@ fn generate(request: &[u8]) -> Result<Vec<ResponseFile>, String> {
         layout_report,
     } = params::parse(request.parameter())?;
     let descriptor_set = request.descriptor_set();
-    let names = file_names(&descriptor_set, &request.file_to_generate, &options)?;
     let codegen_error = |e: buffa_codegen::Error| e.to_string();
-    let generated =
-        buffa_codegen::generate(&descriptor_set, &names, &options).map_err(codegen_error)?;
+    let input = Input::parse(&descriptor_set, &options).map_err(codegen_error)?;
+    let names = file_names(&input, &request.file_to_generate)?;
+    let selection = input.select(&names).map_err(codegen_error)?;
+    let generated = selection.generate().map_err(codegen_error)?;
     let mut files: Vec<ResponseFile> = generated
         .iter()
         .map(|file| response_file(&file.name, file.content.clone()))
@@ -77,8 +78,7 @@ fn generate(request: &[u8]) -> Result<Vec<ResponseFile>, String> {
     }
     if let Some(name) = layout_report {
         check_free(&files, &name, "layout_report")?;
-        let report = buffa_codegen::layout_report(&descriptor_set, &names, &options)
-            .map_err(codegen_error)?;
+        let report = selection.layout_report().map_err(codegen_error)?;
         files.push(response_file(&name, report));
     }
     Ok(files)
@@ -90,25 +90,22 @@ fn generate(request: &[u8]) -> Result<Vec<ResponseFile>, String> {
 /// name; but, as with buffa-build, neither those of a package an extern
 /// path covers nor those only option imports (`import option`, edition
 /// 2024) reach.
-fn file_names(
-    descriptor_set: &[u8],
+fn file_names<'a>(
+    input: &'a Input<'_>,
     file_to_generate: &[String],
-    options: &Options,
-) -> Result<Vec<String>, String> {
-    let files = buffa_codegen::file_packages(descriptor_set).map_err(|e| e.to_string())?;
+) -> Result<Vec<&'a str>, String> {
     let mut packages = BTreeSet::new();
     for name in file_to_generate {
-        let (_, package) = files
-            .iter()
+        let (_, package) = input
+            .files()
             .find(|(file, _)| file == name)
             .ok_or_else(|| format!("file_to_generate names {name}, which is not in proto_file"))?;
-        packages.insert(package.as_str());
+        packages.insert(package);
     }
-    let with_code = buffa_codegen::files_with_code(descriptor_set, file_to_generate, options)
-        .map_err(|e| e.to_string())?;
-    Ok(with_code
+    Ok(input
+        .files_with_code(file_to_generate)
         .into_iter()
-        .filter(|(_, package)| packages.contains(package.as_str()))
+        .filter(|(_, package)| packages.contains(package))
         .map(|(name, _)| name)
         .collect())
 }

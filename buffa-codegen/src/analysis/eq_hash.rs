@@ -142,8 +142,7 @@ mod tests {
             ..Default::default()
         };
         let schema =
-            crate::input::load::schema(&set.file, &overlay.file, &["p.proto".into()], &options)
-                .unwrap();
+            crate::input::load::schema(&set.file, &overlay.file, &["p.proto"], &options).unwrap();
         let analysis = EqHash::new(&schema);
         let mut names: Vec<String> = schema.messages.keys().cloned().collect();
         names.sort();

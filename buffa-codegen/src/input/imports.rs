@@ -5,96 +5,82 @@
 
 use std::collections::HashSet;
 
-use prost::Message as _;
-use prost_types::FileDescriptorSet;
+use prost_types::FileDescriptorProto;
 
-use crate::error::Error;
-use crate::input::features;
+use crate::input::features::FileOverlay;
 use crate::options::Options;
 
-/// The (name, package) of each file of the encoded `FileDescriptorSet`
-/// that code is generated for, in the set's order: every file but those
-/// whose package an extern path in force covers
+/// The (name, package) of each of `files` (with their `overlays`, indexed
+/// alike) that code is generated for, in the set's order: every file but
+/// those whose package an extern path in force covers
 /// ([`Options::is_extern_package`]) and those that only option imports
-/// reach (`import option "...";`, edition 2024) from the files
-/// `requested` names. buffa-build and protoc-gen-buffa both choose their
-/// files by this rule (the plugin then keeps the packages of the files
-/// protoc asks for).
-pub fn files_with_code(
-    descriptor_set: &[u8],
-    requested: &[String],
+/// reach from the files `requested` names.
+pub fn files_with_code<'f>(
+    files: &'f [FileDescriptorProto],
+    overlays: &[FileOverlay],
+    requested: &[impl AsRef<str>],
     options: &Options,
-) -> Result<Vec<(String, String)>, Error> {
-    let option_only = option_only_imports(descriptor_set, requested)?;
-    Ok(file_packages(descriptor_set)?
-        .into_iter()
+) -> Vec<(&'f str, &'f str)> {
+    let option_only = option_only_imports(files, overlays, requested);
+    files
+        .iter()
+        .map(|file| (file.name(), file.package()))
         .filter(|(name, package)| {
             !options.is_extern_package(package) && !option_only.contains(name)
         })
-        .collect())
+        .collect()
 }
 
-/// The (name, package) of every file in an encoded `FileDescriptorSet`.
-pub fn file_packages(descriptor_set: &[u8]) -> Result<Vec<(String, String)>, Error> {
-    let set = FileDescriptorSet::decode(descriptor_set)
-        .map_err(|e| Error::new(format!("invalid FileDescriptorSet: {e}")))?;
-    Ok(set
-        .file
-        .into_iter()
-        .map(|f| (f.name().to_owned(), f.package().to_owned()))
-        .collect())
-}
-
-/// The files of the encoded `FileDescriptorSet` that only option imports
-/// reach: those not reachable through regular (or public) imports from a
-/// root, where the roots are the files `requested` names and the files
-/// nothing imports. Generating them is not needed for the other files'
-/// code to compile or run.
-fn option_only_imports(descriptor_set: &[u8], requested: &[String]) -> Result<Vec<String>, Error> {
-    let invalid = |e: prost::DecodeError| Error::new(format!("invalid FileDescriptorSet: {e}"));
-    let set = FileDescriptorSet::decode(descriptor_set).map_err(invalid)?;
-    let overlay = features::decode_overlay(descriptor_set).map_err(invalid)?;
-    let imported: HashSet<&str> = set
-        .file
+/// The names of the `files` that only option imports reach: those not
+/// reachable through regular (or public) imports from a root, where the
+/// roots are the files `requested` names and the files nothing imports.
+/// Generating them is not needed for the other files' code to compile or
+/// run.
+fn option_only_imports<'f>(
+    files: &'f [FileDescriptorProto],
+    overlays: &[FileOverlay],
+    requested: &[impl AsRef<str>],
+) -> HashSet<&'f str> {
+    let imported: HashSet<&str> = files
         .iter()
-        .zip(&overlay.file)
+        .zip(overlays)
         .flat_map(|(file, overlay)| file.dependency.iter().chain(&overlay.option_dependency))
         .map(String::as_str)
         .collect();
     let mut reached: HashSet<&str> = HashSet::new();
-    let mut pending: Vec<&str> = set
-        .file
+    let mut pending: Vec<&str> = files
         .iter()
         .map(|file| file.name())
-        .filter(|name| !imported.contains(name) || requested.iter().any(|r| r == name))
+        .filter(|name| !imported.contains(name) || requested.iter().any(|r| r.as_ref() == *name))
         .collect();
     while let Some(name) = pending.pop() {
         if !reached.insert(name) {
             continue;
         }
-        if let Some(file) = set.file.iter().find(|file| file.name() == name) {
+        if let Some(file) = files.iter().find(|file| file.name() == name) {
             pending.extend(file.dependency.iter().map(String::as_str));
         }
     }
-    Ok(set
-        .file
+    files
         .iter()
         .map(|file| file.name())
         .filter(|name| !reached.contains(name))
-        .map(str::to_owned)
-        .collect())
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
+    use prost::Message as _;
+
     use super::*;
+    use crate::input::features;
 
     /// A set of `(name, imports, option imports)`, encoded with the option
-    /// imports in field 15 as protoc writes them.
-    fn set(files: &[(&str, &[&str], &[&str])]) -> Vec<u8> {
+    /// imports in field 15 as protoc writes them, then decoded.
+    fn set(files: &[(&str, &[&str], &[&str])]) -> (Vec<FileDescriptorProto>, Vec<FileOverlay>) {
         let mut out = Vec::new();
         for (name, imports, option_imports) in files {
-            let file = prost_types::FileDescriptorProto {
+            let file = FileDescriptorProto {
                 name: Some((*name).into()),
                 dependency: imports.iter().map(|s| (*s).into()).collect(),
                 ..Default::default()
@@ -105,33 +91,44 @@ mod tests {
             }
             prost::encoding::bytes::encode(1, &bytes, &mut out);
         }
-        out
+        let files = prost_types::FileDescriptorSet::decode(&out[..])
+            .unwrap()
+            .file;
+        (files, features::decode_overlay(&out).unwrap().file)
+    }
+
+    fn option_only(
+        (files, overlays): &(Vec<FileDescriptorProto>, Vec<FileOverlay>),
+        requested: &[&str],
+    ) -> Vec<String> {
+        let mut names: Vec<String> = option_only_imports(files, overlays, requested)
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        names.sort();
+        names
     }
 
     #[test]
     fn files_reached_only_by_option_imports() {
         // main imports a (regularly) and opts (for options); opts imports
         // descriptor and shared; a imports shared too.
-        let bytes = set(&[
+        let chain = set(&[
             ("descriptor.proto", &[], &[]),
             ("shared.proto", &[], &[]),
             ("opts.proto", &["descriptor.proto", "shared.proto"], &[]),
             ("a.proto", &["shared.proto"], &[]),
             ("main.proto", &["a.proto"], &["opts.proto"]),
         ]);
+        assert_eq!(option_only(&chain, &[]), ["descriptor.proto", "opts.proto"]);
         assert_eq!(
-            option_only_imports(&bytes, &[]).unwrap(),
-            ["descriptor.proto", "opts.proto"]
+            files_with_code(&chain.0, &chain.1, &[] as &[&str], &Options::default()),
+            [("shared.proto", ""), ("a.proto", ""), ("main.proto", "")]
         );
         // Asking for the options file generates it and its imports.
-        assert!(
-            option_only_imports(&bytes, &["opts.proto".into()])
-                .unwrap()
-                .is_empty()
-        );
+        assert!(option_only(&chain, &["opts.proto"]).is_empty());
         // Without option imports every file is needed.
         let plain = set(&[("a.proto", &[], &[]), ("b.proto", &["a.proto"], &[])]);
-        assert!(option_only_imports(&plain, &[]).unwrap().is_empty());
-        assert!(option_only_imports(b"\xff", &[]).is_err());
+        assert!(option_only(&plain, &[]).is_empty());
     }
 }

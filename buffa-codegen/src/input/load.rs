@@ -17,7 +17,7 @@ use crate::options::Options;
 pub fn schema<'a>(
     files: &'a [FileDescriptorProto],
     overlays: &'a [FileOverlay],
-    generate: &[String],
+    generate: &[&str],
     options: &Options,
 ) -> Result<Schema<'a>, Error> {
     let mut schema = Schema::index(files, overlays, generate, options)?;
@@ -26,7 +26,7 @@ pub fn schema<'a>(
         .map(|file| schema::package_modules(file.package()))
         .collect();
     derived_names::claim(&mut schema, &packages, &options.effective_extern_paths());
-    for name in generate {
+    for &name in generate {
         if !schema.files.iter().any(|file| file.proto.name() == name) {
             return Err(Error::new(format!(
                 "file {name} is not in the descriptor set"

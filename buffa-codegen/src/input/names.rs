@@ -265,33 +265,31 @@ mod tests {
             },
         ];
         for options in &options {
-            crate::pipeline::with_context(&set, &["p.proto".into()], options, |context| {
-                let schema = &context.schema;
-                assert_eq!(schema.enums[".p.BookView"].rust, local(&["p"], "BookView"));
-                let book = &schema.messages[".p.Book"];
-                assert_eq!(book.rust, local(&["p"], "Book"));
-                assert_eq!(book.view, local(&["p"], "BookView_"));
-                assert_eq!(
-                    book.oneofs,
-                    [
-                        Some(OneofNames {
-                            owned: "ChapterView".into(),
-                            view: Some("ChapterViewView".into()),
-                        }),
-                        Some(OneofNames {
-                            owned: "ChapterOneof".into(),
-                            view: Some("ChapterOneofView".into()),
-                        }),
-                    ]
-                );
-                let chapter = &schema.messages[".p.Book.Chapter"];
-                assert_eq!(chapter.rust, local(&["p", "book"], "Chapter"));
-                assert_eq!(chapter.view, local(&["p", "book"], "ChapterView_"));
-                assert_eq!(schema.services[".p.Library"], "LibraryService");
-                assert_eq!(schema.services[".p.Arc"], "ArcService");
-                Ok(())
-            })
-            .unwrap();
+            let input = crate::run::Input::parse(&set, options).unwrap();
+            let selection = input.select(&["p.proto"]).unwrap();
+            let schema = &selection.context().schema;
+            assert_eq!(schema.enums[".p.BookView"].rust, local(&["p"], "BookView"));
+            let book = &schema.messages[".p.Book"];
+            assert_eq!(book.rust, local(&["p"], "Book"));
+            assert_eq!(book.view, local(&["p"], "BookView_"));
+            assert_eq!(
+                book.oneofs,
+                [
+                    Some(OneofNames {
+                        owned: "ChapterView".into(),
+                        view: Some("ChapterViewView".into()),
+                    }),
+                    Some(OneofNames {
+                        owned: "ChapterOneof".into(),
+                        view: Some("ChapterOneofView".into()),
+                    }),
+                ]
+            );
+            let chapter = &schema.messages[".p.Book.Chapter"];
+            assert_eq!(chapter.rust, local(&["p", "book"], "Chapter"));
+            assert_eq!(chapter.view, local(&["p", "book"], "ChapterView_"));
+            assert_eq!(schema.services[".p.Library"], "LibraryService");
+            assert_eq!(schema.services[".p.Arc"], "ArcService");
         }
     }
 

@@ -107,7 +107,7 @@ impl<'a> Schema<'a> {
     pub fn index(
         files: &'a [FileDescriptorProto],
         overlays: &'a [FileOverlay],
-        generate: &[String],
+        generate: &[&str],
         options: &Options,
     ) -> Result<Schema<'a>, Error> {
         let mut schema = Schema {
@@ -154,7 +154,7 @@ impl<'a> Schema<'a> {
                 proto,
                 overlay,
                 features: file_features,
-                generate: generate.iter().any(|name| name == proto.name()),
+                generate: generate.contains(&proto.name()),
             });
         }
         Ok(schema)
