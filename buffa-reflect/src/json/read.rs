@@ -105,16 +105,21 @@ impl<'de> JsonObject<'de> for ReflectedObject<'_> {
         self.descriptor.full_name()
     }
 
-    /// Fields by index; extensions after them, by number, so that every
-    /// field and extension has its own slot.
+    /// Fields by index; extensions after them, by their position among
+    /// the pool's extensions of the message, so that slots stay dense.
     fn find_field(&self, key: &str) -> Option<(FieldDescriptor, u32)> {
         let field = find_field(&self.descriptor, key)?;
         let slot = if field.is_extension() {
-            (self.descriptor.fields().len() as u32).saturating_add(field.number())
+            let position = self
+                .descriptor
+                .pool()
+                .extensions_of(&self.descriptor)
+                .position(|extension| extension.number() == field.number())?;
+            self.descriptor.fields().len() + position
         } else {
-            field.index() as u32
+            field.index()
         };
-        Some((field, slot))
+        Some((field, slot as u32))
     }
 
     fn read_field<A: MapAccess<'de>>(

@@ -1,7 +1,6 @@
 //! Reading messages from JSON: the recursion limit, the field loop and one
 //! reader per field shape, which generated `merge_json_field` calls.
 
-use alloc::collections::BTreeSet;
 use alloc::{borrow::ToOwned, format, string::String, vec::Vec};
 use core::cell::Cell;
 use core::fmt;
@@ -184,17 +183,17 @@ impl<'de, M: JsonFields> Visitor<'de> for FieldsVisitor<'_, M> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<M, A::Error> {
-        let mut object = GeneratedObject(M::default());
-        read_object(map, &mut object, self.cx)?;
-        Ok(object.0)
+        let mut message = M::default();
+        read_object(map, &mut GeneratedObject(&mut message), self.cx)?;
+        Ok(message)
     }
 }
 
 /// A generated message as a [`JsonObject`]: fields by their generated
 /// index.
-struct GeneratedObject<M>(M);
+struct GeneratedObject<'m, M>(&'m mut M);
 
-impl<'de, M: JsonFields> JsonObject<'de> for GeneratedObject<M> {
+impl<'de, M: JsonFields> JsonObject<'de> for GeneratedObject<'_, M> {
     type Field = u32;
 
     fn message_name(&self) -> &str {
@@ -236,9 +235,11 @@ pub trait JsonObject<'de> {
     fn message_name(&self) -> &str;
 
     /// The field `key` names (by its `json_name`, its .proto name, or
-    /// `"[full.name]"` for an extension), with a number unique to it among
-    /// the message's fields and extensions (a field given twice, under
-    /// either name, is refused by it); `None` if `key` names no field.
+    /// `"[full.name]"` for an extension), with its slot: a small number
+    /// unique to it among the message's fields and extensions, by which a
+    /// field given twice (under either name) is refused. Slots should be
+    /// dense from 0 (the set of read slots is a bitset); `None` if `key`
+    /// names no field.
     fn find_field(&self, key: &str) -> Option<(Self::Field, u32)>;
 
     /// Reads the value of `field`, given under `key`, from `map` (whose
@@ -260,6 +261,7 @@ pub trait JsonObject<'de> {
 /// [`JsonObject::read_field`].
 ///
 /// [`ignore_unknown_fields`]: super::DeserializeOptions::ignore_unknown_fields
+#[inline]
 pub fn read_object<'de, O: JsonObject<'de>, A: MapAccess<'de>>(
     mut map: A,
     object: &mut O,
@@ -347,25 +349,32 @@ impl<'de, O: JsonObject<'de>> Visitor<'de> for FieldKey<'_, O> {
 }
 
 /// Which fields of a message have been read, to reject duplicates: a bit
-/// each for the first 128 slots (every field of almost every message),
-/// a set for the rest (large messages, and extensions, whose slots are
-/// sparse).
+/// per slot, inline for the first 128 (every field of almost every
+/// message), so that reading most objects allocates nothing.
 #[derive(Default)]
 struct Seen {
     first: u128,
-    more: BTreeSet<u32>,
+    more: Vec<u64>,
 }
 
 impl Seen {
     /// Marks `slot`; `false` if it was already marked.
     fn mark(&mut self, slot: u32) -> bool {
-        if slot < 128 {
-            let bit = 1u128 << slot;
-            let before = self.first;
-            self.first |= bit;
-            return before & bit == 0;
-        }
-        self.more.insert(slot)
+        let (word, bit) = match slot.checked_sub(128) {
+            None => (&mut self.first, 1u128 << slot),
+            Some(rest) => {
+                let (word, bit) = ((rest / 64) as usize, 1u64 << (rest % 64));
+                if self.more.len() <= word {
+                    self.more.resize(word + 1, 0);
+                }
+                let before = self.more[word];
+                self.more[word] |= bit;
+                return before & bit == 0;
+            }
+        };
+        let before = *word;
+        *word |= bit;
+        before & bit == 0
     }
 }
 
