@@ -604,6 +604,35 @@ fn unittest_messages_round_trip() {
 }
 
 #[test]
+fn an_extension_given_twice_is_refused() {
+    let message_type = descriptor("protobuf_unittest.TestAllExtensions");
+    let distinct = r#"{"[protobuf_unittest.optional_int32_extension]": 1,
+                       "[protobuf_unittest.optional_int64_extension]": "2",
+                       "[protobuf_unittest.optional_uint32_extension]": 3}"#;
+    let message = buffa_reflect::json::from_str(&message_type, distinct).unwrap();
+    assert_eq!(
+        message.encode_to_vec(),
+        protoc_encode(
+            "google/protobuf/unittest.proto",
+            "protobuf_unittest.TestAllExtensions",
+            "[protobuf_unittest.optional_int32_extension]: 1
+             [protobuf_unittest.optional_int64_extension]: 2
+             [protobuf_unittest.optional_uint32_extension]: 3",
+        )
+    );
+    let twice = r#"{"[protobuf_unittest.optional_int64_extension]": "2",
+                    "[protobuf_unittest.optional_int64_extension]": "3"}"#;
+    let error = buffa_reflect::json::from_str(&message_type, twice).unwrap_err();
+    assert!(
+        error.to_string().contains(
+            "field \"[protobuf_unittest.optional_int64_extension]\" of \
+             protobuf_unittest.TestAllExtensions is given more than once"
+        ),
+        "{error}"
+    );
+}
+
+#[test]
 fn serde_entry_points_agree_with_the_functions() {
     let message = buffa_reflect::json::from_str(
         &descriptor("json3.Scalars"),
