@@ -18,6 +18,11 @@
 //! the `.proto` language's) string literals, which protoc decodes before it
 //! writes a descriptor. Printing (the inverse) is the text format's
 //! business: `CEscape`'s output reads back under both.
+//!
+//! `tests/rules_protoc.rs` holds both dialects to protoc: a `.proto`
+//! literal (read by the tokenizer the text format uses) must read as
+//! [`Escapes::TextFormat`] reads it, and the `default_value` protoc writes
+//! for it must read back to the same bytes as [`Escapes::DefaultValue`].
 
 use core::fmt;
 

@@ -10,7 +10,8 @@
 //! [`ResolvedFeatures`].
 //!
 //! The defaults of each edition are those protoc 36.2 reports
-//! (`protoc --edition_defaults_out`) for the features read here; an
+//! (`protoc --edition_defaults_out`, which `tests/rules_protoc.rs`
+//! compares them with) for the features read here; an
 //! edition missing from [`ResolvedFeatures::for_edition`] is refused, not
 //! guessed. The features that only protoc enforces
 //! (`enforce_naming_style`, `default_symbol_visibility`) are not resolved.
