@@ -382,8 +382,9 @@ fn any_type_names_are_taken_literally() {
 
     // The pool as a resolver matches names exactly, as a registry does.
     let bytes = scalars.encode_to_vec();
+    let resolver = buffa_reflect::json::PoolResolver::new(pool().clone());
     let resolve = |name| {
-        buffa::json::AnyResolver::message_to_json(pool(), name, &bytes, &SerializeOptions::new())
+        buffa::json::AnyResolver::message_to_json(&resolver, name, &bytes, &SerializeOptions::new())
     };
     assert!(resolve("json3.Scalars").is_some());
     assert!(resolve(".json3.Scalars").is_none());

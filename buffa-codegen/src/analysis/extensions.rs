@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use prost_types::{DescriptorProto, FieldDescriptorProto};
 
 use crate::ident;
-use crate::input::features::{self, Features, FieldOverlay, MessageOverlay};
+use crate::input::features::{self, FieldOverlay, MessageOverlay, ResolvedFeatures};
 use crate::input::names::PACKAGE_VALUE_NAMES;
 use crate::input::schema::{self, Schema};
 use crate::path;
@@ -25,7 +25,7 @@ pub struct DeclaredExtension<'a> {
     /// Its path in the file's source info, for its comment.
     pub source_path: Vec<i32>,
     /// Its features, resolved.
-    pub features: Features,
+    pub features: ResolvedFeatures,
     /// The Rust module its constant is declared in.
     pub module: Vec<String>,
     /// The constant's name, unique in `module`.
@@ -87,7 +87,7 @@ struct Scope<'s> {
     prefix: &'s str,
     message: Option<&'s str>,
     module: Vec<String>,
-    features: Features,
+    features: ResolvedFeatures,
 }
 
 impl Scope<'_> {
@@ -110,7 +110,7 @@ impl Scope<'_> {
                 file: self.file,
                 scope: self.message.map(str::to_owned),
                 source_path,
-                features: features::field_features(proto, self.features, declared),
+                features: features::field_features(proto, self.features, declared.as_ref()),
                 module: self.module.clone(),
                 const_name: ident::const_name(proto.name()),
             });

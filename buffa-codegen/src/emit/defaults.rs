@@ -1,5 +1,6 @@
 //! Explicit default values (`[default = ...]`) as Rust expressions.
 
+use buffa_descriptor::rules::{Escapes, unescape};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
@@ -39,7 +40,8 @@ pub fn scalar_default(scalar: Scalar, text: &str, path: &str) -> Result<TokenStr
             quote!(#literal)
         }
         Scalar::Bytes | Scalar::SharedBytes | Scalar::BorrowedBytes => {
-            let literal = Literal::byte_string(&unescape_bytes(text).ok_or_else(bad)?);
+            let bytes = unescape(text, Escapes::DefaultValue).map_err(|_| bad())?;
+            let literal = Literal::byte_string(&bytes);
             quote!(#literal)
         }
     })
@@ -77,74 +79,9 @@ fn float_default(
     })
 }
 
-/// Undoes the C escaping protoc applies to `bytes` defaults: `\n`, `\t`,
-/// `\\`, `\'`, `\"`, `\?`, octal `\ooo` and hex `\xhh`.
-pub fn unescape_bytes(text: &str) -> Option<Vec<u8>> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] != b'\\' {
-            out.push(bytes[i]);
-            i += 1;
-            continue;
-        }
-        i += 1;
-        let escape = *bytes.get(i)?;
-        i += 1;
-        match escape {
-            b'n' => out.push(b'\n'),
-            b'r' => out.push(b'\r'),
-            b't' => out.push(b'\t'),
-            b'a' => out.push(0x07),
-            b'b' => out.push(0x08),
-            b'f' => out.push(0x0c),
-            b'v' => out.push(0x0b),
-            b'\\' | b'\'' | b'"' | b'?' => out.push(escape),
-            b'0'..=b'7' => {
-                let mut value = u32::from(escape - b'0');
-                for _ in 0..2 {
-                    match bytes.get(i) {
-                        Some(&d @ b'0'..=b'7') => {
-                            value = value * 8 + u32::from(d - b'0');
-                            i += 1;
-                        }
-                        _ => break,
-                    }
-                }
-                out.push(u8::try_from(value).ok()?);
-            }
-            b'x' | b'X' => {
-                let mut value = 0u32;
-                let start = i;
-                while i < bytes.len() && i - start < 2 && bytes[i].is_ascii_hexdigit() {
-                    value = value * 16 + (bytes[i] as char).to_digit(16)?;
-                    i += 1;
-                }
-                if i == start {
-                    return None;
-                }
-                out.push(value as u8);
-            }
-            _ => return None,
-        }
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn unescapes_c_escapes() {
-        assert_eq!(
-            unescape_bytes(r"a\001\x7f\n\\\'").unwrap(),
-            b"a\x01\x7f\n\\'"
-        );
-        assert_eq!(unescape_bytes(r"\377").unwrap(), [255]);
-        assert!(unescape_bytes("\\").is_none());
-    }
 
     #[test]
     fn float_specials() {

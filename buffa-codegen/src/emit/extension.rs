@@ -14,7 +14,7 @@ use crate::emit::comments::Comments;
 use crate::emit::field;
 use crate::error::Error;
 use crate::ident;
-use crate::input::features::Features;
+use crate::input::features::ResolvedFeatures;
 use crate::layout::field::Scalar;
 use crate::options::{BytesRepr, StringRepr};
 
@@ -97,7 +97,7 @@ fn extension_const(
         proto.r#type(),
         Type::String | Type::Bytes | Type::Message | Type::Group
     );
-    let packed = if repeated && packable && extension.features.packed {
+    let packed = if repeated && packable && extension.features.is_packed() {
         quote!(.packed())
     } else {
         quote!()
@@ -151,7 +151,7 @@ pub(crate) fn extendable_impl(
 }
 
 /// The name of the runtime's `Encoding` variant for values of type `ty`.
-fn encoding(ty: Type, features: Features) -> &'static str {
+fn encoding(ty: Type, features: ResolvedFeatures) -> &'static str {
     match ty {
         Type::Int32 | Type::Int64 | Type::Uint32 | Type::Uint64 | Type::Bool | Type::Enum => {
             "Varint"
@@ -165,7 +165,7 @@ fn encoding(ty: Type, features: Features) -> &'static str {
         | Type::Double => "Fixed",
         Type::String | Type::Bytes => "LengthDelimited",
         Type::Group => "Delimited",
-        Type::Message if features.delimited => "Delimited",
+        Type::Message if features.is_delimited() => "Delimited",
         Type::Message => "LengthDelimited",
     }
 }

@@ -461,38 +461,6 @@ fn json_keys(fields: &[Field<'_>], names: &[String]) -> Vec<TokenStream> {
 fn json_name(field: &Field<'_>) -> String {
     match &field.proto.json_name {
         Some(name) => name.clone(),
-        None => lower_camel(field.proto.name()),
-    }
-}
-
-/// protoc's `ToJsonName`: underscores dropped, the letter after each one
-/// upper-cased.
-fn lower_camel(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut upper = false;
-    for c in name.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.extend(c.to_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::lower_camel;
-
-    #[test]
-    fn lower_camel_follows_protoc() {
-        assert_eq!(lower_camel("optional_int32"), "optionalInt32");
-        assert_eq!(lower_camel("field__name"), "fieldName");
-        assert_eq!(lower_camel("_leading"), "Leading");
-        assert_eq!(lower_camel("field_0name"), "field0name");
-        assert_eq!(lower_camel("FIELD_NAME"), "FIELDNAME");
+        None => buffa_descriptor::rules::json_name(field.proto.name()),
     }
 }

@@ -1,13 +1,13 @@
 //! Edition features: per-field behaviour resolved from the file, message,
-//! field and enum feature sets, with proto2 and proto3 as presets.
+//! field and enum feature sets, with proto2 and proto3 as presets. The
+//! rule (each edition's defaults, how declared sets override them, how
+//! proto2/proto3 field syntax becomes features) is buffa-descriptor's
+//! [`ResolvedFeatures`], which reflection resolves with too; this module
+//! feeds it from `prost-types` descriptors.
 //!
 //! `utf8_validation` is not read: strings are Rust `String`s, which are
-//! always validated (see DESIGN.md). Nor are the features that only
-//! protoc enforces (`enforce_naming_style`, `default_symbol_visibility`).
-//!
-//! The defaults of each edition are those protoc 36.2 reports
-//! (`protoc --edition_defaults_out`); an edition missing from
-//! [`Features::for_edition`] is an error, not a guess.
+//! always validated (see DESIGN.md). An edition without known defaults
+//! ([`for_edition`]) is an error, not a guess.
 //!
 //! `prost-types` predates editions and drops the `edition` field, every
 //! `features` option and the option imports when it decodes a descriptor.
@@ -15,33 +15,17 @@
 //! overlay below, which keeps exactly those fields and the nesting needed to line them up with
 //! the `prost-types` tree (same element order).
 
+use buffa::Enumeration;
+use buffa_descriptor::rules::FieldSyntax;
+pub use buffa_descriptor::rules::ResolvedFeatures;
+use buffa_types::google::protobuf as descriptor;
+use buffa_types::google::protobuf::Edition;
+use buffa_types::google::protobuf::feature_set::{
+    EnumType, FieldPresence, MessageEncoding, RepeatedFieldEncoding,
+};
 use prost::Message as _;
 use prost_types::FieldDescriptorProto;
 use prost_types::field_descriptor_proto::{Label, Type};
-
-/// The feature values that change generated code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Features {
-    /// `field_presence`.
-    pub presence: Presence,
-    /// `enum_type`: whether enums are closed.
-    pub closed_enums: bool,
-    /// `repeated_field_encoding`: whether repeated scalars are packed.
-    pub packed: bool,
-    /// `message_encoding`: whether messages are group-encoded (DELIMITED).
-    pub delimited: bool,
-}
-
-/// `field_presence` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Presence {
-    /// Set or unset is observable.
-    Explicit,
-    /// The default value means unset.
-    Implicit,
-    /// proto2 `required`.
-    LegacyRequired,
-}
 
 /// Edition numbers as in `descriptor.proto`.
 pub mod edition {
@@ -55,62 +39,11 @@ pub mod edition {
     pub const EDITION_2024: i32 = 1001;
 }
 
-impl Features {
-    /// The defaults of `edition`, or `None` for an edition whose defaults
-    /// are not known here.
-    pub fn for_edition(edition: i32) -> Option<Features> {
-        Some(match edition {
-            edition::PROTO2 => Features {
-                presence: Presence::Explicit,
-                closed_enums: true,
-                packed: false,
-                delimited: false,
-            },
-            edition::PROTO3 => Features {
-                presence: Presence::Implicit,
-                closed_enums: false,
-                packed: true,
-                delimited: false,
-            },
-            // 2024 changed only features that protoc enforces (naming
-            // style, symbol visibility).
-            edition::EDITION_2023 | edition::EDITION_2024 => Features {
-                presence: Presence::Explicit,
-                closed_enums: false,
-                packed: true,
-                delimited: false,
-            },
-            _ => return None,
-        })
-    }
-
-    /// These features with the values `set` declares overriding them.
-    pub fn merge(self, set: Option<&FeatureSet>) -> Features {
-        let Some(set) = set else { return self };
-        let mut out = self;
-        match set.field_presence {
-            Some(1) => out.presence = Presence::Explicit,
-            Some(2) => out.presence = Presence::Implicit,
-            Some(3) => out.presence = Presence::LegacyRequired,
-            _ => {}
-        }
-        match set.enum_type {
-            Some(1) => out.closed_enums = false,
-            Some(2) => out.closed_enums = true,
-            _ => {}
-        }
-        match set.repeated_field_encoding {
-            Some(1) => out.packed = true,
-            Some(2) => out.packed = false,
-            _ => {}
-        }
-        match set.message_encoding {
-            Some(1) => out.delimited = false,
-            Some(2) => out.delimited = true,
-            _ => {}
-        }
-        out
-    }
+/// The defaults of `edition` (a number of `descriptor.proto`'s `Edition`),
+/// or `None` for an edition whose defaults are not known
+/// ([`ResolvedFeatures::for_edition`]).
+pub fn for_edition(edition: i32) -> Option<ResolvedFeatures> {
+    Edition::from_i32(edition).and_then(ResolvedFeatures::for_edition)
 }
 
 /// How an edition reads in messages: its name in `edition = "..."` where
@@ -151,6 +84,23 @@ pub struct FeatureSet {
     /// `message_encoding`.
     #[prost(int32, optional, tag = "5")]
     pub message_encoding: Option<i32>,
+}
+
+impl FeatureSet {
+    /// These values as `descriptor.proto`'s `FeatureSet`, which the shared
+    /// resolver reads. A number the enum does not declare is left unset,
+    /// as protoc's own parser leaves it (among the unknown fields).
+    pub fn declared(&self) -> descriptor::FeatureSet {
+        descriptor::FeatureSet {
+            field_presence: self.field_presence.and_then(FieldPresence::from_i32),
+            enum_type: self.enum_type.and_then(EnumType::from_i32),
+            repeated_field_encoding: self
+                .repeated_field_encoding
+                .and_then(RepeatedFieldEncoding::from_i32),
+            message_encoding: self.message_encoding.and_then(MessageEncoding::from_i32),
+            ..Default::default()
+        }
+    }
 }
 
 /// Declares an `*Options` overlay holding only the `features` field, whose
@@ -268,69 +218,85 @@ pub fn decode_overlay(bytes: &[u8]) -> Result<FileSetOverlay, prost::DecodeError
     FileSetOverlay::decode(bytes)
 }
 
-/// The feature set an options overlay declares.
-pub fn declared<O: DeclaredFeatures>(options: &Option<O>) -> Option<&FeatureSet> {
-    options.as_ref().and_then(DeclaredFeatures::features)
+/// The feature set an options overlay declares, as `descriptor.proto`'s
+/// `FeatureSet`.
+pub fn declared<O: DeclaredFeatures>(options: &Option<O>) -> Option<descriptor::FeatureSet> {
+    options
+        .as_ref()
+        .and_then(DeclaredFeatures::features)
+        .map(FeatureSet::declared)
 }
 
-/// Resolves a field's features and presence.
+/// Resolves a field's features: `scope`'s (its message's or extension
+/// scope's) with the field's `declared` features and its proto2/proto3
+/// syntax applied.
 pub fn field_features(
     proto: &FieldDescriptorProto,
-    message: Features,
-    declared: Option<&FeatureSet>,
-) -> Features {
-    let mut features = message.merge(declared);
-    // proto2 and proto3 syntax expressed as features.
-    if proto.label() == Label::Required {
-        features.presence = Presence::LegacyRequired;
-    }
-    if proto.proto3_optional() {
-        features.presence = Presence::Explicit;
-    }
-    if let Some(packed) = proto.options.as_ref().and_then(|o| o.packed) {
-        features.packed = packed;
-    }
-    if proto.r#type() == Type::Group {
-        features.delimited = true;
-    }
-    features
+    scope: ResolvedFeatures,
+    declared: Option<&descriptor::FeatureSet>,
+) -> ResolvedFeatures {
+    scope.for_field(
+        declared,
+        FieldSyntax {
+            required: proto.label() == Label::Required,
+            proto3_optional: proto.proto3_optional(),
+            packed: proto.options.as_ref().and_then(|o| o.packed),
+            group: proto.r#type() == Type::Group,
+        },
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The overlay's numbers reach the shared resolver as the enums they
+    /// name; zero and numbers no enum value has set nothing.
     #[test]
-    fn presets_and_overrides() {
-        let proto2 = Features::for_edition(edition::PROTO2).unwrap();
-        assert!(proto2.closed_enums && !proto2.packed);
-        let proto3 = Features::for_edition(edition::PROTO3).unwrap();
-        assert_eq!(proto3.presence, Presence::Implicit);
-        let e2023 = Features::for_edition(edition::EDITION_2023).unwrap();
+    fn overlay_numbers_resolve() {
+        let e2023 = for_edition(edition::EDITION_2023).unwrap();
         let set = FeatureSet {
             field_presence: Some(2),
+            enum_type: Some(0),
             message_encoding: Some(2),
-            repeated_field_encoding: Some(2),
-            ..Default::default()
+            repeated_field_encoding: Some(7),
         };
-        let merged = e2023.merge(Some(&set));
-        assert_eq!(merged.presence, Presence::Implicit);
-        assert!(merged.delimited && !merged.packed && !merged.closed_enums);
+        let merged = e2023.merge(Some(&set.declared()));
+        assert_eq!(merged.field_presence, FieldPresence::Implicit);
+        assert!(merged.is_delimited() && merged.is_packed() && !merged.is_closed_enum());
     }
 
     #[test]
-    fn edition_2024_defaults_and_unknown_editions() {
-        // protoc 36.2's `--edition_defaults_out` gives 2024 the values of
-        // 2023 for every feature read here.
-        assert_eq!(
-            Features::for_edition(edition::EDITION_2024),
-            Features::for_edition(edition::EDITION_2023)
-        );
+    fn editions_codegen_refuses() {
         // 2026 (which protoc 36.2 accepts) and UNSTABLE are refused.
         for edition in [0, 1002, 9999, i32::MAX] {
-            assert_eq!(Features::for_edition(edition), None, "{edition}");
+            assert_eq!(for_edition(edition), None, "{edition}");
         }
         assert_eq!(edition_name(1002), "2026");
         assert_eq!(edition_name(7), "number 7");
+    }
+
+    #[test]
+    fn field_syntax_from_prost_types() {
+        let proto3 = for_edition(edition::PROTO3).unwrap();
+        let field = FieldDescriptorProto {
+            label: Some(Label::Repeated as i32),
+            r#type: Some(Type::Int32 as i32),
+            options: Some(prost_types::FieldOptions {
+                packed: Some(false),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        assert!(!field_features(&field, proto3, None).is_packed());
+        let group = FieldDescriptorProto {
+            label: Some(Label::Required as i32),
+            r#type: Some(Type::Group as i32),
+            ..Default::default()
+        };
+        let proto2 = for_edition(edition::PROTO2).unwrap();
+        let features = field_features(&group, proto2, None);
+        assert_eq!(features.field_presence, FieldPresence::LegacyRequired);
+        assert!(features.is_delimited());
     }
 }

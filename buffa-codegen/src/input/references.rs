@@ -8,6 +8,7 @@
 //! requests, and a broken one must be an error naming the file and the
 //! element, not a panic.
 
+use buffa_descriptor::rules::{is_identifier, is_package_name};
 use prost_types::field_descriptor_proto::Type;
 use prost_types::{
     DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto,
@@ -23,7 +24,7 @@ pub fn check(schema: &Schema<'_>) -> Result<(), Error> {
         let file = file.proto;
         let prefix = package_prefix(file.package());
         let check = Check { schema, file };
-        if !file.package().is_empty() && !file.package().split('.').all(is_identifier) {
+        if !is_package_name(file.package()) {
             return Err(check.error(format!(
                 "package {:?} is not a dotted protobuf identifier",
                 file.package()
@@ -177,14 +178,6 @@ impl Check<'_> {
 }
 
 /// Whether `name` is a protobuf identifier (`[A-Za-z_][A-Za-z0-9_]*`).
-fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
 #[cfg(test)]
 mod tests {
     use prost::Message as _;

@@ -8,7 +8,7 @@ use prost_types::{DescriptorProto, EnumDescriptorProto, FileDescriptorProto};
 
 use crate::error::Error;
 use crate::ident;
-use crate::input::features::{self, Features, FileOverlay, MessageOverlay};
+use crate::input::features::{self, FileOverlay, MessageOverlay, ResolvedFeatures};
 use crate::input::names::{self, NameTable, OneofNames};
 use crate::options::Options;
 use crate::well_known;
@@ -20,7 +20,7 @@ pub struct File<'a> {
     /// Its editions overlay.
     pub overlay: &'a FileOverlay,
     /// Features in force for its top-level fields (extensions).
-    pub features: Features,
+    pub features: ResolvedFeatures,
     /// Whether code is generated for it.
     pub generate: bool,
 }
@@ -47,7 +47,7 @@ pub struct MessageType<'a> {
     /// Its editions overlay.
     pub overlay: &'a MessageOverlay,
     /// Features in force for its fields (before field-level overrides).
-    pub features: Features,
+    pub features: ResolvedFeatures,
     /// Its Rust path.
     pub rust: RustPath,
     /// Its Rust name as claimed in its parent module (for an extern type,
@@ -124,7 +124,7 @@ impl<'a> Schema<'a> {
         let extern_paths = options.effective_extern_paths();
         for (proto, overlay) in files.iter().zip(overlays) {
             let edition = features::file_edition(proto.syntax(), overlay.edition);
-            let file_features = Features::for_edition(edition)
+            let file_features = features::for_edition(edition)
                 .ok_or_else(|| {
                     Error::new(format!(
                         "{}: edition {} is not supported (buffa-codegen supports proto2, \
@@ -133,7 +133,7 @@ impl<'a> Schema<'a> {
                         features::edition_name(edition)
                     ))
                 })?
-                .merge(features::declared(&overlay.options));
+                .merge(features::declared(&overlay.options).as_ref());
             let package = proto.package();
             let prefix = crate::path::package_prefix(package);
             let modules = package_modules(package);
@@ -148,7 +148,11 @@ impl<'a> Schema<'a> {
                 schema.add_message(message, overlay, &scope);
             }
             for (enumeration, overlay) in proto.enum_type.iter().zip(&overlay.enum_type) {
-                schema.add_enum(enumeration, features::declared(&overlay.options), &scope);
+                schema.add_enum(
+                    enumeration,
+                    features::declared(&overlay.options).as_ref(),
+                    &scope,
+                );
             }
             schema.files.push(File {
                 proto,
@@ -167,7 +171,9 @@ impl<'a> Schema<'a> {
         scope: &Scope<'_>,
     ) {
         let full_name = format!("{}.{}", scope.prefix, proto.name());
-        let features = scope.features.merge(features::declared(&overlay.options));
+        let features = scope
+            .features
+            .merge(features::declared(&overlay.options).as_ref());
         let name = self
             .names
             .claim(scope.modules, ident::type_name(proto.name()));
@@ -195,7 +201,11 @@ impl<'a> Schema<'a> {
             self.add_message(message, overlay, &nested);
         }
         for (enumeration, overlay) in proto.enum_type.iter().zip(&overlay.enum_type) {
-            self.add_enum(enumeration, features::declared(&overlay.options), &nested);
+            self.add_enum(
+                enumeration,
+                features::declared(&overlay.options).as_ref(),
+                &nested,
+            );
         }
         let rust = rust_path(&full_name, scope.modules, name.clone(), scope.extern_paths);
         self.messages.insert(
@@ -218,11 +228,11 @@ impl<'a> Schema<'a> {
     fn add_enum(
         &mut self,
         proto: &'a EnumDescriptorProto,
-        declared: Option<&features::FeatureSet>,
+        declared: Option<&buffa_types::google::protobuf::FeatureSet>,
         scope: &Scope<'_>,
     ) {
         let full_name = format!("{}.{}", scope.prefix, proto.name());
-        let closed = scope.features.merge(declared).closed_enums;
+        let closed = scope.features.merge(declared).is_closed_enum();
         let name = self
             .names
             .claim(scope.modules, ident::type_name(proto.name()));
@@ -273,7 +283,7 @@ struct Scope<'s> {
     packages: &'s [Vec<String>],
     /// The extern paths in force (`Options::effective_extern_paths`).
     extern_paths: &'s [(String, String)],
-    features: Features,
+    features: ResolvedFeatures,
 }
 
 /// The module path of a package: `a.type` is `["a", "r#type"]`.

@@ -11,7 +11,9 @@ use quote::quote;
 use crate::context::Context;
 use crate::error::Error;
 use crate::ident;
-use crate::input::features::{self, Presence};
+use buffa_types::google::protobuf::feature_set::FieldPresence;
+
+use crate::input::features;
 use crate::input::schema::MessageType;
 use crate::layout::field::{Field, Scalar, Shape, ValueType};
 use crate::options::no_std;
@@ -168,7 +170,7 @@ pub fn resolve<'a>(
             .field
             .get(index)
             .and_then(|f| features::declared(&f.options));
-        let features = features::field_features(proto, message_static.features, declared);
+        let features = features::field_features(proto, message_static.features, declared.as_ref());
         let path = format!("{full_name}.{}", proto.name());
         let mut map = None;
         let value = match proto.r#type() {
@@ -182,7 +184,7 @@ pub fn resolve<'a>(
                 ValueType::Message {
                     path: context.message_path(proto.type_name(), from)?,
                     full_name: proto.type_name().to_owned(),
-                    delimited: features.delimited,
+                    delimited: features.is_delimited(),
                 }
             }
             Type::Enum => ValueType::Enum {
@@ -212,10 +214,10 @@ pub fn resolve<'a>(
             Shape::Oneof(oneof as usize)
         } else if proto.label() == Label::Repeated {
             Shape::Repeated {
-                packed: features.packed,
+                packed: features.is_packed(),
             }
         } else if matches!(value, ValueType::Message { .. })
-            || features.presence != Presence::Implicit
+            || features.field_presence != FieldPresence::Implicit
         {
             Shape::Explicit
         } else {

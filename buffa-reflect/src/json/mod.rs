@@ -26,8 +26,8 @@
 //! well-known types, then from the [`DescriptorPool`]: by default the pool
 //! of the message being written or read, which this module sets as the
 //! registry's fallback resolver unless the registry has one already. Any
-//! pool can be that resolver: it implements
-//! [`AnyResolver`](buffa::json::AnyResolver).
+//! pool can be that resolver, as a [`PoolResolver`] (an
+//! [`AnyResolver`](buffa::json::AnyResolver)).
 
 mod read;
 mod resolver;
@@ -41,6 +41,8 @@ use buffa::json::DeserializeCx;
 use buffa::json::{DeserializeOptions, JsonError, SerializeOptions};
 use serde::de::{DeserializeSeed, Deserializer};
 use serde::ser::{Serialize, Serializer};
+
+pub use resolver::PoolResolver;
 
 use crate::dynamic::DynamicMessage;
 use crate::reflect::ReflectMessage;

@@ -1,5 +1,6 @@
 //! `google.protobuf.Any` holding a type of a [`DescriptorPool`]: the pool
-//! as the fallback [`AnyResolver`] of a [`TypeRegistry`], through which
+//! (as a [`PoolResolver`]) is the fallback [`AnyResolver`] of a
+//! [`TypeRegistry`], through which
 //! `buffa-types`' `Any` form writes and reads the packed message as a
 //! [`DynamicMessage`].
 
@@ -14,21 +15,57 @@ use super::write::MessageJson;
 use crate::dynamic::DynamicMessage;
 use crate::{DescriptorPool, MessageDescriptor};
 
-/// The pool's message types, for `Any`: a pool given to
-/// [`TypeRegistry::set_resolver`] makes every message type it holds
+/// A pool's message types, for `Any`: a `PoolResolver` given to
+/// [`TypeRegistry::set_resolver`] makes every message type its pool holds
 /// readable and writable inside an `Any`. Names are matched exactly, as a
 /// registry matches them: `.pkg.Msg`, which
 /// [`DescriptorPool::get_message_by_name`] reads as `pkg.Msg`, names no
 /// type here (an `Any`'s type URL gives the full name, which has no
 /// leading dot).
-impl AnyResolver for DescriptorPool {
+///
+/// (The pool is wrapped because [`DescriptorPool`] lives in
+/// `buffa-descriptor`, which knows no dynamic messages.)
+///
+/// ```
+/// use std::sync::Arc;
+/// use buffa::json::TypeRegistry;
+/// use buffa_reflect::{DescriptorPool, json::PoolResolver};
+///
+/// let pool = DescriptorPool::new();
+/// let mut registry = TypeRegistry::new();
+/// registry.set_resolver(Arc::new(PoolResolver::new(pool)));
+/// ```
+#[derive(Clone, Debug)]
+pub struct PoolResolver {
+    pool: DescriptorPool,
+}
+
+impl PoolResolver {
+    /// A resolver of the message types of `pool`.
+    pub fn new(pool: DescriptorPool) -> PoolResolver {
+        PoolResolver { pool }
+    }
+
+    /// The pool whose types this resolves.
+    pub fn pool(&self) -> &DescriptorPool {
+        &self.pool
+    }
+}
+
+impl From<DescriptorPool> for PoolResolver {
+    fn from(pool: DescriptorPool) -> PoolResolver {
+        PoolResolver::new(pool)
+    }
+}
+
+impl AnyResolver for PoolResolver {
     fn message_to_json(
         &self,
         full_name: &str,
         bytes: &[u8],
         options: &SerializeOptions,
     ) -> Option<Result<serde_json::Value, String>> {
-        let descriptor = message_type(self, full_name)?;
+        let descriptor = message_type(&self.pool, full_name)?;
         let json = || {
             let message = DynamicMessage::decode(descriptor, bytes).map_err(|e| e.to_string())?;
             // Through text, as registered types are: a float's short form
@@ -49,7 +86,7 @@ impl AnyResolver for DescriptorPool {
         value: serde_json::Value,
         cx: DeserializeCx<'_>,
     ) -> Option<Result<Vec<u8>, String>> {
-        let descriptor = message_type(self, full_name)?;
+        let descriptor = message_type(&self.pool, full_name)?;
         let mut message = DynamicMessage::new(descriptor);
         let bytes = deserialize_message(value, cx, &mut message)
             .map_err(|e| e.to_string())
@@ -76,7 +113,7 @@ fn with_pool(registry: Option<&TypeRegistry>, pool: &DescriptorPool) -> Option<A
         return None;
     }
     let mut registry = registry.cloned().unwrap_or_default();
-    registry.set_resolver(Arc::new(pool.clone()));
+    registry.set_resolver(Arc::new(PoolResolver::new(pool.clone())));
     Some(Arc::new(registry))
 }
 

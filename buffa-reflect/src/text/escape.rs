@@ -1,5 +1,6 @@
 //! String and bytes literals: escaping for printing, unescaping for
-//! parsing.
+//! parsing (the shared rule, [`buffa_descriptor::rules::unescape`], in its
+//! text-format dialect).
 //!
 //! Printing escapes as C++ protobuf's text printer does (`absl::CEscape`),
 //! so that output matches `protoc --decode` byte for byte: `\n`, `\r`,
@@ -8,6 +9,8 @@
 //! escapes of its bytes; parsing them back yields the same bytes.
 
 use std::fmt::Write;
+
+use buffa_descriptor::rules::{Escapes, unescape_into};
 
 /// Appends `bytes` to `out`, escaped for a double-quoted literal (without
 /// the quotes).
@@ -28,115 +31,28 @@ pub(crate) fn escape_bytes(bytes: &[u8], out: &mut String) {
     }
 }
 
+/// Appends the bytes of the quoted string literal `literal` (quotes
+/// included, as the lexer found it) to `out`: the text format's escapes,
+/// [`Escapes::TextFormat`] of the rule the descriptor model holds. An
+/// error's offset counts from the opening quote.
+pub(crate) fn unescape(literal: &str, out: &mut Vec<u8>) -> Result<(), EscapeError> {
+    // The lexer guarantees the quotes (ASCII, so the slice is on
+    // character boundaries).
+    let body = literal
+        .get(1..literal.len().saturating_sub(1).max(1))
+        .unwrap_or_default();
+    unescape_into(body, Escapes::TextFormat, out).map_err(|error| EscapeError {
+        offset: error.offset() + 1,
+        message: error.message().to_owned(),
+    })
+}
+
 /// An escape that [`unescape`] rejects, at `offset` bytes into the
-/// literal.
+/// literal (its opening quote included).
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct EscapeError {
     pub offset: usize,
     pub message: String,
-}
-
-/// Appends the bytes of the quoted string literal `literal` (quotes
-/// included, as the lexer found it) to `out`.
-///
-/// The escapes are the text format's: `\a \b \f \n \r \t \v \\ \' \" \?`,
-/// one to three octal digits (`\0`, `\101`; a value above `\377` keeps its
-/// low eight bits, as C++ protobuf does), `\x` with one or two hex digits,
-/// and `\u` with four or `\U` with eight hex digits naming a Unicode scalar
-/// value (not a surrogate, at most 0x10FFFF), appended as UTF-8.
-pub(crate) fn unescape(literal: &str, out: &mut Vec<u8>) -> Result<(), EscapeError> {
-    let bytes = literal.as_bytes();
-    // The lexer guarantees the quotes.
-    let body = &bytes[1..bytes.len().saturating_sub(1).max(1)];
-    let mut i = 0;
-    while i < body.len() {
-        let byte = body[i];
-        if byte != b'\\' {
-            out.push(byte);
-            i += 1;
-            continue;
-        }
-        let start = i;
-        let error = |message: &str| EscapeError {
-            offset: start + 1,
-            message: message.to_owned(),
-        };
-        let Some(&kind) = body.get(i + 1) else {
-            return Err(error("a string cannot end with a lone backslash"));
-        };
-        i += 2;
-        match kind {
-            b'a' => out.push(0x07),
-            b'b' => out.push(0x08),
-            b'f' => out.push(0x0c),
-            b'n' => out.push(b'\n'),
-            b'r' => out.push(b'\r'),
-            b't' => out.push(b'\t'),
-            b'v' => out.push(0x0b),
-            b'\\' | b'\'' | b'"' | b'?' => out.push(kind),
-            b'0'..=b'7' => {
-                let mut value = u32::from(kind - b'0');
-                for _ in 0..2 {
-                    match body.get(i) {
-                        Some(&digit @ b'0'..=b'7') => {
-                            value = value * 8 + u32::from(digit - b'0');
-                            i += 1;
-                        }
-                        _ => break,
-                    }
-                }
-                out.push((value & 0xff) as u8);
-            }
-            b'x' | b'X' => {
-                let digits = hex_digits(&body[i..], 2);
-                if digits == 0 {
-                    return Err(error("\\x must be followed by hex digits"));
-                }
-                out.push(hex_value(&body[i..i + digits]) as u8);
-                i += digits;
-            }
-            b'u' | b'U' => {
-                let width = if kind == b'u' { 4 } else { 8 };
-                if hex_digits(&body[i..], width) != width {
-                    return Err(error(if kind == b'u' {
-                        "\\u must be followed by four hex digits"
-                    } else {
-                        "\\U must be followed by eight hex digits"
-                    }));
-                }
-                let code = hex_value(&body[i..i + width]);
-                i += width;
-                let Some(c) = char::from_u32(code) else {
-                    return Err(error(if (0xd800..0xe000).contains(&code) {
-                        "unicode escapes cannot name surrogates"
-                    } else {
-                        "unicode escape beyond U+10FFFF"
-                    }));
-                };
-                let mut buf = [0; 4];
-                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-            }
-            _ => return Err(error("invalid escape sequence")),
-        }
-    }
-    Ok(())
-}
-
-/// How many of the first `max` bytes of `bytes` are hex digits, in a row.
-fn hex_digits(bytes: &[u8], max: usize) -> usize {
-    bytes
-        .iter()
-        .take(max)
-        .take_while(|b| b.is_ascii_hexdigit())
-        .count()
-}
-
-/// The value of a run of at most eight hex digits.
-fn hex_value(digits: &[u8]) -> u32 {
-    digits.iter().fold(0, |value, &digit| {
-        let d = char::from(digit).to_digit(16).unwrap_or(0);
-        (value << 4) | d
-    })
 }
 
 #[cfg(test)]
@@ -155,23 +71,8 @@ mod tests {
         assert_eq!(out, r#"a\"\'\\\n\r\t\007\033\177\303\251 ?"#);
     }
 
-    #[test]
-    fn reads_every_escape() {
-        assert_eq!(
-            unescaped(r#"'\a\b\f\n\r\t\v\\\'\"\?'"#).unwrap(),
-            b"\x07\x08\x0c\n\r\t\x0b\\'\"?"
-        );
-        assert_eq!(
-            unescaped(r#""\0\12\101\1011\777""#).unwrap(),
-            b"\0\nAA1\xff"
-        );
-        assert_eq!(unescaped(r#""\x4\x41\X414""#).unwrap(), b"\x04\x41\x414");
-        assert_eq!(
-            unescaped(r#""\u00e9\U0001F600""#).unwrap(),
-            "é😀".as_bytes()
-        );
-    }
-
+    /// Offsets count from the opening quote (the rule itself is tested
+    /// in buffa-descriptor).
     #[test]
     fn rejects_bad_escapes() {
         for (literal, offset) in [

@@ -14,7 +14,7 @@ use std::error::Error;
 use std::fmt::Write as _;
 
 use buffa::{ExtendableMessage, Message};
-use buffa_reflect::{DynamicMessage, ReflectMessage, Value, ValueRef, text};
+use buffa_reflect::{DynamicMessage, DynamicOptions, ReflectMessage, Value, ValueRef, text};
 use example::{api, shop};
 
 /// Runs the tour and returns what it found, line by line.

@@ -146,7 +146,7 @@ fn custom_method_and_field_options_read_from_protocs_descriptors() {
 /// from `dynamic_options()`, found by the extension's name alone.
 #[test]
 fn custom_options_read_through_the_descriptor_pool() {
-    use buffa_reflect::{DescriptorPool, ReflectMessage, Value, ValueRef};
+    use buffa_reflect::{DescriptorPool, DynamicOptions, ReflectMessage, Value, ValueRef};
     let pool =
         DescriptorPool::decode(&common::protoc_descriptor_set(&include(), &[OPTIONS])).unwrap();
     let method = pool

@@ -1,7 +1,7 @@
 //! Indexing a file's messages, fields, oneofs and enums: their full names,
 //! resolved features and lookup tables, and every check that needs no
 //! other type (names, numbers, ranges, map entry shape, enum values).
-//! Type names are resolved afterwards, in [`resolve`](super::resolve).
+//! Type names are resolved afterwards, in [`resolve`](crate::resolve).
 
 use std::ops::Range;
 
@@ -9,13 +9,13 @@ use buffa_types::google::protobuf::feature_set::{EnumType, FieldPresence, JsonFo
 use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
 use buffa_types::google::protobuf::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto};
 
-use super::build::Builder;
-use super::default_value::DefaultValue;
-use super::features::Features;
-use super::inner::{
+use crate::build::Builder;
+use crate::default_value::DefaultValue;
+use crate::inner::{
     EnumInner, EnumValueInner, FieldInner, KindIndex, MessageInner, OneofInner, Symbol, short_name,
 };
-use super::{Cardinality, DescriptorError, names, validate};
+use crate::rules::{FieldSyntax, ResolvedFeatures};
+use crate::{Cardinality, DescriptorError, names, validate};
 
 /// Where a list of fields is declared.
 #[derive(Clone, Copy)]
@@ -34,7 +34,7 @@ impl Builder<'_> {
         protos: &[DescriptorProto],
         parent: Option<u32>,
         scope: &str,
-        features: Features,
+        features: ResolvedFeatures,
     ) -> Result<Range<u32>, DescriptorError> {
         let start = self.pool.messages.len() as u32;
         for (i, proto) in protos.iter().enumerate() {
@@ -45,7 +45,7 @@ impl Builder<'_> {
                 file: self.file,
                 parent,
                 index: i as u32,
-                features: features.merge(self.syntax, proto.options.features.as_option()),
+                features: features.merge(self.syntax.declared(proto.options.features.as_option())),
                 fields: 0..0,
                 fields_by_number: Box::default(),
                 fields_by_name: Box::default(),
@@ -99,7 +99,8 @@ impl Builder<'_> {
                 is_synthetic: false,
             });
             self.define("oneof", &oneof_name, Symbol::Oneof(oneof_index))?;
-            oneof_features.push(features.merge(self.syntax, oneof.options.features.as_option()));
+            oneof_features
+                .push(features.merge(self.syntax.declared(oneof.options.features.as_option())));
         }
         let oneofs = first_oneof..self.pool.oneofs.len() as u32;
         let owner = FieldOwner::Message {
@@ -271,8 +272,8 @@ impl Builder<'_> {
         protos: &[FieldDescriptorProto],
         owner: FieldOwner,
         scope: &str,
-        features: Features,
-        oneof_features: &[Features],
+        features: ResolvedFeatures,
+        oneof_features: &[ResolvedFeatures],
     ) -> Result<Range<u32>, DescriptorError> {
         let start = self.pool.fields.len() as u32;
         for (i, proto) in protos.iter().enumerate() {
@@ -295,8 +296,8 @@ impl Builder<'_> {
         &mut self,
         proto: &FieldDescriptorProto,
         owner: FieldOwner,
-        features: Features,
-        oneof_features: &[Features],
+        features: ResolvedFeatures,
+        oneof_features: &[ResolvedFeatures],
         full_name: Box<str>,
         index: u32,
     ) -> Result<FieldInner, DescriptorError> {
@@ -351,7 +352,10 @@ impl Builder<'_> {
             Some((_, i)) => oneof_features[i],
             None => features,
         }
-        .for_field(self.syntax, proto);
+        .for_field(
+            self.syntax.declared(proto.options.features.as_option()),
+            FieldSyntax::of(proto),
+        );
         let cardinality = match proto.label {
             Some(Label::Repeated) => Cardinality::Repeated,
             _ if features.field_presence == FieldPresence::LegacyRequired => Cardinality::Required,
@@ -369,7 +373,7 @@ impl Builder<'_> {
                 self.budget
                     .charge(proto.name().len())
                     .map_err(|e| self.budget_error(e))?;
-                names::json_name(proto.name()).into()
+                crate::rules::json_name(proto.name()).into()
             }
         };
         Ok(FieldInner {
@@ -397,13 +401,13 @@ impl Builder<'_> {
         protos: &[EnumDescriptorProto],
         parent: Option<u32>,
         scope: &str,
-        features: Features,
+        features: ResolvedFeatures,
     ) -> Result<Range<u32>, DescriptorError> {
         let start = self.pool.enums.len() as u32;
         for (i, proto) in protos.iter().enumerate() {
             let full_name = self.full_name("enum", scope, proto.name())?;
             let index = self.pool.enums.len() as u32;
-            let features = features.merge(self.syntax, proto.options.features.as_option());
+            let features = features.merge(self.syntax.declared(proto.options.features.as_option()));
             let is_closed = features.enum_type == EnumType::Closed;
             let first_value = self.pool.enum_values.len() as u32;
             self.pool.enums.push(EnumInner {

@@ -3,7 +3,7 @@
 
 use buffa_types::google::protobuf::FileDescriptorProto;
 
-use super::inner::PoolInner;
+use crate::inner::PoolInner;
 
 /// The comments protoc recorded around an element of a `.proto` file
 /// (present when the descriptor set was written with

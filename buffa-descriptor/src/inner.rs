@@ -16,12 +16,12 @@ use buffa_types::google::protobuf::{
     DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto,
 };
 
-use super::comments::LocationIndex;
-use super::default_value::DefaultValue;
-use super::features::Features;
-use super::{Cardinality, Syntax};
+use crate::comments::LocationIndex;
+use crate::default_value::DefaultValue;
+use crate::rules::ResolvedFeatures;
+use crate::{Cardinality, Syntax};
 
-/// Everything a [`DescriptorPool`](super::DescriptorPool) holds.
+/// Everything a [`DescriptorPool`](crate::DescriptorPool) holds.
 #[derive(Clone, Default)]
 pub(crate) struct PoolInner {
     pub files: Vec<FileInner>,
@@ -77,7 +77,7 @@ pub(crate) struct MessageInner {
     /// Position in the parent's `nested_type` (or the file's
     /// `message_type`).
     pub index: u32,
-    pub features: Features,
+    pub features: ResolvedFeatures,
     pub fields: Range<u32>,
     /// `fields` sorted by number, by name and by JSON name.
     pub fields_by_number: Box<[u32]>,
@@ -135,7 +135,7 @@ pub(crate) struct FieldInner {
     pub cardinality: Cardinality,
     pub kind: KindIndex,
     pub oneof: Option<u32>,
-    pub features: Features,
+    pub features: ResolvedFeatures,
     pub default: DefaultValue,
 }
 

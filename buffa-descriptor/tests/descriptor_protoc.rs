@@ -8,7 +8,7 @@ mod fixtures;
 use std::process::{Command, Stdio};
 
 use buffa::{Message, UnknownValue, WireType};
-use buffa_reflect::{
+use buffa_descriptor::{
     Cardinality, DefaultValue, DescriptorPool, FieldDescriptor, Kind, MessageDescriptor, Syntax,
 };
 use buffa_types::google::protobuf::Empty;

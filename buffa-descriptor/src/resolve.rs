@@ -9,11 +9,11 @@ use std::collections::HashSet;
 use buffa_types::google::protobuf::feature_set::FieldPresence;
 use buffa_types::google::protobuf::field_descriptor_proto::Type;
 
-use super::build::Builder;
-use super::default_value;
-use super::inner::{KindIndex, Symbol};
-use super::names::{self, ResolveError};
-use super::{Cardinality, DescriptorError, validate};
+use crate::build::Builder;
+use crate::default_value;
+use crate::inner::{KindIndex, Symbol};
+use crate::names::{self, ResolveError};
+use crate::{Cardinality, DescriptorError, validate};
 
 /// What a type name must name.
 #[derive(Clone, Copy, PartialEq, Eq)]

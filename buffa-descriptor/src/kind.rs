@@ -3,13 +3,13 @@
 
 use buffa::WireType;
 
-use super::inner::KindIndex;
-use super::{DescriptorPool, EnumDescriptor, MessageDescriptor};
+use crate::inner::KindIndex;
+use crate::{DescriptorPool, EnumDescriptor, MessageDescriptor};
 
 /// The type of a field's values, as declared in the `.proto` file.
 ///
 /// Group fields are [`Kind::Message`] whose
-/// [`FieldDescriptor::is_group`](super::FieldDescriptor::is_group) holds.
+/// [`FieldDescriptor::is_group`](crate::FieldDescriptor::is_group) holds.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// `double`.
@@ -74,7 +74,7 @@ impl Kind {
     /// The wire type of one value of this kind, unpacked: `Varint`,
     /// `Fixed32`, `Fixed64` or `LengthDelimited` (messages included; a
     /// group-encoded field uses `StartGroup` instead, see
-    /// [`FieldDescriptor::wire_type`](super::FieldDescriptor::wire_type)).
+    /// [`FieldDescriptor::wire_type`](crate::FieldDescriptor::wire_type)).
     pub fn wire_type(&self) -> WireType {
         match self {
             Kind::Int64

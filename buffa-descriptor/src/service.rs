@@ -4,8 +4,8 @@ use buffa_types::google::protobuf::{
     MethodDescriptorProto, MethodOptions, ServiceDescriptorProto, ServiceOptions,
 };
 
-use super::inner::{MethodInner, ServiceInner, short_name};
-use super::{Comments, DescriptorPool, FileDescriptor, MessageDescriptor, handle_traits};
+use crate::inner::{MethodInner, ServiceInner, short_name};
+use crate::{Comments, DescriptorPool, FileDescriptor, MessageDescriptor, handle_traits};
 
 /// A service in a [`DescriptorPool`].
 #[derive(Clone)]
@@ -95,6 +95,11 @@ impl MethodDescriptor {
 
     fn inner(&self) -> &MethodInner {
         self.pool.inner.method(self.index)
+    }
+
+    /// The pool this method is in.
+    pub fn pool(&self) -> &DescriptorPool {
+        &self.pool
     }
 
     /// The method's name.

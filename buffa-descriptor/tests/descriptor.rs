@@ -6,7 +6,7 @@
 mod fixtures;
 
 use buffa::{Message, WireType};
-use buffa_reflect::{
+use buffa_descriptor::{
     Cardinality, DefaultValue, DescriptorPool, FieldDescriptor, Kind, MessageDescriptor, Syntax,
 };
 use buffa_types::google::protobuf::{Edition, FileDescriptorSet};
@@ -98,14 +98,14 @@ fn files_and_lookup() {
 #[test]
 fn handles_are_cheap_shared_values() {
     fn assert_traits<T: Clone + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync>() {}
-    assert_traits::<buffa_reflect::FileDescriptor>();
+    assert_traits::<buffa_descriptor::FileDescriptor>();
     assert_traits::<MessageDescriptor>();
     assert_traits::<FieldDescriptor>();
-    assert_traits::<buffa_reflect::OneofDescriptor>();
-    assert_traits::<buffa_reflect::EnumDescriptor>();
-    assert_traits::<buffa_reflect::EnumValueDescriptor>();
-    assert_traits::<buffa_reflect::ServiceDescriptor>();
-    assert_traits::<buffa_reflect::MethodDescriptor>();
+    assert_traits::<buffa_descriptor::OneofDescriptor>();
+    assert_traits::<buffa_descriptor::EnumDescriptor>();
+    assert_traits::<buffa_descriptor::EnumValueDescriptor>();
+    assert_traits::<buffa_descriptor::ServiceDescriptor>();
+    assert_traits::<buffa_descriptor::MethodDescriptor>();
     assert_traits::<Kind>();
 
     let pool = pool();

@@ -6,8 +6,8 @@ use buffa_types::google::protobuf::feature_set::{
 };
 use buffa_types::google::protobuf::{FieldDescriptorProto, FieldOptions};
 
-use super::inner::{FieldInner, KindIndex, short_name};
-use super::{
+use crate::inner::{FieldInner, KindIndex, short_name};
+use crate::{
     Cardinality, Comments, DefaultValue, DescriptorPool, FileDescriptor, Kind, MessageDescriptor,
     OneofDescriptor, handle_traits,
 };
@@ -64,10 +64,11 @@ impl FieldDescriptor {
     }
 
     /// Whether another field of the same message has this field's
-    /// `json_name` as its JSON or .proto name (proto2 allows that); JSON
-    /// then writes the field under its .proto name.
-    #[cfg(feature = "json")]
-    pub(crate) fn json_name_is_shared(&self) -> bool {
+    /// `json_name` as its JSON or .proto name (proto2 allows that, with
+    /// `deprecated_legacy_json_field_conflicts`); the JSON mapping then
+    /// writes the field under its .proto name, as protoc's generated code
+    /// does.
+    pub fn json_name_is_shared(&self) -> bool {
         self.inner().json_name_shared
     }
 

@@ -1,9 +1,9 @@
 //! Adding files to a pool: ordering them, checking each file as a whole,
-//! then indexing its elements ([`index`](super::index)) and resolving the
-//! names they use ([`resolve`](super::resolve)).
+//! then indexing its elements ([`index`](crate::index)) and resolving the
+//! names they use ([`resolve`](crate::resolve)).
 //!
 //! An addition is all or nothing: the tables are appended to in place and
-//! truncated back to a [`Checkpoint`](super::inner::Checkpoint) on error.
+//! truncated back to a [`Checkpoint`](crate::inner::Checkpoint) on error.
 
 use std::cmp::Reverse;
 use std::collections::hash_map::Entry;
@@ -14,12 +14,12 @@ use std::sync::Arc;
 use buffa::Message as _;
 use buffa_types::google::protobuf::{Edition, FileDescriptorProto};
 
-use super::comments::LocationIndex;
-use super::features::Features;
-use super::index::FieldOwner;
-use super::inner::{FileInner, MethodInner, PoolInner, ServiceInner, Symbol};
-use super::names::{self, Budget, BudgetExceeded};
-use super::{DescriptorError, Syntax};
+use crate::comments::LocationIndex;
+use crate::index::FieldOwner;
+use crate::inner::{FileInner, MethodInner, PoolInner, ServiceInner, Symbol};
+use crate::names::{self, Budget, BudgetExceeded};
+use crate::rules::ResolvedFeatures;
+use crate::{DescriptorError, Syntax};
 
 /// Adds `files` to `pool`, leaving it unchanged on error.
 pub(crate) fn add_files(
@@ -130,7 +130,7 @@ impl Builder<'_> {
             }
             (other, _) => return Err(file_error(format!("unknown syntax {other:?}"))),
         };
-        let features = Features::defaults(syntax).ok_or_else(|| {
+        let features = ResolvedFeatures::for_edition(syntax.edition()).ok_or_else(|| {
             let edition = match syntax {
                 Syntax::Edition(edition) => edition,
                 _ => Edition::Unknown,
@@ -165,7 +165,7 @@ impl Builder<'_> {
             .weak_dependency
             .iter()
             .try_for_each(|i| dependency_at(i).map(drop))?;
-        if !names::is_package_name(proto.package()) {
+        if !crate::rules::is_package_name(proto.package()) {
             return Err(file_error(format!(
                 "invalid package name {:?}",
                 proto.package()
@@ -198,11 +198,11 @@ impl Builder<'_> {
         builder.build(features)
     }
 
-    fn build(&mut self, features: Features) -> Result<(), DescriptorError> {
+    fn build(&mut self, features: ResolvedFeatures) -> Result<(), DescriptorError> {
         let proto = self.proto.clone();
         let package = proto.package();
         self.define_package(package)?;
-        let features = features.merge(self.syntax, proto.options.features.as_option());
+        let features = features.merge(self.syntax.declared(proto.options.features.as_option()));
         let first_field = self.pool.fields.len() as u32;
         let messages = self.index_messages(&proto.message_type, None, package, features)?;
         let enums = self.index_enums(&proto.enum_type, None, package, features)?;
@@ -260,7 +260,7 @@ impl Builder<'_> {
             .charge(2 * (scope.len() + 1 + name.len()))
             .map_err(|e| self.budget_error(e))?;
         let full_name = names::join(scope, name);
-        if !names::is_identifier(name) {
+        if !crate::rules::is_identifier(name) {
             let message = if name.is_empty() {
                 "has no name".to_owned()
             } else {

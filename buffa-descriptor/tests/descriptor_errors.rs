@@ -2,7 +2,7 @@
 //! file, and an error naming the file and the element at fault. Also name
 //! resolution, hostile sizes and undecodable bytes.
 
-use buffa_reflect::{DescriptorError, DescriptorPool, Kind};
+use buffa_descriptor::{DescriptorError, DescriptorPool, Kind};
 use buffa_types::google::protobuf::descriptor_proto::{ExtensionRange, ReservedRange};
 use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
 use buffa_types::google::protobuf::{
@@ -640,7 +640,7 @@ fn bad_defaults() {
         (Type::Uint32, "-1", "invalid default value"),
         (Type::Bool, "yes", "invalid default value \"yes\""),
         (Type::Float, "1.5x", "invalid default value"),
-        (Type::Bytes, "\\q", "unknown escape \\q"),
+        (Type::Bytes, "\\q", "invalid escape sequence \\q"),
         (Type::Bytes, "\\400", "over \\377"),
     ];
     for (ty, text, message) in cases {
@@ -667,7 +667,7 @@ fn bad_defaults() {
         .unwrap();
     assert_eq!(
         color.default_value(),
-        buffa_reflect::DefaultValue::EnumNumber(2)
+        buffa_descriptor::DefaultValue::EnumNumber(2)
     );
 
     let mut f = shop();

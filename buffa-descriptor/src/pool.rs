@@ -6,8 +6,8 @@ use std::sync::Arc;
 use buffa::Message as _;
 use buffa_types::google::protobuf::{FileDescriptorProto, FileDescriptorSet};
 
-use super::inner::{PoolInner, Symbol};
-use super::{
+use crate::inner::{PoolInner, Symbol};
+use crate::{
     DescriptorError, EnumDescriptor, FieldDescriptor, FileDescriptor, MessageDescriptor,
     ServiceDescriptor, build,
 };

@@ -5,8 +5,8 @@ use buffa_types::google::protobuf::{
     EnumDescriptorProto, EnumOptions, EnumValueDescriptorProto, EnumValueOptions,
 };
 
-use super::inner::{EnumInner, EnumValueInner, short_name};
-use super::{Comments, DescriptorPool, FileDescriptor, MessageDescriptor, handle_traits};
+use crate::inner::{EnumInner, EnumValueInner, short_name};
+use crate::{Comments, DescriptorPool, FileDescriptor, MessageDescriptor, handle_traits};
 
 /// An enum type in a [`DescriptorPool`].
 #[derive(Clone)]
@@ -137,6 +137,11 @@ impl EnumValueDescriptor {
 
     fn inner(&self) -> &EnumValueInner {
         self.pool.inner.enum_value(self.index)
+    }
+
+    /// The pool this value is in.
+    pub fn pool(&self) -> &DescriptorPool {
+        &self.pool
     }
 
     /// The value's name, e.g. `"COLOR_RED"`.

@@ -2,8 +2,8 @@
 
 use buffa_types::google::protobuf::{OneofDescriptorProto, OneofOptions};
 
-use super::inner::{OneofInner, short_name};
-use super::{Comments, DescriptorPool, FieldDescriptor, MessageDescriptor, handle_traits};
+use crate::inner::{OneofInner, short_name};
+use crate::{Comments, DescriptorPool, FieldDescriptor, MessageDescriptor, handle_traits};
 
 /// A oneof in a [`DescriptorPool`]: fields of which at most one is set.
 ///
@@ -28,6 +28,11 @@ impl OneofDescriptor {
 
     fn inner(&self) -> &OneofInner {
         self.pool.inner.oneof(self.index)
+    }
+
+    /// The pool this oneof is in.
+    pub fn pool(&self) -> &DescriptorPool {
+        &self.pool
     }
 
     /// The oneof's name.

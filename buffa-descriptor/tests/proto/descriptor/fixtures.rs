@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use buffa_reflect::{DescriptorPool, FieldDescriptor, MessageDescriptor};
+use buffa_descriptor::{DescriptorPool, FieldDescriptor, MessageDescriptor};
 
 pub const FILES: &[&str] = &[
     "proto2.proto",

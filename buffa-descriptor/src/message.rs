@@ -4,8 +4,8 @@ use std::ops::Range;
 
 use buffa_types::google::protobuf::{DescriptorProto, MessageOptions};
 
-use super::inner::{MessageInner, short_name};
-use super::{
+use crate::inner::{MessageInner, short_name};
+use crate::{
     Comments, DescriptorPool, EnumDescriptor, FieldDescriptor, FileDescriptor, OneofDescriptor,
     handle_traits,
 };
@@ -146,7 +146,7 @@ impl MessageDescriptor {
 
     /// Whether `number` is in one of the extension ranges.
     pub fn is_extension_number(&self, number: u32) -> bool {
-        super::validate::in_sorted_ranges(&self.inner().extension_ranges, number)
+        crate::validate::in_sorted_ranges(&self.inner().extension_ranges, number)
     }
 
     /// The field numbers the message reserves, sorted, each range's end

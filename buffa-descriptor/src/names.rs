@@ -1,22 +1,10 @@
-//! Names: identifier rules, full names, JSON names, and resolving the type
-//! names of fields, extensions and methods with protobuf's scoping rules.
+//! Names: full names, and resolving the type names of fields, extensions
+//! and methods with protobuf's scoping rules. (The rules a single name
+//! follows are in [`rules`](crate::rules).)
 
 use std::collections::HashMap;
 
-use super::inner::Symbol;
-
-/// Whether `name` is a protobuf identifier: a letter or `_`, then letters,
-/// digits and `_`.
-pub(crate) fn is_identifier(name: &str) -> bool {
-    let mut bytes = name.bytes();
-    matches!(bytes.next(), Some(b) if b.is_ascii_alphabetic() || b == b'_')
-        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
-}
-
-/// Whether `name` is empty or dot-separated identifiers (a package name).
-pub(crate) fn is_package_name(name: &str) -> bool {
-    name.is_empty() || name.split('.').all(is_identifier)
-}
+use crate::inner::Symbol;
 
 /// `scope.name`, or `name` in the root scope.
 pub(crate) fn join(scope: &str, name: &str) -> String {
@@ -29,24 +17,6 @@ pub(crate) fn join(scope: &str, name: &str) -> String {
         full.push_str(name);
         full
     }
-}
-
-/// The JSON name protoc derives from a field name: underscores dropped, the
-/// letter after each one upper-cased.
-pub(crate) fn json_name(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut upper_next = false;
-    for c in name.chars() {
-        if c == '_' {
-            upper_next = true;
-        } else if upper_next {
-            out.push(c.to_ascii_uppercase());
-            upper_next = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// A bound on the bytes of names the pool builds (full names and lookup
@@ -154,15 +124,6 @@ mod tests {
 
     fn symbols(names: &[(&str, Symbol)]) -> HashMap<Box<str>, Symbol> {
         names.iter().map(|&(n, s)| (n.into(), s)).collect()
-    }
-
-    #[test]
-    fn identifiers_and_json_names() {
-        assert!(is_identifier("_a1") && !is_identifier("1a") && !is_identifier("a.b"));
-        assert!(is_package_name("a.b_2") && !is_package_name("a..b"));
-        assert_eq!(json_name("foo_bar_baz"), "fooBarBaz");
-        assert_eq!(json_name("_foo__bar1_x"), "FooBar1X");
-        assert_eq!(json_name("FooBar"), "FooBar");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Field defaults: the `default_value` strings of proto2 and editions
 //! fields, parsed, and the zero value of each type.
 
-use super::inner::KindIndex;
+use crate::inner::KindIndex;
+use crate::rules::{Escapes, unescape};
 
 /// The value a singular field reads as when it is not set.
 ///
@@ -61,7 +62,7 @@ pub(crate) fn zero(kind: KindIndex, first_enum_value: i32) -> DefaultValue {
 
 /// Parses the `default_value` text of a field of `kind`, as protoc writes
 /// it: decimal integers, `true`/`false`, floats including `inf`, `-inf` and
-/// `nan`, strings verbatim, bytes C-escaped and enum values by name
+/// `nan`, strings verbatim, bytes C-escaped ([`Escapes::DefaultValue`]) and enum values by name
 /// (looked up with `enum_value`).
 pub(crate) fn parse(
     kind: KindIndex,
@@ -91,7 +92,8 @@ pub(crate) fn parse(
         },
         KindIndex::String => DefaultValue::String(text.to_owned()),
         KindIndex::Bytes => DefaultValue::Bytes(
-            unescape_bytes(text).map_err(|e| format!("invalid default value {text:?}: {e}"))?,
+            unescape(text, Escapes::DefaultValue)
+                .map_err(|e| format!("invalid default value {text:?}: {e}"))?,
         ),
         KindIndex::Enum(_) => DefaultValue::EnumNumber(
             enum_value(text)
@@ -120,87 +122,9 @@ fn parse_float(text: &str) -> Option<f64> {
     }
 }
 
-/// Undoes the C escaping of a bytes default: `\n`, `\t`, `\\`, `\"`, ...,
-/// octal `\NNN` (one to three digits, at most `\377`) and hex `\xHH` (one or
-/// two digits). Other characters stand for their UTF-8 bytes.
-pub(crate) fn unescape_bytes(text: &str) -> Result<Vec<u8>, String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        i += 1;
-        if b != b'\\' {
-            out.push(b);
-            continue;
-        }
-        let Some(&escape) = bytes.get(i) else {
-            return Err("trailing backslash".into());
-        };
-        i += 1;
-        let byte = match escape {
-            b'a' => 0x07,
-            b'b' => 0x08,
-            b'f' => 0x0c,
-            b'n' => b'\n',
-            b'r' => b'\r',
-            b't' => b'\t',
-            b'v' => 0x0b,
-            b'\\' | b'\'' | b'"' | b'?' => escape,
-            b'0'..=b'7' => {
-                let mut value = u32::from(escape - b'0');
-                for _ in 0..2 {
-                    match bytes.get(i) {
-                        Some(&d @ b'0'..=b'7') => {
-                            value = value * 8 + u32::from(d - b'0');
-                            i += 1;
-                        }
-                        _ => break,
-                    }
-                }
-                u8::try_from(value)
-                    .map_err(|_| format!("octal escape \\{value:o} is over \\377"))?
-            }
-            b'x' => {
-                let mut value = None;
-                for _ in 0..2 {
-                    match bytes.get(i).and_then(|&d| char::from(d).to_digit(16)) {
-                        Some(d) => {
-                            value = Some(value.unwrap_or(0) * 16 + d as u8);
-                            i += 1;
-                        }
-                        None => break,
-                    }
-                }
-                value.ok_or("\\x without hex digits")?
-            }
-            other => {
-                return Err(format!(
-                    "unknown escape \\{}",
-                    char::from(other).escape_default()
-                ));
-            }
-        };
-        out.push(byte);
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bytes_escapes() {
-        assert_eq!(
-            unescape_bytes(r#"a\001\377\n\'\"\\\x41\x4g\7é"#).unwrap(),
-            b"a\x01\xff\n'\"\\A\x04g\x07\xc3\xa9"
-        );
-        assert!(unescape_bytes(r"\400").is_err());
-        assert!(unescape_bytes(r"\q").is_err());
-        assert!(unescape_bytes("\\").is_err());
-        assert!(unescape_bytes(r"\x").is_err());
-    }
 
     #[test]
     fn numbers() {

@@ -2,8 +2,8 @@
 
 use buffa_types::google::protobuf::{Edition, FileDescriptorProto, FileOptions};
 
-use super::inner::FileInner;
-use super::{
+use crate::inner::FileInner;
+use crate::{
     DescriptorPool, EnumDescriptor, FieldDescriptor, MessageDescriptor, ServiceDescriptor, Syntax,
     handle_traits,
 };
@@ -54,11 +54,7 @@ impl FileDescriptor {
     /// `Edition::Proto2` and `Edition::Proto3`, as protoc's feature
     /// resolution sees them.
     pub fn edition(&self) -> Edition {
-        match self.syntax() {
-            Syntax::Proto2 => Edition::Proto2,
-            Syntax::Proto3 => Edition::Proto3,
-            Syntax::Edition(edition) => edition,
-        }
+        self.syntax().edition()
     }
 
     /// The files this one imports, in import order.

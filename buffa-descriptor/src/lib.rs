@@ -1,4 +1,28 @@
-//! Descriptors: the schema of `.proto` files at run time.
+//! # buffa-descriptor
+//!
+//! The one descriptor model of buffa: the schema of `.proto` files, as
+//! protoc describes it in `descriptor.proto`, resolved and checked, and the
+//! rules of the protobuf language that resolving it takes. Reflection
+//! (`buffa-reflect`) reads schemas through the pool; code generation
+//! (`buffa-codegen`, and through it `buffa-build` and `protoc-gen-buffa`)
+//! applies the same [`rules`], so that each rule is implemented once, here:
+//!
+//! - [`DescriptorPool`] and its handles: files, messages, fields, oneofs,
+//!   enums, services, methods and extensions, with their options and
+//!   source comments;
+//! - [`rules`]: the rules of the language that code generation and
+//!   reflection share, public so that both call the same function: names
+//!   ([`rules::is_identifier`]), JSON names ([`rules::json_name`],
+//!   protoc's `ToJsonName`), C-style escapes ([`rules::unescape`]) of
+//!   `bytes` defaults and text-format strings, and editions features
+//!   ([`rules::ResolvedFeatures`]).
+//!
+//! `buffa-reflect` re-exports everything here (`buffa_reflect::DescriptorPool`
+//! is [`DescriptorPool`]) and adds what needs messages at run time: dynamic
+//! messages, reflection, the text format, JSON over reflection and
+//! options as dynamic messages (`dynamic_options`).
+//!
+//! ## Descriptors
 //!
 //! A [`DescriptorPool`] is built from `FileDescriptorProto`s (usually the
 //! encoded `FileDescriptorSet` that `protoc --descriptor_set_out` writes).
@@ -18,7 +42,7 @@
 //! compare equal when they denote the same element of the same pool.
 //!
 //! ```
-//! use buffa_reflect::{DescriptorPool, Kind};
+//! use buffa_descriptor::{DescriptorPool, Kind};
 //! use buffa_types::google::protobuf::{
 //!     DescriptorProto, FieldDescriptorProto, FileDescriptorProto,
 //!     field_descriptor_proto::{Label, Type},
@@ -50,12 +74,13 @@
 //! assert!(!count.has_presence());
 //! ```
 
+#![warn(missing_docs)]
+
 mod build;
 mod comments;
 mod default_value;
 mod enums;
 mod error;
-mod features;
 mod field;
 mod file;
 mod index;
@@ -64,9 +89,9 @@ mod kind;
 mod message;
 mod names;
 mod oneof;
-mod options;
 mod pool;
 mod resolve;
+pub mod rules;
 mod service;
 mod validate;
 
@@ -82,7 +107,7 @@ pub use oneof::OneofDescriptor;
 pub use pool::DescriptorPool;
 pub use service::{MethodDescriptor, ServiceDescriptor};
 
-use buffa_types::google::protobuf::Edition;
+use buffa_types::google::protobuf::{Edition, FeatureSet};
 
 /// The syntax of a `.proto` file: its `syntax` or `edition` statement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -93,6 +118,26 @@ pub enum Syntax {
     Proto3,
     /// `edition = "2023";` and later editions.
     Edition(Edition),
+}
+
+impl Syntax {
+    /// The edition that stands for this syntax (`EDITION_PROTO2`,
+    /// `EDITION_PROTO3`, or the file's edition).
+    pub fn edition(self) -> Edition {
+        match self {
+            Syntax::Proto2 => Edition::Proto2,
+            Syntax::Proto3 => Edition::Proto3,
+            Syntax::Edition(edition) => edition,
+        }
+    }
+
+    /// The `features` option of an element of a file of this syntax, as
+    /// the pool reads it: features are an editions concept (protoc refuses
+    /// them in proto2 and proto3 files), so the behaviour of those files
+    /// stays that of their syntax.
+    pub(crate) fn declared(self, features: Option<&FeatureSet>) -> Option<&FeatureSet> {
+        features.filter(|_| matches!(self, Syntax::Edition(_)))
+    }
 }
 
 /// Implements the traits every handle shares: equality and hashing by pool

@@ -1,0 +1,261 @@
+//! Edition features: the behaviour of each element, resolved from the
+//! defaults of its file's edition and the `features` options of the file
+//! and of every enclosing element.
+//!
+//! proto2 and proto3 files are expressed in the same terms: their syntax
+//! is an edition (`EDITION_PROTO2`, `EDITION_PROTO3`) that fixes the
+//! defaults, and the few field options that change behaviour (`required`,
+//! `packed`, groups, proto3 `optional`, [`FieldSyntax`]) become feature
+//! values on the field, so that every question is answered from one
+//! [`ResolvedFeatures`].
+//!
+//! The defaults of each edition are those protoc 36.2 reports
+//! (`protoc --edition_defaults_out`, which `tests/rules_protoc.rs`
+//! compares them with) for the features read here; an
+//! edition missing from [`ResolvedFeatures::for_edition`] is refused, not
+//! guessed. The features that only protoc enforces
+//! (`enforce_naming_style`, `default_symbol_visibility`) are not resolved.
+
+use buffa_types::google::protobuf::feature_set::{
+    EnumType, FieldPresence, JsonFormat, MessageEncoding, RepeatedFieldEncoding, Utf8Validation,
+};
+use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
+use buffa_types::google::protobuf::{Edition, FeatureSet, FieldDescriptorProto};
+
+/// The resolved values of the features that change how a field, message
+/// or enum behaves.
+///
+/// Resolution starts from [`for_edition`](ResolvedFeatures::for_edition)
+/// of the file and [`merge`](ResolvedFeatures::merge)s the `features` each
+/// enclosing element declares (file, then messages outwards in, then the
+/// oneof), ending with [`for_field`](ResolvedFeatures::for_field):
+///
+/// ```
+/// use buffa_descriptor::rules::{FieldSyntax, ResolvedFeatures};
+/// use buffa_types::google::protobuf::feature_set::FieldPresence;
+/// use buffa_types::google::protobuf::{Edition, FeatureSet};
+///
+/// let file = ResolvedFeatures::for_edition(Edition::Edition2023).unwrap();
+/// let implicit = FeatureSet {
+///     field_presence: Some(FieldPresence::Implicit),
+///     ..Default::default()
+/// };
+/// let message = file.merge(Some(&implicit));
+/// let field = message.for_field(None, FieldSyntax::default());
+/// assert_eq!(field.field_presence, FieldPresence::Implicit);
+/// assert!(field.is_packed() && !field.is_closed_enum());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ResolvedFeatures {
+    /// `field_presence`: whether a singular field tracks being set.
+    pub field_presence: FieldPresence,
+    /// `enum_type`: whether enums are open or closed.
+    pub enum_type: EnumType,
+    /// `repeated_field_encoding`: whether repeated scalars are packed.
+    pub repeated_field_encoding: RepeatedFieldEncoding,
+    /// `utf8_validation`: whether strings are checked to be UTF-8.
+    pub utf8_validation: Utf8Validation,
+    /// `message_encoding`: length-prefixed, or delimited (group encoding).
+    pub message_encoding: MessageEncoding,
+    /// `json_format`: whether the JSON mapping must be well defined.
+    pub json_format: JsonFormat,
+}
+
+/// What a field's proto2 or proto3 syntax says that editions express as
+/// features ([`ResolvedFeatures::for_field`] applies it). An editions
+/// field has none of it but `packed` (which editions files cannot set
+/// either: protoc refuses it, so it is `None`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FieldSyntax {
+    /// The field is `required` (`LEGACY_REQUIRED` presence).
+    pub required: bool,
+    /// The field is a proto3 `optional` field (`EXPLICIT` presence).
+    pub proto3_optional: bool,
+    /// The `packed` option, where set: the repeated encoding.
+    pub packed: Option<bool>,
+    /// The field is a group (`DELIMITED` message encoding).
+    pub group: bool,
+}
+
+impl FieldSyntax {
+    /// The syntax of `field`, as `descriptor.proto` records it.
+    pub fn of(field: &FieldDescriptorProto) -> FieldSyntax {
+        FieldSyntax {
+            required: field.label == Some(Label::Required),
+            proto3_optional: field.proto3_optional == Some(true),
+            packed: field.options.packed,
+            group: field.r#type == Some(Type::Group),
+        }
+    }
+}
+
+impl ResolvedFeatures {
+    /// The defaults of `edition` (`Edition::Proto2` and `Edition::Proto3`
+    /// for those syntaxes), or `None` for an edition whose defaults are not
+    /// known here (2026 and the test editions among them).
+    pub fn for_edition(edition: Edition) -> Option<ResolvedFeatures> {
+        Some(match edition {
+            Edition::Proto2 => ResolvedFeatures {
+                field_presence: FieldPresence::Explicit,
+                enum_type: EnumType::Closed,
+                repeated_field_encoding: RepeatedFieldEncoding::Expanded,
+                utf8_validation: Utf8Validation::None,
+                message_encoding: MessageEncoding::LengthPrefixed,
+                json_format: JsonFormat::LegacyBestEffort,
+            },
+            Edition::Proto3 => ResolvedFeatures {
+                field_presence: FieldPresence::Implicit,
+                enum_type: EnumType::Open,
+                repeated_field_encoding: RepeatedFieldEncoding::Packed,
+                utf8_validation: Utf8Validation::Verify,
+                message_encoding: MessageEncoding::LengthPrefixed,
+                json_format: JsonFormat::Allow,
+            },
+            // 2024 changed only features that protoc enforces (naming
+            // style, symbol visibility): the two agree on every feature
+            // read here.
+            Edition::Edition2023 | Edition::Edition2024 => ResolvedFeatures {
+                field_presence: FieldPresence::Explicit,
+                enum_type: EnumType::Open,
+                repeated_field_encoding: RepeatedFieldEncoding::Packed,
+                utf8_validation: Utf8Validation::Verify,
+                message_encoding: MessageEncoding::LengthPrefixed,
+                json_format: JsonFormat::Allow,
+            },
+            _ => return None,
+        })
+    }
+
+    /// These features overridden by the values `declared` sets (an
+    /// element's `features` option). A value of zero (`*_UNKNOWN`) sets
+    /// nothing.
+    pub fn merge(self, declared: Option<&FeatureSet>) -> ResolvedFeatures {
+        let Some(set) = declared else {
+            return self;
+        };
+        fn pick<T: Default + PartialEq>(declared: Option<T>, inherited: T) -> T {
+            declared.filter(|v| *v != T::default()).unwrap_or(inherited)
+        }
+        ResolvedFeatures {
+            field_presence: pick(set.field_presence, self.field_presence),
+            enum_type: pick(set.enum_type, self.enum_type),
+            repeated_field_encoding: pick(
+                set.repeated_field_encoding,
+                self.repeated_field_encoding,
+            ),
+            utf8_validation: pick(set.utf8_validation, self.utf8_validation),
+            message_encoding: pick(set.message_encoding, self.message_encoding),
+            json_format: pick(set.json_format, self.json_format),
+        }
+    }
+
+    /// A field's features: `self` (those of its message, oneof or
+    /// extension scope) overridden by the field's own `declared` features,
+    /// then by what its proto2 or proto3 `syntax` says: `required` is
+    /// `LEGACY_REQUIRED`, proto3 `optional` is `EXPLICIT`, the `packed`
+    /// option chooses the repeated encoding and a group is `DELIMITED`.
+    pub fn for_field(self, declared: Option<&FeatureSet>, syntax: FieldSyntax) -> ResolvedFeatures {
+        let mut features = self.merge(declared);
+        if syntax.required {
+            features.field_presence = FieldPresence::LegacyRequired;
+        }
+        if syntax.proto3_optional {
+            features.field_presence = FieldPresence::Explicit;
+        }
+        if let Some(packed) = syntax.packed {
+            features.repeated_field_encoding = if packed {
+                RepeatedFieldEncoding::Packed
+            } else {
+                RepeatedFieldEncoding::Expanded
+            };
+        }
+        if syntax.group {
+            features.message_encoding = MessageEncoding::Delimited;
+        }
+        features
+    }
+
+    /// Whether repeated scalar fields are packed (`PACKED` repeated field
+    /// encoding).
+    pub fn is_packed(&self) -> bool {
+        self.repeated_field_encoding == RepeatedFieldEncoding::Packed
+    }
+
+    /// Whether message fields are delimited, that is group-encoded
+    /// (`DELIMITED` message encoding).
+    pub fn is_delimited(&self) -> bool {
+        self.message_encoding == MessageEncoding::Delimited
+    }
+
+    /// Whether enums are closed (`CLOSED` enum type): a value they do not
+    /// declare is kept among the unknown fields.
+    pub fn is_closed_enum(&self) -> bool {
+        self.enum_type == EnumType::Closed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn editions_override_and_zero_is_unset() {
+        let base = ResolvedFeatures::for_edition(Edition::Edition2023).unwrap();
+        let set = FeatureSet {
+            field_presence: Some(FieldPresence::Implicit),
+            enum_type: Some(EnumType::Unknown),
+            message_encoding: Some(MessageEncoding::Delimited),
+            repeated_field_encoding: Some(RepeatedFieldEncoding::Expanded),
+            ..FeatureSet::default()
+        };
+        let merged = base.merge(Some(&set));
+        assert_eq!(merged.field_presence, FieldPresence::Implicit);
+        assert_eq!(merged.enum_type, EnumType::Open);
+        assert!(merged.is_delimited() && !merged.is_packed() && !merged.is_closed_enum());
+        assert_eq!(base.merge(None), base);
+    }
+
+    #[test]
+    fn syntax_presets() {
+        let proto2 = ResolvedFeatures::for_edition(Edition::Proto2).unwrap();
+        assert!(proto2.is_closed_enum() && !proto2.is_packed());
+        let proto3 = ResolvedFeatures::for_edition(Edition::Proto3).unwrap();
+        assert_eq!(proto3.field_presence, FieldPresence::Implicit);
+        // protoc 36.2's `--edition_defaults_out` gives 2024 the values of
+        // 2023 for every feature read here.
+        assert_eq!(
+            ResolvedFeatures::for_edition(Edition::Edition2024),
+            ResolvedFeatures::for_edition(Edition::Edition2023)
+        );
+        for edition in [Edition::Unknown, Edition::Edition2026, Edition::Unstable] {
+            assert_eq!(ResolvedFeatures::for_edition(edition), None, "{edition:?}");
+        }
+    }
+
+    #[test]
+    fn field_syntax_becomes_features() {
+        let proto2 = ResolvedFeatures::for_edition(Edition::Proto2).unwrap();
+        let required = proto2.for_field(
+            None,
+            FieldSyntax {
+                required: true,
+                packed: Some(true),
+                group: true,
+                ..FieldSyntax::default()
+            },
+        );
+        assert_eq!(required.field_presence, FieldPresence::LegacyRequired);
+        assert!(required.is_packed() && required.is_delimited());
+        let proto3 = ResolvedFeatures::for_edition(Edition::Proto3).unwrap();
+        let optional = proto3.for_field(
+            None,
+            FieldSyntax {
+                proto3_optional: true,
+                packed: Some(false),
+                ..FieldSyntax::default()
+            },
+        );
+        assert_eq!(optional.field_presence, FieldPresence::Explicit);
+        assert!(!optional.is_packed());
+    }
+}

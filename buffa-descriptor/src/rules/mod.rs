@@ -1,0 +1,21 @@
+//! The rules of the protobuf language that more than one part of buffa
+//! applies, each implemented once: the pool checks and resolves
+//! descriptors with them, code generation (`buffa-codegen`) checks names,
+//! derives JSON names and reads defaults with them, and `buffa-reflect`'s
+//! text format reads string literals with them.
+//!
+//! - names ([`is_identifier`], [`is_package_name`]) and the JSON name
+//!   protoc derives from a field name ([`json_name`]);
+//! - C-style escapes ([`unescape`]), in the two dialects of `bytes`
+//!   defaults and text-format literals ([`Escapes`]);
+//! - editions features ([`ResolvedFeatures`]): an edition's defaults, the
+//!   `features` each enclosing element declares, and a field's proto2 or
+//!   proto3 syntax ([`FieldSyntax`]) expressed as features.
+
+mod escape;
+mod features;
+mod names;
+
+pub use escape::{Escapes, UnescapeError, unescape, unescape_into};
+pub use features::{FieldSyntax, ResolvedFeatures};
+pub use names::{is_identifier, is_package_name, json_name};
