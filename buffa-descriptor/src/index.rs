@@ -10,10 +10,10 @@ use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
 use buffa_types::google::protobuf::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto};
 
 use crate::build::Builder;
-use crate::default_value::DefaultValue;
 use crate::inner::{
     EnumInner, EnumValueInner, FieldInner, KindIndex, MessageInner, OneofInner, Symbol, short_name,
 };
+use crate::rules::DefaultValue;
 use crate::rules::{FieldSyntax, ResolvedFeatures};
 use crate::{Cardinality, DescriptorError, names, validate};
 

@@ -17,7 +17,7 @@ use buffa_types::google::protobuf::{
 };
 
 use crate::comments::LocationIndex;
-use crate::default_value::DefaultValue;
+use crate::rules::DefaultValue;
 use crate::rules::ResolvedFeatures;
 use crate::{Cardinality, Syntax};
 

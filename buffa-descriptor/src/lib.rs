@@ -96,7 +96,6 @@ mod service;
 mod validate;
 
 pub use comments::Comments;
-pub use default_value::DefaultValue;
 pub use enums::{EnumDescriptor, EnumValueDescriptor};
 pub use error::DescriptorError;
 pub use field::FieldDescriptor;
@@ -105,6 +104,7 @@ pub use kind::{Cardinality, Kind};
 pub use message::MessageDescriptor;
 pub use oneof::OneofDescriptor;
 pub use pool::DescriptorPool;
+pub use rules::DefaultValue;
 pub use service::{MethodDescriptor, ServiceDescriptor};
 
 use buffa_types::google::protobuf::{Edition, FeatureSet};

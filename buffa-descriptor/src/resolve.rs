@@ -252,14 +252,14 @@ impl Builder<'_> {
             }
             Some(text) => {
                 let pool = &*self.pool;
-                default_value::parse(kind, text, |name| {
+                crate::rules::parse_default_value(default_value::default_type(kind), text, |name| {
                     let KindIndex::Enum(e) = kind else {
                         return None;
                     };
                     let value = pool.enum_value_by_name(e, name)?;
                     Some(pool.enum_value(value).number)
                 })
-                .map_err(|message| error(self, message))?
+                .map_err(|e| error(self, e.to_string()))?
             }
         };
 

@@ -1,8 +1,9 @@
 //! The shared rules of `buffa_descriptor::rules` checked against protoc:
 //! the two escape dialects through `[default = ...]` (protoc reads the
 //! `.proto` literal with the tokenizer its text format uses, and writes the
-//! bytes back into `default_value` with `CEscape`), and each edition's
-//! feature defaults against `protoc --edition_defaults_out`.
+//! bytes back into `default_value` with `CEscape`), the other defaults
+//! through what protoc writes for them, and each edition's feature
+//! defaults against `protoc --edition_defaults_out`.
 
 #[path = "proto/descriptor/fixtures.rs"]
 mod fixtures;
@@ -11,8 +12,9 @@ use std::path::Path;
 use std::process::Command;
 
 use buffa::Message;
-use buffa_descriptor::rules::{Escapes, ResolvedFeatures, unescape};
+use buffa_descriptor::rules::{Escapes, ResolvedFeatures, parse_default_value, unescape};
 use buffa_descriptor::{DefaultValue, DescriptorPool};
+use buffa_types::google::protobuf::field_descriptor_proto::Type;
 use buffa_types::google::protobuf::{Edition, FeatureSetDefaults};
 use fixtures::{compile, protoc};
 
@@ -62,6 +64,124 @@ fn escapes_read_as_protoc_reads_and_writes_them() {
             field.default_value(),
             DefaultValue::Bytes(read),
             "{literal}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `[default = ...]` options as a `.proto` file writes them, the text
+/// protoc 36.2 writes into `default_value` for each, and the value that
+/// is.
+fn defaults() -> Vec<(&'static str, &'static str, &'static str, DefaultValue)> {
+    vec![
+        ("int32", "-0x10", "-16", DefaultValue::I32(-16)),
+        ("int32", "017", "15", DefaultValue::I32(15)),
+        (
+            "sint32",
+            "-2147483648",
+            "-2147483648",
+            DefaultValue::I32(i32::MIN),
+        ),
+        (
+            "int64",
+            "0X7fffffffffffffff",
+            "9223372036854775807",
+            DefaultValue::I64(i64::MAX),
+        ),
+        (
+            "uint32",
+            "4294967295",
+            "4294967295",
+            DefaultValue::U32(u32::MAX),
+        ),
+        (
+            "fixed64",
+            "0xFFFFFFFFFFFFFFFF",
+            "18446744073709551615",
+            DefaultValue::U64(u64::MAX),
+        ),
+        ("double", "1.5e300", "1.5e+300", DefaultValue::F64(1.5e300)),
+        ("double", "-0.0", "-0", DefaultValue::F64(-0.0)),
+        (
+            "double",
+            "-inf",
+            "-inf",
+            DefaultValue::F64(f64::NEG_INFINITY),
+        ),
+        ("double", "5", "5", DefaultValue::F64(5.0)),
+        // A float is rounded once; protoc writes one beyond the range of
+        // `float` as infinite (`parse_default_value` reads the text of a
+        // hand-made descriptor, `1e+40`, as C++ does: infinite too).
+        ("float", "0.1", "0.1", DefaultValue::F32(0.1)),
+        ("float", "1e40", "inf", DefaultValue::F32(f32::INFINITY)),
+        ("float", "inf", "inf", DefaultValue::F32(f32::INFINITY)),
+        ("bool", "true", "true", DefaultValue::Bool(true)),
+        (
+            "string",
+            "\"a\\tb\"",
+            "a\tb",
+            DefaultValue::String("a\tb".into()),
+        ),
+        ("Color", "BLUE", "BLUE", DefaultValue::EnumNumber(7)),
+    ]
+}
+
+#[test]
+fn defaults_read_as_protoc_writes_them() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("rules-defaults-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut proto = String::from(
+        "syntax = \"proto2\";\npackage dflt;\nenum Color { RED = 1; BLUE = 7; }\nmessage M {\n",
+    );
+    for (i, (ty, literal, _, _)) in defaults().iter().enumerate() {
+        proto.push_str(&format!(
+            "  optional {ty} f{i} = {} [default = {literal}];\n",
+            i + 1
+        ));
+    }
+    proto.push_str("}\n");
+    std::fs::write(dir.join("defaults.proto"), proto).unwrap();
+    let set = compile(&dir, None, &["defaults.proto"], "defaults").expect("protoc accepts");
+    let pool = DescriptorPool::decode(&set).unwrap();
+    let message = pool.get_message_by_name("dflt.M").unwrap();
+    for (i, (ty, literal, text, value)) in defaults().into_iter().enumerate() {
+        let field = message.get_field_by_name(&format!("f{i}")).unwrap();
+        let proto = field.field_descriptor_proto();
+        assert_eq!(proto.default_value(), text, "{ty} {literal}");
+        let field_type = proto.r#type.unwrap_or(Type::Enum);
+        let read = parse_default_value(field_type, text, |name| (name == "BLUE").then_some(7));
+        assert_eq!(read.as_ref(), Ok(&value), "{ty} {literal}");
+        assert_eq!(field.default_value(), value, "{ty} {literal}");
+    }
+    let _ = std::fs::remove_file(dir.join("defaults.proto"));
+}
+
+/// Integers out of their type's range, which protoc refuses in a `.proto`
+/// file; the rule refuses their text in a descriptor too.
+#[test]
+fn out_of_range_defaults_are_refused_as_protoc_refuses_them() {
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("rules-range-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (ty, field_type, literal) in [
+        ("int32", Type::Int32, "2147483648"),
+        ("int32", Type::Int32, "-0x80000001"),
+        ("uint32", Type::Uint32, "-1"),
+        ("uint64", Type::Uint64, "18446744073709551616"),
+        ("bool", Type::Bool, "1"),
+    ] {
+        let proto = format!(
+            "syntax = \"proto2\";\nmessage M {{ optional {ty} f = 1 [default = {literal}]; }}\n"
+        );
+        std::fs::write(dir.join("range.proto"), proto).unwrap();
+        assert!(
+            compile(&dir, None, &["range.proto"], "range").is_none(),
+            "protoc accepts {ty} {literal}"
+        );
+        assert!(
+            parse_default_value(field_type, literal, |_| None).is_err(),
+            "{ty} {literal}"
         );
     }
     let _ = std::fs::remove_dir_all(&dir);

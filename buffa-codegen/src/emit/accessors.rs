@@ -1,6 +1,8 @@
 //! Getter methods for explicit-presence scalar and enum fields: the value,
 //! or the declared (`[default = ...]`) or type default when unset.
 
+use buffa_descriptor::rules::parse_default_value;
+use buffa_types::google::protobuf::field_descriptor_proto::Type;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -95,17 +97,16 @@ pub(crate) fn accessors(
                 };
                 let enumeration = context.schema.enumeration(field.proto.type_name())?;
                 let names = variant_names(enumeration.proto);
-                let position = enumeration
-                    .proto
-                    .value
-                    .iter()
-                    .position(|v| v.name() == text)
-                    .ok_or_else(|| {
-                        Error::new(format!(
-                            "{}: default {text} is not a value of its enum",
-                            field.path
-                        ))
-                    })?;
+                // The rule reads the value by name; the variant is that
+                // value's (an alias has a variant of its own).
+                let mut position = None;
+                parse_default_value(Type::Enum, text, |name| {
+                    let values = &enumeration.proto.value;
+                    position = values.iter().position(|v| v.name() == name);
+                    position.map(|p| values[p].number())
+                })
+                .map_err(|e| Error::new(format!("{}: {e}", field.path)))?;
+                let position = position.expect("the rule found the value");
                 let variant = ident::ident(&names[position]);
                 let default = if *closed {
                     quote!(#path::#variant)

@@ -1,6 +1,10 @@
-//! Explicit default values (`[default = ...]`) as Rust expressions.
+//! Explicit default values (`[default = ...]`) as Rust expressions: the
+//! `default_value` text is read by buffa-descriptor's
+//! [`parse_default_value`], the rule the pool reads it with, and the value
+//! is printed here.
 
-use buffa_descriptor::rules::{Escapes, unescape};
+use buffa_descriptor::rules::{DefaultValue, parse_default_value};
+use buffa_types::google::protobuf::field_descriptor_proto::Type;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
@@ -8,75 +12,82 @@ use crate::error::Error;
 use crate::layout::field::Scalar;
 
 /// The Rust expression for a scalar default written in a descriptor's
-/// `default_value` (which protoc has already validated).
+/// `default_value`; `path` (the field's) names it in the error.
 pub fn scalar_default(scalar: Scalar, text: &str, path: &str) -> Result<TokenStream, Error> {
-    let bad = || Error::new(format!("{path}: invalid default value {text:?}"));
-    Ok(match scalar {
-        Scalar::Int32 | Scalar::SInt32 | Scalar::SFixed32 => {
-            Literal::i32_suffixed(text.parse().map_err(|_| bad())?).into_token_stream()
-        }
-        Scalar::Int64 | Scalar::SInt64 | Scalar::SFixed64 => {
-            Literal::i64_suffixed(text.parse().map_err(|_| bad())?).into_token_stream()
-        }
-        Scalar::UInt32 | Scalar::Fixed32 => {
-            Literal::u32_suffixed(text.parse().map_err(|_| bad())?).into_token_stream()
-        }
-        Scalar::UInt64 | Scalar::Fixed64 => {
-            Literal::u64_suffixed(text.parse().map_err(|_| bad())?).into_token_stream()
-        }
-        Scalar::Bool => match text {
-            "true" => quote!(true),
-            "false" => quote!(false),
-            _ => return Err(bad()),
-        },
-        Scalar::Float => {
-            float_default(text, quote!(f32), |v| Literal::f32_suffixed(v as f32)).ok_or_else(bad)?
-        }
-        Scalar::Double => {
-            float_default(text, quote!(f64), Literal::f64_suffixed).ok_or_else(bad)?
-        }
-        Scalar::String | Scalar::SharedStr | Scalar::BorrowedStr => {
-            let literal = Literal::string(text);
-            quote!(#literal)
-        }
-        Scalar::Bytes | Scalar::SharedBytes | Scalar::BorrowedBytes => {
-            let bytes = unescape(text, Escapes::DefaultValue).map_err(|_| bad())?;
-            let literal = Literal::byte_string(&bytes);
-            quote!(#literal)
+    let value = parse_default_value(descriptor_type(scalar), text, |_| None)
+        .map_err(|e| Error::new(format!("{path}: {e}")))?;
+    Ok(match value {
+        DefaultValue::I32(v) => literal(Literal::i32_suffixed(v)),
+        DefaultValue::I64(v) => literal(Literal::i64_suffixed(v)),
+        DefaultValue::U32(v) => literal(Literal::u32_suffixed(v)),
+        DefaultValue::U64(v) => literal(Literal::u64_suffixed(v)),
+        DefaultValue::Bool(v) => quote!(#v),
+        DefaultValue::F32(v) => float(
+            v.is_nan(),
+            v.is_infinite(),
+            v.is_sign_negative(),
+            quote!(f32),
+            || Literal::f32_suffixed(v.abs()),
+        ),
+        DefaultValue::F64(v) => float(
+            v.is_nan(),
+            v.is_infinite(),
+            v.is_sign_negative(),
+            quote!(f64),
+            || Literal::f64_suffixed(v.abs()),
+        ),
+        DefaultValue::String(v) => literal(Literal::string(&v)),
+        DefaultValue::Bytes(v) => literal(Literal::byte_string(&v)),
+        DefaultValue::EnumNumber(_) | DefaultValue::Message => {
+            unreachable!("a scalar's default is a scalar")
         }
     })
 }
 
-trait IntoTokens {
-    fn into_token_stream(self) -> TokenStream;
-}
-
-impl IntoTokens for Literal {
-    fn into_token_stream(self) -> TokenStream {
-        quote!(#self)
+/// The descriptor type whose `default_value` rule applies to `scalar`.
+fn descriptor_type(scalar: Scalar) -> Type {
+    match scalar {
+        Scalar::Double => Type::Double,
+        Scalar::Float => Type::Float,
+        Scalar::Int32 => Type::Int32,
+        Scalar::Int64 => Type::Int64,
+        Scalar::UInt32 => Type::Uint32,
+        Scalar::UInt64 => Type::Uint64,
+        Scalar::SInt32 => Type::Sint32,
+        Scalar::SInt64 => Type::Sint64,
+        Scalar::Fixed32 => Type::Fixed32,
+        Scalar::Fixed64 => Type::Fixed64,
+        Scalar::SFixed32 => Type::Sfixed32,
+        Scalar::SFixed64 => Type::Sfixed64,
+        Scalar::Bool => Type::Bool,
+        Scalar::String | Scalar::SharedStr | Scalar::BorrowedStr => Type::String,
+        Scalar::Bytes | Scalar::SharedBytes | Scalar::BorrowedBytes => Type::Bytes,
     }
 }
 
-fn float_default(
-    text: &str,
+fn literal(literal: Literal) -> TokenStream {
+    quote!(#literal)
+}
+
+/// A float: `NAN`, `INFINITY` and `NEG_INFINITY` by name (a literal
+/// cannot spell them), else the literal of the magnitude, negated.
+fn float(
+    nan: bool,
+    infinite: bool,
+    negative: bool,
     ty: TokenStream,
-    literal: impl Fn(f64) -> Literal,
-) -> Option<TokenStream> {
-    Some(match text {
-        "inf" => quote!(#ty::INFINITY),
-        "-inf" => quote!(#ty::NEG_INFINITY),
-        "nan" => quote!(#ty::NAN),
-        _ => {
-            let value: f64 = text.parse().ok()?;
-            if value.is_sign_negative() {
-                let magnitude = literal(-value);
-                quote!(-#magnitude)
-            } else {
-                let value = literal(value);
-                quote!(#value)
-            }
+    magnitude: impl FnOnce() -> Literal,
+) -> TokenStream {
+    match (nan, infinite, negative) {
+        (true, _, _) => quote!(#ty::NAN),
+        (_, true, false) => quote!(#ty::INFINITY),
+        (_, true, true) => quote!(#ty::NEG_INFINITY),
+        (_, false, false) => literal(magnitude()),
+        (_, false, true) => {
+            let magnitude = magnitude();
+            quote!(-#magnitude)
         }
-    })
+    }
 }
 
 #[cfg(test)]
@@ -109,6 +120,28 @@ mod tests {
                 .unwrap()
                 .to_string(),
             "- 1.5f64"
+        );
+        // `f32` infinity from a double beyond its range, and the spellings
+        // `strtod` reads: before the shared rule, printing each as a
+        // literal panicked.
+        for (scalar, text, printed) in [
+            (Scalar::Float, "1e+40", "f32 :: INFINITY"),
+            (Scalar::Double, "-Infinity", "f64 :: NEG_INFINITY"),
+            (Scalar::Double, "-nan", "f64 :: NAN"),
+            (Scalar::Float, "-0", "- 0f32"),
+            (Scalar::Int32, "0x10", "16i32"),
+        ] {
+            assert_eq!(
+                scalar_default(scalar, text, path).unwrap().to_string(),
+                printed,
+                "{text}"
+            );
+        }
+        assert_eq!(
+            scalar_default(Scalar::UInt32, "-1", path)
+                .unwrap_err()
+                .to_string(),
+            ".p.M.f: invalid default value \"-1\""
         );
         assert_eq!(
             scalar_default(Scalar::Int64, "-9223372036854775808", path)

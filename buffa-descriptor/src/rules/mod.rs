@@ -6,16 +6,20 @@
 //!
 //! - names ([`is_identifier`], [`is_package_name`]) and the JSON name
 //!   protoc derives from a field name ([`json_name`]);
+//! - explicit field defaults ([`parse_default_value`]): the
+//!   `default_value` text of a field as a [`DefaultValue`];
 //! - C-style escapes ([`unescape`]), in the two dialects of `bytes`
 //!   defaults and text-format literals ([`Escapes`]);
 //! - editions features ([`ResolvedFeatures`]): an edition's defaults, the
 //!   `features` each enclosing element declares, and a field's proto2 or
 //!   proto3 syntax ([`FieldSyntax`]) expressed as features.
 
+mod defaults;
 mod escape;
 mod features;
 mod names;
 
+pub use defaults::{DefaultValue, DefaultValueError, parse_default_value};
 pub use escape::{Escapes, UnescapeError, unescape, unescape_into};
 pub use features::{FieldSyntax, ResolvedFeatures};
 pub use names::{is_identifier, is_package_name, json_name};
