@@ -121,15 +121,8 @@ impl Builder<'_> {
     fn add_file(pool: &mut PoolInner, proto: FileDescriptorProto) -> Result<(), DescriptorError> {
         let name = proto.name();
         let file_error = |message: String| DescriptorError::new(Some(name), message);
-        let syntax = match (proto.syntax(), proto.edition) {
-            ("" | "proto2", _) => Syntax::Proto2,
-            ("proto3", _) => Syntax::Proto3,
-            ("editions", Some(edition)) => Syntax::Edition(edition),
-            ("editions", None) => {
-                return Err(file_error("syntax \"editions\" without an edition".into()));
-            }
-            (other, _) => return Err(file_error(format!("unknown syntax {other:?}"))),
-        };
+        let syntax =
+            crate::rules::file_syntax(proto.syntax(), proto.edition).map_err(file_error)?;
         let features = ResolvedFeatures::for_edition(syntax.edition()).ok_or_else(|| {
             let edition = match syntax {
                 Syntax::Edition(edition) => edition,

@@ -16,8 +16,9 @@
 //! the `prost-types` tree (same element order).
 
 use buffa::Enumeration;
-use buffa_descriptor::rules::FieldSyntax;
+use buffa_descriptor::Syntax;
 pub use buffa_descriptor::rules::ResolvedFeatures;
+use buffa_descriptor::rules::{FieldSyntax, file_syntax};
 use buffa_types::google::protobuf as descriptor;
 use buffa_types::google::protobuf::Edition;
 use buffa_types::google::protobuf::feature_set::{
@@ -26,6 +27,8 @@ use buffa_types::google::protobuf::feature_set::{
 use prost::Message as _;
 use prost_types::FieldDescriptorProto;
 use prost_types::field_descriptor_proto::{Label, Type};
+
+use crate::error::Error;
 
 /// Edition numbers as in `descriptor.proto`.
 pub mod edition {
@@ -60,13 +63,18 @@ pub fn edition_name(edition: i32) -> String {
     }
 }
 
-/// The edition of a file from its `syntax` string and `edition` field.
-pub fn file_edition(syntax: &str, overlay_edition: Option<i32>) -> i32 {
-    match syntax {
-        "proto3" => edition::PROTO3,
-        "editions" => overlay_edition.unwrap_or(edition::EDITION_2023),
-        _ => edition::PROTO2,
-    }
+/// The edition of a file (a number of `descriptor.proto`'s `Edition`)
+/// from its `syntax` and the overlay's `edition`, as buffa-descriptor's
+/// [`file_syntax`] reads them: an unknown `syntax`, or `"editions"`
+/// without an edition, is an error naming `file`. An edition number that
+/// `Edition` does not name is kept, for [`edition_name`] to report.
+pub fn file_edition(file: &str, syntax: &str, overlay_edition: Option<i32>) -> Result<i32, Error> {
+    let named = overlay_edition.map(|n| Edition::from_i32(n).unwrap_or(Edition::Unknown));
+    let syntax = file_syntax(syntax, named).map_err(|e| Error::new(format!("{file}: {e}")))?;
+    Ok(match (syntax, overlay_edition) {
+        (Syntax::Edition(Edition::Unknown), Some(number)) => number,
+        (syntax, _) => syntax.edition().to_i32(),
+    })
 }
 
 /// `google.protobuf.FeatureSet`, the fields codegen reads.
@@ -274,6 +282,27 @@ mod tests {
         }
         assert_eq!(edition_name(1002), "2026");
         assert_eq!(edition_name(7), "number 7");
+    }
+
+    /// The syntax rule of buffa-descriptor, as the pool reads it: unknown
+    /// syntaxes and editions files without an edition are refused (they
+    /// were read as proto2 and edition 2023), unknown numbers kept.
+    #[test]
+    fn file_edition_follows_the_shared_rule() {
+        let edition = |syntax, overlay| file_edition("x.proto", syntax, overlay);
+        assert_eq!(edition("", None), Ok(edition::PROTO2));
+        assert_eq!(edition("proto2", Some(1000)), Ok(edition::PROTO2));
+        assert_eq!(edition("proto3", None), Ok(edition::PROTO3));
+        assert_eq!(edition("editions", Some(1001)), Ok(edition::EDITION_2024));
+        assert_eq!(edition("editions", Some(7)), Ok(7));
+        assert_eq!(
+            edition("editions", None).unwrap_err().to_string(),
+            "x.proto: syntax \"editions\" without an edition"
+        );
+        assert_eq!(
+            edition("proto4", None).unwrap_err().to_string(),
+            "x.proto: unknown syntax \"proto4\""
+        );
     }
 
     #[test]

@@ -123,7 +123,7 @@ impl<'a> Schema<'a> {
             .collect();
         let extern_paths = options.effective_extern_paths();
         for (proto, overlay) in files.iter().zip(overlays) {
-            let edition = features::file_edition(proto.syntax(), overlay.edition);
+            let edition = features::file_edition(proto.name(), proto.syntax(), overlay.edition)?;
             let file_features = features::for_edition(edition)
                 .ok_or_else(|| {
                     Error::new(format!(

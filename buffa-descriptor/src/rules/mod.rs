@@ -10,6 +10,8 @@
 //!   `default_value` text of a field as a [`DefaultValue`];
 //! - C-style escapes ([`unescape`]), in the two dialects of `bytes`
 //!   defaults and text-format literals ([`Escapes`]);
+//! - a file's syntax ([`file_syntax`]): proto2, proto3 or an edition,
+//!   from its `syntax` and `edition` fields;
 //! - editions features ([`ResolvedFeatures`]): an edition's defaults, the
 //!   `features` each enclosing element declares, and a field's proto2 or
 //!   proto3 syntax ([`FieldSyntax`]) expressed as features.
@@ -18,8 +20,10 @@ mod defaults;
 mod escape;
 mod features;
 mod names;
+mod syntax;
 
 pub use defaults::{DefaultValue, DefaultValueError, parse_default_value};
 pub use escape::{Escapes, UnescapeError, unescape, unescape_into};
 pub use features::{FieldSyntax, ResolvedFeatures};
 pub use names::{is_identifier, is_package_name, json_name};
+pub use syntax::file_syntax;
