@@ -12,13 +12,14 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use buffa::Message as _;
+use buffa_types::google::protobuf::field_options::OptionTargetType;
 use buffa_types::google::protobuf::{Edition, FileDescriptorProto};
 
 use crate::comments::LocationIndex;
 use crate::index::FieldOwner;
 use crate::inner::{FileInner, MethodInner, PoolInner, ServiceInner, Symbol};
 use crate::names::{self, Budget, BudgetExceeded};
-use crate::rules::ResolvedFeatures;
+use crate::rules::{ResolvedFeatures, declared_features};
 use crate::{DescriptorError, Syntax};
 
 /// Adds `files` to `pool`, leaving it unchanged on error.
@@ -195,7 +196,13 @@ impl Builder<'_> {
         let proto = self.proto.clone();
         let package = proto.package();
         self.define_package(package)?;
-        let features = features.merge(self.syntax.declared(proto.options.features.as_option()));
+        let declared = declared_features(
+            self.syntax,
+            OptionTargetType::TargetTypeFile,
+            proto.options.features.as_option(),
+        )
+        .map_err(|message| DescriptorError::new(Some(proto.name()), message))?;
+        let features = features.merge(declared);
         let first_field = self.pool.fields.len() as u32;
         let messages = self.index_messages(&proto.message_type, None, package, features)?;
         let enums = self.index_enums(&proto.enum_type, None, package, features)?;

@@ -7,14 +7,14 @@ use std::ops::Range;
 
 use buffa_types::google::protobuf::feature_set::{EnumType, FieldPresence, JsonFormat};
 use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
+use buffa_types::google::protobuf::field_options::OptionTargetType;
 use buffa_types::google::protobuf::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto};
 
 use crate::build::Builder;
 use crate::inner::{
     EnumInner, EnumValueInner, FieldInner, KindIndex, MessageInner, OneofInner, Symbol, short_name,
 };
-use crate::rules::DefaultValue;
-use crate::rules::{FieldSyntax, ResolvedFeatures};
+use crate::rules::{DefaultValue, FieldSyntax, ResolvedFeatures, declared_features};
 use crate::{Cardinality, DescriptorError, names, validate};
 
 /// Where a list of fields is declared.
@@ -45,7 +45,14 @@ impl Builder<'_> {
                 file: self.file,
                 parent,
                 index: i as u32,
-                features: features.merge(self.syntax.declared(proto.options.features.as_option())),
+                features: features.merge(
+                    declared_features(
+                        self.syntax,
+                        OptionTargetType::TargetTypeMessage,
+                        proto.options.features.as_option(),
+                    )
+                    .map_err(|message| self.error("message", &full_name, message))?,
+                ),
                 fields: 0..0,
                 fields_by_number: Box::default(),
                 fields_by_name: Box::default(),
@@ -99,8 +106,13 @@ impl Builder<'_> {
                 is_synthetic: false,
             });
             self.define("oneof", &oneof_name, Symbol::Oneof(oneof_index))?;
-            oneof_features
-                .push(features.merge(self.syntax.declared(oneof.options.features.as_option())));
+            let declared = declared_features(
+                self.syntax,
+                OptionTargetType::TargetTypeOneof,
+                oneof.options.features.as_option(),
+            )
+            .map_err(|message| self.error("oneof", &oneof_name, message))?;
+            oneof_features.push(features.merge(declared));
         }
         let oneofs = first_oneof..self.pool.oneofs.len() as u32;
         let owner = FieldOwner::Message {
@@ -353,7 +365,12 @@ impl Builder<'_> {
             None => features,
         }
         .for_field(
-            self.syntax.declared(proto.options.features.as_option()),
+            declared_features(
+                self.syntax,
+                OptionTargetType::TargetTypeField,
+                proto.options.features.as_option(),
+            )
+            .map_err(|message| error(self, &message))?,
             FieldSyntax::of(proto),
         );
         let cardinality = match proto.label {
@@ -407,7 +424,13 @@ impl Builder<'_> {
         for (i, proto) in protos.iter().enumerate() {
             let full_name = self.full_name("enum", scope, proto.name())?;
             let index = self.pool.enums.len() as u32;
-            let features = features.merge(self.syntax.declared(proto.options.features.as_option()));
+            let declared = declared_features(
+                self.syntax,
+                OptionTargetType::TargetTypeEnum,
+                proto.options.features.as_option(),
+            )
+            .map_err(|message| self.error("enum", &full_name, message))?;
+            let features = features.merge(declared);
             let is_closed = features.enum_type == EnumType::Closed;
             let first_value = self.pool.enum_values.len() as u32;
             self.pool.enums.push(EnumInner {

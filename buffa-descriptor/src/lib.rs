@@ -107,7 +107,7 @@ pub use pool::DescriptorPool;
 pub use rules::DefaultValue;
 pub use service::{MethodDescriptor, ServiceDescriptor};
 
-use buffa_types::google::protobuf::{Edition, FeatureSet};
+use buffa_types::google::protobuf::Edition;
 
 /// The syntax of a `.proto` file: its `syntax` or `edition` statement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -129,14 +129,6 @@ impl Syntax {
             Syntax::Proto3 => Edition::Proto3,
             Syntax::Edition(edition) => edition,
         }
-    }
-
-    /// The `features` option of an element of a file of this syntax, as
-    /// the pool reads it: features are an editions concept (protoc refuses
-    /// them in proto2 and proto3 files), so the behaviour of those files
-    /// stays that of their syntax.
-    pub(crate) fn declared(self, features: Option<&FeatureSet>) -> Option<&FeatureSet> {
-        features.filter(|_| matches!(self, Syntax::Edition(_)))
     }
 }
 

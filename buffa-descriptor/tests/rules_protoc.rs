@@ -14,8 +14,13 @@ use std::process::Command;
 use buffa::Message;
 use buffa_descriptor::rules::{Escapes, ResolvedFeatures, parse_default_value, unescape};
 use buffa_descriptor::{DefaultValue, DescriptorPool};
-use buffa_types::google::protobuf::field_descriptor_proto::Type;
-use buffa_types::google::protobuf::{Edition, FeatureSetDefaults};
+use buffa_types::google::protobuf::feature_set::{FieldPresence, JsonFormat, Utf8Validation};
+use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
+use buffa_types::google::protobuf::{
+    DescriptorProto, Edition, EnumDescriptorProto, EnumValueDescriptorProto, FeatureSet,
+    FeatureSetDefaults, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet,
+    OneofDescriptorProto,
+};
 use fixtures::{compile, protoc};
 
 /// String literals as a `.proto` file (or a text-format message) writes
@@ -259,4 +264,197 @@ fn pick<T>(edition: Edition, overridable: Option<T>, fixed: Option<T>) -> T {
     overridable
         .or(fixed)
         .unwrap_or_else(|| panic!("{edition:?}: protoc left a feature unset"))
+}
+
+/// A file `m.proto` with message `M { oneof o { string x = 1; } }`, in
+/// `syntax` (with `edition` for editions), for the features tests.
+fn features_file(syntax: &str) -> FileDescriptorProto {
+    FileDescriptorProto {
+        name: Some("m.proto".into()),
+        package: Some("p".into()),
+        syntax: Some(syntax.into()),
+        edition: (syntax == "editions").then_some(Edition::Edition2023),
+        message_type: vec![DescriptorProto {
+            name: Some("M".into()),
+            field: vec![FieldDescriptorProto {
+                name: Some("x".into()),
+                number: Some(1),
+                label: Some(Label::Optional),
+                r#type: Some(Type::String),
+                oneof_index: Some(0),
+                json_name: Some("x".into()),
+                ..Default::default()
+            }],
+            oneof_decl: vec![OneofDescriptorProto {
+                name: Some("o".into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        enum_type: vec![EnumDescriptorProto {
+            name: Some("E".into()),
+            value: vec![EnumValueDescriptorProto {
+                name: Some("E_ZERO".into()),
+                number: Some(0),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+/// Whether protoc builds `file`, given as a descriptor set
+/// (`--descriptor_set_in`): its `DescriptorBuilder` checks what it reads
+/// as it checks what it parses.
+fn protoc_builds(file: &FileDescriptorProto, tag: &str) -> bool {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let set_in = dir.join(format!("features-{tag}-{}.pb", std::process::id()));
+    let set = FileDescriptorSet {
+        file: vec![file.clone()],
+        ..Default::default()
+    };
+    std::fs::write(&set_in, set.encode_to_vec()).unwrap();
+    let output = Command::new(protoc())
+        .arg(format!("--descriptor_set_in={}", set_in.display()))
+        .arg(format!(
+            "--descriptor_set_out={}",
+            dir.join(format!("features-{tag}-out.pb")).display()
+        ))
+        .arg("m.proto")
+        .output()
+        .expect("run protoc");
+    let _ = std::fs::remove_file(&set_in);
+    output.status.success()
+}
+
+/// `features` as C++'s `DescriptorBuilder` checks them in a descriptor
+/// set (protoc 36.2, `--descriptor_set_in`): only in editions files, not
+/// even empty ones elsewhere ("Features are only valid under editions."),
+/// and each feature only on its `targets` ("Option ... cannot be set on an
+/// entity of type `oneof`."). The pool refuses what protoc refuses, naming
+/// the element, and builds what it builds.
+#[test]
+fn declared_features_are_checked_as_protoc_checks_them() {
+    let none = || FeatureSet {
+        utf8_validation: Some(Utf8Validation::None),
+        ..Default::default()
+    };
+    type Edit = fn(&mut FileDescriptorProto, FeatureSet);
+    let on_file: Edit = |f, set| f.options.get_or_insert_default().features = set.into();
+    let on_message: Edit =
+        |f, set| f.message_type[0].options.get_or_insert_default().features = set.into();
+    let on_field: Edit = |f, set| {
+        f.message_type[0].field[0]
+            .options
+            .get_or_insert_default()
+            .features = set.into()
+    };
+    let on_oneof: Edit = |f, set| {
+        f.message_type[0].oneof_decl[0]
+            .options
+            .get_or_insert_default()
+            .features = set.into()
+    };
+    let on_enum: Edit =
+        |f, set| f.enum_type[0].options.get_or_insert_default().features = set.into();
+    let implicit = FeatureSet {
+        field_presence: Some(FieldPresence::Implicit),
+        ..Default::default()
+    };
+    let json = FeatureSet {
+        json_format: Some(JsonFormat::LegacyBestEffort),
+        ..Default::default()
+    };
+    let cases: Vec<(&str, &str, Edit, FeatureSet, Option<&str>)> = vec![
+        // Outside editions, any `features`, even empty ones.
+        (
+            "proto3",
+            "p3-file",
+            on_file,
+            FeatureSet::default(),
+            Some("m.proto: features are only valid under editions"),
+        ),
+        (
+            "proto3",
+            "p3-field",
+            on_field,
+            none(),
+            Some("m.proto: field p.M.x: features are only valid under editions"),
+        ),
+        (
+            "proto2",
+            "p2-oneof",
+            on_oneof,
+            FeatureSet::default(),
+            Some("m.proto: oneof p.M.o: features are only valid under editions"),
+        ),
+        (
+            "proto2",
+            "p2-enum",
+            on_enum,
+            FeatureSet::default(),
+            Some("m.proto: enum p.E: features are only valid under editions"),
+        ),
+        (
+            "proto2",
+            "p2-message",
+            on_message,
+            FeatureSet::default(),
+            Some("m.proto: message p.M: features are only valid under editions"),
+        ),
+        // In editions, only where `targets` allow.
+        ("editions", "ed-field", on_field, none(), None),
+        (
+            "editions",
+            "ed-oneof-empty",
+            on_oneof,
+            FeatureSet::default(),
+            None,
+        ),
+        (
+            "editions",
+            "ed-oneof",
+            on_oneof,
+            none(),
+            Some("m.proto: oneof p.M.o: feature utf8_validation cannot be set on a oneof"),
+        ),
+        (
+            "editions",
+            "ed-message-presence",
+            on_message,
+            implicit,
+            Some("m.proto: message p.M: feature field_presence cannot be set on a message"),
+        ),
+        (
+            "editions",
+            "ed-message-json",
+            on_message,
+            json.clone(),
+            None,
+        ),
+        (
+            "editions",
+            "ed-field-json",
+            on_field,
+            json,
+            Some("m.proto: field p.M.x: feature json_format cannot be set on a field"),
+        ),
+    ];
+    for (syntax, tag, edit, set, refused) in cases {
+        let mut file = features_file(syntax);
+        edit(&mut file, set);
+        assert_eq!(
+            protoc_builds(&file, tag),
+            refused.is_none(),
+            "protoc, {tag}"
+        );
+        let mut pool = DescriptorPool::new();
+        let built = pool.add_file_descriptor_proto(file);
+        assert_eq!(
+            built.as_ref().err().map(ToString::to_string).as_deref(),
+            refused,
+            "{tag}"
+        );
+    }
 }

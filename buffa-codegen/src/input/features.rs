@@ -18,15 +18,16 @@
 use buffa::Enumeration;
 use buffa_descriptor::Syntax;
 pub use buffa_descriptor::rules::ResolvedFeatures;
-use buffa_descriptor::rules::{FieldSyntax, file_syntax};
+use buffa_descriptor::rules::{FieldSyntax, declared_features, file_syntax};
 use buffa_types::google::protobuf as descriptor;
 use buffa_types::google::protobuf::Edition;
 use buffa_types::google::protobuf::feature_set::{
-    EnumType, FieldPresence, MessageEncoding, RepeatedFieldEncoding,
+    EnumType, FieldPresence, JsonFormat, MessageEncoding, RepeatedFieldEncoding, Utf8Validation,
 };
+use buffa_types::google::protobuf::field_options::OptionTargetType;
 use prost::Message as _;
-use prost_types::FieldDescriptorProto;
 use prost_types::field_descriptor_proto::{Label, Type};
+use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 
 use crate::error::Error;
 
@@ -89,9 +90,16 @@ pub struct FeatureSet {
     /// `repeated_field_encoding`.
     #[prost(int32, optional, tag = "3")]
     pub repeated_field_encoding: Option<i32>,
+    /// `utf8_validation`: not read (see the module documentation), but
+    /// checked to be set only where protoc allows it.
+    #[prost(int32, optional, tag = "4")]
+    pub utf8_validation: Option<i32>,
     /// `message_encoding`.
     #[prost(int32, optional, tag = "5")]
     pub message_encoding: Option<i32>,
+    /// `json_format`: not read, but checked like `utf8_validation`.
+    #[prost(int32, optional, tag = "6")]
+    pub json_format: Option<i32>,
 }
 
 impl FeatureSet {
@@ -105,7 +113,9 @@ impl FeatureSet {
             repeated_field_encoding: self
                 .repeated_field_encoding
                 .and_then(RepeatedFieldEncoding::from_i32),
+            utf8_validation: self.utf8_validation.and_then(Utf8Validation::from_i32),
             message_encoding: self.message_encoding.and_then(MessageEncoding::from_i32),
+            json_format: self.json_format.and_then(JsonFormat::from_i32),
             ..Default::default()
         }
     }
@@ -152,6 +162,10 @@ options_overlay!(
 options_overlay!(
     /// `EnumOptions`: features are field 7.
     EnumOptions, "7"
+);
+options_overlay!(
+    /// `OneofOptions`: features are field 1.
+    OneofOptions, "1"
 );
 
 /// `FileDescriptorSet` with only the editions data.
@@ -203,6 +217,17 @@ pub struct MessageOverlay {
     /// `options`.
     #[prost(message, optional, tag = "7")]
     pub options: Option<MessageOptions>,
+    /// `oneof_decl`.
+    #[prost(message, repeated, tag = "8")]
+    pub oneof_decl: Vec<OneofOverlay>,
+}
+
+/// `OneofDescriptorProto` with only the editions data.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct OneofOverlay {
+    /// `options`.
+    #[prost(message, optional, tag = "2")]
+    pub options: Option<OneofOptions>,
 }
 
 /// `FieldDescriptorProto` with only the editions data.
@@ -233,6 +258,110 @@ pub fn declared<O: DeclaredFeatures>(options: &Option<O>) -> Option<descriptor::
         .as_ref()
         .and_then(DeclaredFeatures::features)
         .map(FeatureSet::declared)
+}
+
+/// Checks the `features` that every element of `file` (of `edition`)
+/// declares with buffa-descriptor's [`declared_features`], the rule the
+/// pool reads them with: none outside editions files, and each feature
+/// only where its `targets` allow. The first refused names the file and
+/// the element.
+///
+/// A oneof may declare none of the features resolved here, so that its
+/// features, which C++ merges into those of its fields, change nothing:
+/// fields resolve from their message's.
+pub fn check_declared(
+    file: &FileDescriptorProto,
+    overlay: &FileOverlay,
+    edition: i32,
+) -> Result<(), Error> {
+    let syntax = match edition {
+        edition::PROTO2 => Syntax::Proto2,
+        edition::PROTO3 => Syntax::Proto3,
+        n => Syntax::Edition(Edition::from_i32(n).unwrap_or(Edition::Unknown)),
+    };
+    let check = |target, element: &str, declared: Option<descriptor::FeatureSet>| {
+        declared_features(syntax, target, declared.as_ref())
+            .map(drop)
+            .map_err(|e| Error::new(format!("{}: {element}: {e}", file.name())))
+    };
+    let prefix = crate::path::package_prefix(file.package());
+    check(
+        OptionTargetType::TargetTypeFile,
+        "file options",
+        declared(&overlay.options),
+    )?;
+    check_fields(&check, &prefix, &file.extension, &overlay.extension)?;
+    for (enumeration, enum_overlay) in file.enum_type.iter().zip(&overlay.enum_type) {
+        let element = format!("enum {}.{}", prefix, enumeration.name());
+        check(
+            OptionTargetType::TargetTypeEnum,
+            &element,
+            declared(&enum_overlay.options),
+        )?;
+    }
+    for (message, message_overlay) in file.message_type.iter().zip(&overlay.message_type) {
+        check_message(&check, &prefix, message, message_overlay)?;
+    }
+    Ok(())
+}
+
+/// The check of one element: its target type, its name in messages and
+/// its declared features.
+type Check<'c> =
+    dyn Fn(OptionTargetType, &str, Option<descriptor::FeatureSet>) -> Result<(), Error> + 'c;
+
+fn check_message(
+    check: &Check<'_>,
+    prefix: &str,
+    message: &DescriptorProto,
+    overlay: &MessageOverlay,
+) -> Result<(), Error> {
+    let full_name = format!("{prefix}.{}", message.name());
+    let element = format!("message {full_name}");
+    check(
+        OptionTargetType::TargetTypeMessage,
+        &element,
+        declared(&overlay.options),
+    )?;
+    check_fields(check, &full_name, &message.field, &overlay.field)?;
+    check_fields(check, &full_name, &message.extension, &overlay.extension)?;
+    for (oneof, oneof_overlay) in message.oneof_decl.iter().zip(&overlay.oneof_decl) {
+        let element = format!("oneof {full_name}.{}", oneof.name());
+        check(
+            OptionTargetType::TargetTypeOneof,
+            &element,
+            declared(&oneof_overlay.options),
+        )?;
+    }
+    for (enumeration, enum_overlay) in message.enum_type.iter().zip(&overlay.enum_type) {
+        let element = format!("enum {full_name}.{}", enumeration.name());
+        check(
+            OptionTargetType::TargetTypeEnum,
+            &element,
+            declared(&enum_overlay.options),
+        )?;
+    }
+    for (nested, nested_overlay) in message.nested_type.iter().zip(&overlay.nested_type) {
+        check_message(check, &full_name, nested, nested_overlay)?;
+    }
+    Ok(())
+}
+
+fn check_fields(
+    check: &Check<'_>,
+    scope: &str,
+    fields: &[FieldDescriptorProto],
+    overlays: &[FieldOverlay],
+) -> Result<(), Error> {
+    for (field, overlay) in fields.iter().zip(overlays) {
+        let element = format!("field {scope}.{}", field.name());
+        check(
+            OptionTargetType::TargetTypeField,
+            &element,
+            declared(&overlay.options),
+        )?;
+    }
+    Ok(())
 }
 
 /// Resolves a field's features: `scope`'s (its message's or extension
@@ -268,6 +397,7 @@ mod tests {
             enum_type: Some(0),
             message_encoding: Some(2),
             repeated_field_encoding: Some(7),
+            ..FeatureSet::default()
         };
         let merged = e2023.merge(Some(&set.declared()));
         assert_eq!(merged.field_presence, FieldPresence::Implicit);

@@ -134,6 +134,7 @@ impl<'a> Schema<'a> {
                     ))
                 })?
                 .merge(features::declared(&overlay.options).as_ref());
+            features::check_declared(proto, overlay, edition)?;
             let package = proto.package();
             let prefix = crate::path::package_prefix(package);
             let modules = package_modules(package);

@@ -20,7 +20,10 @@ use buffa_types::google::protobuf::feature_set::{
     EnumType, FieldPresence, JsonFormat, MessageEncoding, RepeatedFieldEncoding, Utf8Validation,
 };
 use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
+use buffa_types::google::protobuf::field_options::OptionTargetType;
 use buffa_types::google::protobuf::{Edition, FeatureSet, FieldDescriptorProto};
+
+use crate::Syntax;
 
 /// The resolved values of the features that change how a field, message
 /// or enum behaves.
@@ -191,6 +194,109 @@ impl ResolvedFeatures {
     /// declare is kept among the unknown fields.
     pub fn is_closed_enum(&self) -> bool {
         self.enum_type == EnumType::Closed
+    }
+}
+
+/// The `features` option an element of type `target` declares in a file
+/// of `syntax`, checked as C++'s `DescriptorBuilder` checks it when it
+/// builds a file (from a `.proto` or a descriptor set alike):
+///
+/// - `features` are only valid in editions files: proto2 and proto3 files
+///   may not declare them at all, not even an empty set ("Features are
+///   only valid under editions.");
+/// - each feature may only be set on the elements its `targets` name in
+///   `descriptor.proto` (`json_format` on a message, not on a field; none
+///   of these on a oneof).
+///
+/// Only the features resolved here are checked; those only protoc
+/// enforces are not. An element's features are read through this
+/// function, so that a descriptor set protoc would refuse is refused:
+///
+/// ```
+/// use buffa_descriptor::Syntax;
+/// use buffa_descriptor::rules::declared_features;
+/// use buffa_types::google::protobuf::feature_set::Utf8Validation;
+/// use buffa_types::google::protobuf::field_options::OptionTargetType;
+/// use buffa_types::google::protobuf::{Edition, FeatureSet};
+///
+/// let none = FeatureSet {
+///     utf8_validation: Some(Utf8Validation::None),
+///     ..Default::default()
+/// };
+/// let editions = Syntax::Edition(Edition::Edition2023);
+/// let field = OptionTargetType::TargetTypeField;
+/// assert_eq!(declared_features(editions, field, Some(&none)), Ok(Some(&none)));
+/// assert!(declared_features(Syntax::Proto3, field, Some(&none)).is_err());
+/// let oneof = OptionTargetType::TargetTypeOneof;
+/// assert!(declared_features(editions, oneof, Some(&none)).is_err());
+/// ```
+pub fn declared_features(
+    syntax: Syntax,
+    target: OptionTargetType,
+    declared: Option<&FeatureSet>,
+) -> Result<Option<&FeatureSet>, String> {
+    let Some(set) = declared else {
+        return Ok(None);
+    };
+    if !matches!(syntax, Syntax::Edition(_)) {
+        return Err("features are only valid under editions".into());
+    }
+    use OptionTargetType::{
+        TargetTypeEnum as ENUM, TargetTypeField as FIELD, TargetTypeFile as FILE,
+        TargetTypeMessage as MESSAGE,
+    };
+    let features: [(&str, bool, &[OptionTargetType]); 6] = [
+        (
+            "field_presence",
+            set.field_presence.is_some(),
+            &[FIELD, FILE],
+        ),
+        ("enum_type", set.enum_type.is_some(), &[ENUM, FILE]),
+        (
+            "repeated_field_encoding",
+            set.repeated_field_encoding.is_some(),
+            &[FIELD, FILE],
+        ),
+        (
+            "utf8_validation",
+            set.utf8_validation.is_some(),
+            &[FIELD, FILE],
+        ),
+        (
+            "message_encoding",
+            set.message_encoding.is_some(),
+            &[FIELD, FILE],
+        ),
+        (
+            "json_format",
+            set.json_format.is_some(),
+            &[MESSAGE, ENUM, FILE],
+        ),
+    ];
+    for (name, is_set, targets) in features {
+        if is_set && !targets.contains(&target) {
+            return Err(format!(
+                "feature {name} cannot be set on {}",
+                target_name(target)
+            ));
+        }
+    }
+    Ok(Some(set))
+}
+
+/// An element of type `target`, with its article, for messages.
+fn target_name(target: OptionTargetType) -> &'static str {
+    match target {
+        OptionTargetType::TargetTypeFile => "a file",
+        OptionTargetType::TargetTypeExtensionRange => "an extension range",
+        OptionTargetType::TargetTypeMessage => "a message",
+        OptionTargetType::TargetTypeField => "a field",
+        OptionTargetType::TargetTypeOneof => "a oneof",
+        OptionTargetType::TargetTypeEnum => "an enum",
+        OptionTargetType::TargetTypeEnumEntry => "an enum value",
+        OptionTargetType::TargetTypeService => "a service",
+        OptionTargetType::TargetTypeMethod => "a method",
+        OptionTargetType::TargetTypeUnknown => "an element",
     }
 }
 

@@ -13,8 +13,9 @@
 //! - a file's syntax ([`file_syntax`]): proto2, proto3 or an edition,
 //!   from its `syntax` and `edition` fields;
 //! - editions features ([`ResolvedFeatures`]): an edition's defaults, the
-//!   `features` each enclosing element declares, and a field's proto2 or
-//!   proto3 syntax ([`FieldSyntax`]) expressed as features.
+//!   `features` each enclosing element declares (where it may declare
+//!   them: [`declared_features`]), and a field's proto2 or proto3 syntax
+//!   ([`FieldSyntax`]) expressed as features.
 
 mod defaults;
 mod escape;
@@ -24,6 +25,6 @@ mod syntax;
 
 pub use defaults::{DefaultValue, DefaultValueError, parse_default_value};
 pub use escape::{Escapes, UnescapeError, unescape, unescape_into};
-pub use features::{FieldSyntax, ResolvedFeatures};
+pub use features::{FieldSyntax, ResolvedFeatures, declared_features};
 pub use names::{is_identifier, is_package_name, json_name};
 pub use syntax::file_syntax;
