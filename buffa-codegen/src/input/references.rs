@@ -177,7 +177,6 @@ impl Check<'_> {
     }
 }
 
-/// Whether `name` is a protobuf identifier (`[A-Za-z_][A-Za-z0-9_]*`).
 #[cfg(test)]
 mod tests {
     use prost::Message as _;
