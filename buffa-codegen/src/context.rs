@@ -91,8 +91,8 @@ fn path_tokens(rust: &RustPath, from: &[String]) -> Result<TokenStream, Error> {
 
 #[cfg(test)]
 mod tests {
-    use prost::Message as _;
-    use prost_types::{
+    use buffa::Message as _;
+    use buffa_types::google::protobuf::{
         DescriptorProto, EnumDescriptorProto, EnumValueDescriptorProto, FileDescriptorProto,
         FileDescriptorSet,
     };
@@ -121,6 +121,7 @@ mod tests {
                 }],
                 ..Default::default()
             }],
+            ..Default::default()
         }
         .encode_to_vec();
         let from = ["a".to_owned()];

@@ -136,11 +136,11 @@ pub(crate) fn generate_files(
 fn json_message_names(
     context: &Context<'_>,
     prefix: &str,
-    message: &prost_types::DescriptorProto,
+    message: &buffa_types::google::protobuf::DescriptorProto,
     out: &mut Vec<String>,
 ) {
     let full_name = format!("{prefix}.{}", message.name());
-    if message.options.as_ref().is_some_and(|o| o.map_entry()) {
+    if message.options.as_option().is_some_and(|o| o.map_entry()) {
         return;
     }
     if json::generates_json(context, &full_name)

@@ -5,8 +5,9 @@
 
 use std::fmt;
 
-use prost::Message as _;
-use prost_types::{FileDescriptorProto, FileDescriptorSet};
+use buffa::Message as _;
+use buffa_descriptor::DescriptorPool;
+use buffa_types::google::protobuf::{FileDescriptorProto, FileDescriptorSet};
 
 use crate::analysis::boxing::BoxingPlan;
 use crate::analysis::eq_hash::EqHash;
@@ -16,7 +17,6 @@ use crate::context::Context;
 use crate::emit::package::GeneratedFile;
 use crate::emit::{runtime, service};
 use crate::error::Error;
-use crate::input::features::{self, FileOverlay};
 use crate::input::{imports, load, rule_paths};
 use crate::layout::{pointer, report};
 use crate::options::Options;
@@ -33,8 +33,8 @@ use crate::pipeline;
 /// asked, the layout report from that one schema:
 ///
 /// ```
-/// # use prost::Message as _;
-/// # use prost_types::{DescriptorProto, FileDescriptorProto, FileDescriptorSet};
+/// # use buffa::Message as _;
+/// # use buffa_types::google::protobuf::{DescriptorProto, FileDescriptorProto, FileDescriptorSet};
 /// # fn main() -> Result<(), buffa_codegen::Error> {
 /// # let descriptor_set = FileDescriptorSet {
 /// #     file: vec![FileDescriptorProto {
@@ -47,6 +47,7 @@ use crate::pipeline;
 /// #         }],
 /// #         ..Default::default()
 /// #     }],
+/// #     ..Default::default()
 /// # }
 /// # .encode_to_vec();
 /// // `descriptor_set`: what `protoc --include_imports
@@ -68,19 +69,20 @@ use crate::pipeline;
 /// # }
 /// ```
 ///
-/// Bad input is an [`Error`], never a panic: bytes that are no descriptor
-/// set or options that do not hold here from [`Input::parse`], a schema
-/// that does not check (a reference that does not resolve, a name that is
-/// no protobuf identifier, an option path that covers nothing) from
-/// [`Input::select`], naming the file and the element.
+/// Bad input is an [`Error`], never a panic, naming the file and the
+/// element: from [`Input::parse`], bytes that are no descriptor set, a set
+/// that is no valid schema (a reference that does not resolve, a name that
+/// is no protobuf identifier, a feature where it may not be: what
+/// buffa-descriptor's [`DescriptorPool`] checks), or options that do not
+/// hold here; from [`Input::select`], an option path that covers nothing.
 pub struct Input<'a> {
     /// The encoded set, embedded (in part) with `reflection`.
     descriptor_set: &'a [u8],
     /// Its files, decoded, in the set's order.
     files: Vec<FileDescriptorProto>,
-    /// The editions data of each file that prost-types drops, indexed
-    /// like `files`.
-    overlays: Vec<FileOverlay>,
+    /// The same files, checked and resolved (features, JSON names,
+    /// defaults, references) by the one descriptor model.
+    pool: DescriptorPool,
     options: &'a Options,
 }
 
@@ -89,15 +91,18 @@ impl<'a> Input<'a> {
     /// the files to generate code for and all their imports (as written
     /// by `protoc --include_imports`), and checks `options`: the runtime
     /// crate paths, pointer templates and attributes parse, and no option
-    /// rules out another (`no_std` with `json`, say).
+    /// rules out another (`no_std` with `json`, say). The files are
+    /// checked and resolved once, into a [`DescriptorPool`] that every
+    /// later stage reads features, names and references from.
     pub fn parse(descriptor_set: &'a [u8], options: &'a Options) -> Result<Input<'a>, Error> {
-        let invalid = |e: prost::DecodeError| Error::new(format!("invalid FileDescriptorSet: {e}"));
-        let files = FileDescriptorSet::decode(descriptor_set)
-            .map_err(invalid)?
+        let files = FileDescriptorSet::decode_from_slice(descriptor_set)
+            .map_err(|e| Error::new(format!("invalid FileDescriptorSet: {e}")))?
             .file;
-        let overlays = features::decode_overlay(descriptor_set)
-            .map_err(invalid)?
-            .file;
+        let pool = DescriptorPool::from_file_descriptor_set(FileDescriptorSet {
+            file: files.clone(),
+            ..Default::default()
+        })
+        .map_err(|e| Error::new(format!("invalid descriptor set: {e}")))?;
         runtime::crate_path(options)?;
         pointer::validate_templates(options)?;
         attributes::check(options)?;
@@ -106,7 +111,7 @@ impl<'a> Input<'a> {
         Ok(Input {
             descriptor_set,
             files,
-            overlays,
+            pool,
             options,
         })
     }
@@ -125,20 +130,20 @@ impl<'a> Input<'a> {
     /// both choose their files by this rule (the plugin then keeps the
     /// packages of the files protoc asks for).
     pub fn files_with_code(&self, requested: &[impl AsRef<str>]) -> Vec<(&str, &str)> {
-        imports::files_with_code(&self.files, &self.overlays, requested, self.options)
+        imports::files_with_code(&self.files, requested, self.options)
     }
 
     /// Selects the files code is generated for, named in `files` as protoc
     /// names them (`shop/v1/shop.proto`), and builds their schema: every
-    /// type of the set indexed and named, every reference checked, every
-    /// path an option names matched, and the analyses the stages share
-    /// (boxing plans, `Eq`/`Hash`, declared extensions) made. Fails, naming
-    /// the file and the element, where the set does not check or a file of
-    /// `files` is not in it.
+    /// type of the set indexed and named, every path an option names
+    /// matched, and the analyses the stages share
+    /// (boxing plans, `Eq`/`Hash`, declared extensions) made. Fails where
+    /// an option path covers nothing or a file of `files` is not in the
+    /// set.
     pub fn select(&self, files: &[impl AsRef<str>]) -> Result<Selection<'_>, Error> {
         let options = self.options;
         let files: Vec<&str> = files.iter().map(AsRef::as_ref).collect();
-        let schema = load::schema(&self.files, &self.overlays, &files, options)?;
+        let schema = load::schema(&self.files, &self.pool, &files, options)?;
         rule_paths::check(&schema, options)?;
         let boxing = BoxingPlan::new(MessageGraph::owned(&schema, options));
         let view_boxing = BoxingPlan::new(MessageGraph::views(&schema, options));
@@ -233,7 +238,7 @@ pub(crate) fn generate(
 
 #[cfg(test)]
 mod tests {
-    use prost_types::DescriptorProto;
+    use buffa_types::google::protobuf::DescriptorProto;
 
     use super::*;
 
@@ -249,6 +254,7 @@ mod tests {
                 }],
                 ..Default::default()
             }],
+            ..Default::default()
         }
         .encode_to_vec()
     }

@@ -164,9 +164,9 @@ pub fn extern_paths() -> impl Iterator<Item = (String, String)> {
 
 #[cfg(test)]
 mod tests {
-    use prost::Message as _;
-    use prost_types::field_descriptor_proto::{Label, Type};
-    use prost_types::{
+    use buffa::Message as _;
+    use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
+    use buffa_types::google::protobuf::{
         DescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet,
     };
 
@@ -176,8 +176,8 @@ mod tests {
         FieldDescriptorProto {
             name: Some(name.into()),
             number: Some(number),
-            r#type: Some(ty as i32),
-            label: Some(Label::Optional as i32),
+            r#type: Some(ty),
+            label: Some(Label::Optional),
             type_name: (!type_name.is_empty()).then(|| type_name.into()),
             ..Default::default()
         }
@@ -220,6 +220,7 @@ mod tests {
                 ),
                 p,
             ],
+            ..Default::default()
         };
         let files = crate::generate(&set.encode_to_vec(), &["p.proto".into()], options).unwrap();
         assert_eq!(files.len(), 1);

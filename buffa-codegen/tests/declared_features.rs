@@ -1,7 +1,8 @@
-//! The `features` elements declare, checked as the pool checks them (with
-//! buffa-descriptor's `rules::declared_features`): a descriptor set protoc
-//! refuses is an error naming the file and the element, never a panic or
-//! a silently different schema. protoc 36.2's verdict on each case is
+//! The `features` elements declare, checked by the pool that codegen
+//! builds its input into (buffa-descriptor's `rules::declared_features`):
+//! a descriptor set protoc refuses is an error of `Input::parse` naming
+//! the file and the element, never a panic or a silently different
+//! schema. protoc 36.2's verdict on each case is
 //! `buffa-descriptor/tests/rules_protoc.rs`'s
 //! `declared_features_are_checked_as_protoc_checks_them`.
 
@@ -104,31 +105,31 @@ fn declared_features_are_checked_as_the_pool_checks_them() {
             "proto3",
             on_file,
             FeatureSet::default(),
-            Some(format!("m.proto: file options: {outside}")),
+            Some(format!("m.proto: {outside}")),
         ),
         (
             "proto3",
             on_field,
             none(),
-            Some(format!("m.proto: field .p.M.x: {outside}")),
+            Some(format!("m.proto: field p.M.x: {outside}")),
         ),
         (
             "proto2",
             on_oneof,
             FeatureSet::default(),
-            Some(format!("m.proto: oneof .p.M.o: {outside}")),
+            Some(format!("m.proto: oneof p.M.o: {outside}")),
         ),
         (
             "proto2",
             on_enum,
             FeatureSet::default(),
-            Some(format!("m.proto: enum .p.E: {outside}")),
+            Some(format!("m.proto: enum p.E: {outside}")),
         ),
         (
             "proto2",
             on_message,
             FeatureSet::default(),
-            Some(format!("m.proto: message .p.M: {outside}")),
+            Some(format!("m.proto: message p.M: {outside}")),
         ),
         ("editions", on_field, none(), None),
         ("editions", on_oneof, FeatureSet::default(), None),
@@ -136,20 +137,20 @@ fn declared_features_are_checked_as_the_pool_checks_them() {
             "editions",
             on_oneof,
             none(),
-            Some("m.proto: oneof .p.M.o: feature utf8_validation cannot be set on a oneof".into()),
+            Some("m.proto: oneof p.M.o: feature utf8_validation cannot be set on a oneof".into()),
         ),
         (
             "editions",
             on_message,
             implicit,
-            Some("m.proto: message .p.M: feature field_presence cannot be set on a message".into()),
+            Some("m.proto: message p.M: feature field_presence cannot be set on a message".into()),
         ),
         ("editions", on_message, json.clone(), None),
         (
             "editions",
             on_field,
             json,
-            Some("m.proto: field .p.M.x: feature json_format cannot be set on a field".into()),
+            Some("m.proto: field p.M.x: feature json_format cannot be set on a field".into()),
         ),
     ];
     for (i, (syntax, edit, set, refused)) in cases.into_iter().enumerate() {

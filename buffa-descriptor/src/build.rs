@@ -11,7 +11,7 @@ use std::collections::{BinaryHeap, HashMap};
 use std::ops::Range;
 use std::sync::Arc;
 
-use buffa::Message as _;
+use buffa::{Enumeration as _, Message as _};
 use buffa_types::google::protobuf::field_options::OptionTargetType;
 use buffa_types::google::protobuf::{Edition, FileDescriptorProto};
 
@@ -129,7 +129,12 @@ impl Builder<'_> {
                 Syntax::Edition(edition) => edition,
                 _ => Edition::Unknown,
             };
-            file_error(format!("edition {edition:?} is not supported"))
+            // As `edition = "..."` spells it: 2026, UNSTABLE.
+            let spelled = edition.proto_name().trim_start_matches("EDITION_");
+            file_error(format!(
+                "edition {spelled} is not supported (supported: proto2, proto3 and editions \
+                 2023 and 2024)"
+            ))
         })?;
         let mut dependencies = Vec::with_capacity(proto.dependency.len());
         for dependency in &proto.dependency {

@@ -7,6 +7,7 @@ use buffa_types::google::protobuf::feature_set::{
 use buffa_types::google::protobuf::{FieldDescriptorProto, FieldOptions};
 
 use crate::inner::{FieldInner, KindIndex, short_name};
+use crate::rules::ResolvedFeatures;
 use crate::{
     Cardinality, Comments, DefaultValue, DescriptorPool, FileDescriptor, Kind, MessageDescriptor,
     OneofDescriptor, handle_traits,
@@ -226,6 +227,16 @@ impl FieldDescriptor {
     /// The field's options.
     pub fn options(&self) -> &FieldOptions {
         &self.field_descriptor_proto().options
+    }
+
+    /// The field's edition features, fully resolved: its scope's (its
+    /// message's, or for an extension the message or file declaring it)
+    /// merged with the field's own `features`, with proto2/proto3 field
+    /// syntax (`required`, `[packed]`, groups, `optional`) applied.
+    /// [`FieldDescriptor::is_packed`] and the other resolved properties
+    /// read these.
+    pub fn features(&self) -> ResolvedFeatures {
+        self.inner().features
     }
 
     /// The field as declared in its file's `FileDescriptorProto`.

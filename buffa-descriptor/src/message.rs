@@ -5,6 +5,7 @@ use std::ops::Range;
 use buffa_types::google::protobuf::{DescriptorProto, MessageOptions};
 
 use crate::inner::{MessageInner, short_name};
+use crate::rules::ResolvedFeatures;
 use crate::{
     Comments, DescriptorPool, EnumDescriptor, FieldDescriptor, FileDescriptor, OneofDescriptor,
     handle_traits,
@@ -192,6 +193,14 @@ impl MessageDescriptor {
     pub fn map_entry_value_field(&self) -> FieldDescriptor {
         self.get_field(2)
             .unwrap_or_else(|| panic!("{} is not a map entry", self.full_name()))
+    }
+
+    /// The edition features in force for the message's fields, before a
+    /// field's own `features` and its proto2/proto3 syntax apply: its
+    /// file's edition defaults merged with the `features` its file and
+    /// enclosing messages declare, then its own.
+    pub fn features(&self) -> ResolvedFeatures {
+        self.inner().features
     }
 
     /// The message's options.

@@ -317,7 +317,7 @@ fn dependencies_and_imports() {
         vec![unstable],
         "x.proto",
         None,
-        "edition Unstable is not supported",
+        "edition UNSTABLE is not supported (supported: proto2, proto3 and editions 2023 and 2024)",
     );
     assert_error(
         vec![file("x.proto", "a..b", "proto2")],

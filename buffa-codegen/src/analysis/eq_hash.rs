@@ -27,8 +27,8 @@
 
 use std::collections::HashSet;
 
-use prost_types::FieldDescriptorProto;
-use prost_types::field_descriptor_proto::Type;
+use buffa_types::google::protobuf::FieldDescriptorProto;
+use buffa_types::google::protobuf::field_descriptor_proto::Type;
 
 use crate::input::schema::Schema;
 
@@ -49,7 +49,7 @@ impl EqHash {
                     && !message
                         .proto
                         .options
-                        .as_ref()
+                        .as_option()
                         .is_some_and(|o| o.map_entry())
             })
             .map(|(name, _)| name.clone())
@@ -98,9 +98,10 @@ fn allows(field: &FieldDescriptorProto, derivable: &HashSet<String>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use prost::Message as _;
-    use prost_types::field_descriptor_proto::Label;
-    use prost_types::{DescriptorProto, FileDescriptorProto, FileDescriptorSet, MessageOptions};
+    use buffa_types::google::protobuf::field_descriptor_proto::Label;
+    use buffa_types::google::protobuf::{
+        DescriptorProto, FileDescriptorProto, FileDescriptorSet, MessageOptions,
+    };
 
     use super::*;
     use crate::options::Options;
@@ -109,14 +110,18 @@ mod tests {
         FieldDescriptorProto {
             name: Some(name.into()),
             number: Some(1),
-            r#type: Some(ty as i32),
-            label: Some(label as i32),
+            r#type: Some(ty),
+            label: Some(label),
             type_name: (!type_name.is_empty()).then(|| type_name.into()),
             ..Default::default()
         }
     }
 
-    fn message(name: &str, fields: Vec<FieldDescriptorProto>) -> DescriptorProto {
+    /// Message `name` of `fields`, numbered from 1 in order.
+    fn message(name: &str, mut fields: Vec<FieldDescriptorProto>) -> DescriptorProto {
+        for (number, field) in (1..).zip(&mut fields) {
+            field.number = Some(number);
+        }
         DescriptorProto {
             name: Some(name.into()),
             field: fields,
@@ -135,14 +140,14 @@ mod tests {
                 message_type: messages,
                 ..Default::default()
             }],
+            ..Default::default()
         };
-        let overlay = crate::input::features::decode_overlay(&set.encode_to_vec()).unwrap();
+        let pool = buffa_descriptor::DescriptorPool::from_file_descriptor_set(set.clone()).unwrap();
         let options = Options {
             extern_paths: vec![(".p.Extern".into(), "::elsewhere::Extern".into())],
             ..Default::default()
         };
-        let schema =
-            crate::input::load::schema(&set.file, &overlay.file, &["p.proto"], &options).unwrap();
+        let schema = crate::input::load::schema(&set.file, &pool, &["p.proto"], &options).unwrap();
         let analysis = EqHash::new(&schema);
         let mut names: Vec<String> = schema.messages.keys().cloned().collect();
         names.sort();
@@ -159,7 +164,7 @@ mod tests {
     fn floats_maps_and_extern_types_spread_to_their_containers() {
         use Label::{Optional, Repeated};
         let entry = DescriptorProto {
-            options: Some(MessageOptions {
+            options: buffa::MessageField::some(MessageOptions {
                 map_entry: Some(true),
                 ..Default::default()
             }),

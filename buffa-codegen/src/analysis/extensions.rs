@@ -3,10 +3,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use prost_types::{DescriptorProto, FieldDescriptorProto};
+use buffa_types::google::protobuf::{DescriptorProto, FieldDescriptorProto};
 
 use crate::ident;
-use crate::input::features::{self, FieldOverlay, MessageOverlay, ResolvedFeatures};
+use buffa_descriptor::DescriptorPool;
+use buffa_descriptor::rules::ResolvedFeatures;
+
 use crate::input::names::PACKAGE_VALUE_NAMES;
 use crate::input::schema::{self, Schema};
 use crate::path;
@@ -24,7 +26,7 @@ pub struct DeclaredExtension<'a> {
     pub scope: Option<String>,
     /// Its path in the file's source info, for its comment.
     pub source_path: Vec<i32>,
-    /// Its features, resolved.
+    /// Its features, as the pool resolved them.
     pub features: ResolvedFeatures,
     /// The Rust module its constant is declared in.
     pub module: Vec<String>,
@@ -44,22 +46,9 @@ pub fn declared_extensions<'a>(schema: &Schema<'a>) -> Vec<DeclaredExtension<'a>
             prefix: &prefix,
             message: None,
             module: schema::package_modules(file.proto.package()),
-            features: file.features,
         };
-        scope.collect(
-            &file.proto.extension,
-            &file.overlay.extension,
-            &[7],
-            &mut out,
-        );
-        collect_nested(
-            schema,
-            &scope,
-            &file.proto.message_type,
-            &file.overlay.message_type,
-            &[4],
-            &mut out,
-        );
+        scope.collect(&schema.pool, &file.proto.extension, &[7], &mut out);
+        collect_nested(schema, &scope, &file.proto.message_type, &[4], &mut out);
     }
     // The value namespace of each module (see `names.rs`): a package's
     // module may also hold `FILE_DESCRIPTOR_SET`, which is taken first.
@@ -87,30 +76,32 @@ struct Scope<'s> {
     prefix: &'s str,
     message: Option<&'s str>,
     module: Vec<String>,
-    features: ResolvedFeatures,
 }
 
 impl Scope<'_> {
     fn collect<'a>(
         &self,
+        pool: &DescriptorPool,
         extensions: &'a [FieldDescriptorProto],
-        overlays: &[FieldOverlay],
         path: &[i32],
         out: &mut Vec<DeclaredExtension<'a>>,
     ) {
         for (index, proto) in extensions.iter().enumerate() {
-            let declared = overlays
-                .get(index)
-                .and_then(|overlay| features::declared(&overlay.options));
             let mut source_path = path.to_vec();
             source_path.push(index as i32);
+            let full_name = format!("{}.{}", self.prefix, proto.name());
+            // The pool was built from these files: it holds each extension.
+            let features = pool
+                .get_extension_by_name(&full_name[1..])
+                .expect("the pool holds every extension of the set")
+                .features();
             out.push(DeclaredExtension {
                 proto,
-                full_name: format!("{}.{}", self.prefix, proto.name()),
+                full_name,
                 file: self.file,
                 scope: self.message.map(str::to_owned),
                 source_path,
-                features: features::field_features(proto, self.features, declared.as_ref()),
+                features,
                 module: self.module.clone(),
                 const_name: ident::const_name(proto.name()),
             });
@@ -124,11 +115,10 @@ fn collect_nested<'a>(
     schema: &Schema<'a>,
     parent: &Scope<'_>,
     messages: &'a [DescriptorProto],
-    overlays: &'a [MessageOverlay],
     path: &[i32],
     out: &mut Vec<DeclaredExtension<'a>>,
 ) {
-    for (index, (proto, overlay)) in messages.iter().zip(overlays).enumerate() {
+    for (index, proto) in messages.iter().enumerate() {
         let full_name = format!("{}.{}", parent.prefix, proto.name());
         let Some(message) = schema.messages.get(&full_name) else {
             continue;
@@ -140,19 +130,11 @@ fn collect_nested<'a>(
             prefix: &full_name,
             message: Some(&full_name),
             module: message.module.clone(),
-            features: message.features,
         };
         let mut extensions_path = message_path.clone();
         extensions_path.push(6);
-        scope.collect(&proto.extension, &overlay.extension, &extensions_path, out);
+        scope.collect(&schema.pool, &proto.extension, &extensions_path, out);
         message_path.push(3);
-        collect_nested(
-            schema,
-            &scope,
-            &proto.nested_type,
-            &overlay.nested_type,
-            &message_path,
-            out,
-        );
+        collect_nested(schema, &scope, &proto.nested_type, &message_path, out);
     }
 }

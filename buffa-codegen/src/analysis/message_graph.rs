@@ -15,10 +15,10 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
+use buffa_types::google::protobuf::FieldDescriptorProto;
+use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
 use petgraph::algo::tarjan_scc;
 use petgraph::graphmap::DiGraphMap;
-use prost_types::FieldDescriptorProto;
-use prost_types::field_descriptor_proto::{Label, Type};
 
 use crate::analysis::inline_rules;
 use crate::input::schema::{MessageType, Schema};

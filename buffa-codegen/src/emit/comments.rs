@@ -2,8 +2,8 @@
 
 use std::collections::HashMap;
 
+use buffa_types::google::protobuf::FileDescriptorProto;
 use proc_macro2::TokenStream;
-use prost_types::FileDescriptorProto;
 use quote::quote;
 
 /// Leading comments of a file's elements by source path.
@@ -15,7 +15,7 @@ impl Comments {
     /// Collects the comments of `file` (empty when it has no source info).
     pub fn new(file: &FileDescriptorProto) -> Comments {
         let mut by_path = HashMap::new();
-        if let Some(info) = &file.source_code_info {
+        if let Some(info) = file.source_code_info.as_option() {
             for location in &info.location {
                 if let Some(comment) = &location.leading_comments {
                     by_path.insert(location.path.clone(), comment.clone());

@@ -7,8 +7,8 @@
 //! one pool.
 //!
 //! The bytes are copied field by field from the input rather than decoded
-//! and encoded again, so nothing prost-types does not know (editions
-//! features) is lost. Source-retention options are removed from every
+//! and encoded again, so each file embedded is the bytes protoc wrote
+//! (field order, encodings and unknown fields included). Source-retention options are removed from every
 //! file, as protoc removes them from a descriptor set it writes (see
 //! `retention.rs`), and `strip_source_info` drops each file's
 //! `source_code_info` (its comments). They are emitted as one byte-string
@@ -125,7 +125,7 @@ fn embedded_set(context: &Context<'_>, descriptor_set: &[u8]) -> Result<Vec<u8>,
             "invalid FileDescriptorSet: its files do not match its decoded form",
         ));
     }
-    let retention = RetentionRules::new(descriptor_set)?;
+    let retention = RetentionRules::new(files.iter().map(|file| file.proto));
     let mut out = Vec::new();
     for (file, entry) in files.iter().zip(entries) {
         if !wanted.contains(file.proto.name()) {

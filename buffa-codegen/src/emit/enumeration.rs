@@ -2,8 +2,8 @@
 
 use std::collections::HashSet;
 
+use buffa_types::google::protobuf::EnumDescriptorProto;
 use proc_macro2::TokenStream;
-use prost_types::EnumDescriptorProto;
 use quote::quote;
 
 use crate::context::Context;

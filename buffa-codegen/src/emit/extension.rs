@@ -4,8 +4,8 @@
 //! every message that declares extension ranges implements
 //! `ExtendableMessage`.
 
+use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
 use proc_macro2::TokenStream;
-use prost_types::field_descriptor_proto::{Label, Type};
 use quote::{format_ident, quote};
 
 use crate::analysis::extensions::DeclaredExtension;
@@ -14,9 +14,9 @@ use crate::emit::comments::Comments;
 use crate::emit::field;
 use crate::error::Error;
 use crate::ident;
-use crate::input::features::ResolvedFeatures;
 use crate::layout::field::Scalar;
 use crate::options::{BytesRepr, StringRepr};
+use buffa_descriptor::rules::ResolvedFeatures;
 
 /// The constants of the extensions declared at the top level of file
 /// `file` (an index into `Schema::files`).
@@ -63,7 +63,7 @@ fn extension_const(
     if extendee
         .proto
         .options
-        .as_ref()
+        .as_option()
         .is_some_and(|options| options.message_set_wire_format())
     {
         return Ok(quote!());

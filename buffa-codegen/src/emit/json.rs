@@ -7,8 +7,8 @@ use quote::quote;
 
 use crate::context::Context;
 use crate::error::Error;
-use prost_types::FieldDescriptorProto;
-use prost_types::field_descriptor_proto::{Label, Type};
+use buffa_types::google::protobuf::FieldDescriptorProto;
+use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
 
 use crate::emit::field;
 use crate::ident;

@@ -34,7 +34,7 @@ pub fn generate_message(
     if message
         .proto
         .options
-        .as_ref()
+        .as_option()
         .is_some_and(|o| o.map_entry())
     {
         return Ok(quote!());

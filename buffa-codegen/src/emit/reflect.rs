@@ -16,8 +16,8 @@
 //! }
 //! ```
 
+use buffa_types::google::protobuf::{DescriptorProto, FileDescriptorProto};
 use proc_macro2::TokenStream;
-use prost_types::{DescriptorProto, FileDescriptorProto};
 use quote::quote;
 
 use crate::context::Context;
@@ -90,7 +90,7 @@ fn reflect_message_tree(
     out: &mut TokenStream,
 ) -> Result<(), Error> {
     let full_name = format!("{prefix}.{}", proto.name());
-    if proto.options.as_ref().is_some_and(|o| o.map_entry()) {
+    if proto.options.as_option().is_some_and(|o| o.map_entry()) {
         return Ok(());
     }
     if reflects(context, &context.schema.message(&full_name)?.rust) {

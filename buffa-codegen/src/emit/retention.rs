@@ -39,7 +39,9 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use prost::Message as _;
+use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
+use buffa_types::google::protobuf::field_options::OptionRetention;
+use buffa_types::google::protobuf::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 
 use crate::emit::wire::{self, LEN, START_GROUP, VARINT};
 use crate::error::Error;
@@ -50,13 +52,6 @@ const FILE_SOURCE_CODE_INFO: u64 = 9;
 const SOURCE_CODE_INFO_LOCATION: u64 = 1;
 /// `SourceCodeInfo.Location.path`.
 const LOCATION_PATH: u64 = 1;
-/// `FieldOptions.OptionRetention.RETENTION_SOURCE`.
-const RETENTION_SOURCE: i32 = 2;
-/// `FieldDescriptorProto.Label.LABEL_REPEATED`.
-const LABEL_REPEATED: i32 = 3;
-/// `FieldDescriptorProto.Type.TYPE_GROUP` and `TYPE_MESSAGE`.
-const TYPE_GROUP: i32 = 10;
-const TYPE_MESSAGE: i32 = 11;
 /// How long a path may grow (two elements per nested descriptor, one per
 /// nested option message) before the input is refused rather than walked.
 const MAX_PATH: usize = 400;
@@ -156,16 +151,16 @@ pub(crate) struct RetentionRules {
 }
 
 impl RetentionRules {
-    /// The rules of descriptor.proto and of the declarations in
-    /// `descriptor_set` (an encoded `FileDescriptorSet`).
-    pub(crate) fn new(descriptor_set: &[u8]) -> Result<RetentionRules, Error> {
-        let set = SetDecl::decode(descriptor_set)
-            .map_err(|e| Error::new(format!("invalid FileDescriptorSet: {e}")))?;
+    /// The rules of descriptor.proto and of the declarations in `files`
+    /// (a descriptor set's).
+    pub(crate) fn new<'f>(
+        files: impl IntoIterator<Item = &'f FileDescriptorProto>,
+    ) -> RetentionRules {
         let mut rules = RetentionRules {
             types: HashMap::new(),
         };
-        for file in &set.file {
-            let prefix = crate::path::package_prefix(file.package.as_deref().unwrap_or(""));
+        for file in files {
+            let prefix = crate::path::package_prefix(file.package());
             rules.add_extensions(&file.extension);
             for message in &file.message_type {
                 rules.add_message(&prefix, message);
@@ -187,7 +182,7 @@ impl RetentionRules {
             };
             rules.insert(message, number, rule);
         }
-        Ok(rules)
+        rules
     }
 
     fn insert(&mut self, message: &str, number: u64, rule: FieldRule) {
@@ -197,10 +192,10 @@ impl RetentionRules {
             .insert(number, rule);
     }
 
-    fn add_message(&mut self, prefix: &str, message: &MessageDecl) {
-        let full_name = format!("{prefix}.{}", message.name.as_deref().unwrap_or(""));
+    fn add_message(&mut self, prefix: &str, message: &DescriptorProto) {
+        let full_name = format!("{prefix}.{}", message.name());
         for field in &message.field {
-            if let Some((number, rule)) = field.rule() {
+            if let Some((number, rule)) = field_rule(field) {
                 self.insert(&full_name, number, rule);
             }
         }
@@ -210,9 +205,10 @@ impl RetentionRules {
         }
     }
 
-    fn add_extensions(&mut self, extensions: &[FieldDecl]) {
+    fn add_extensions(&mut self, extensions: &[FieldDescriptorProto]) {
         for extension in extensions {
-            if let (Some(extendee), Some((number, rule))) = (&extension.extendee, extension.rule())
+            if let (Some(extendee), Some((number, rule))) =
+                (&extension.extendee, field_rule(extension))
             {
                 self.insert(extendee, number, rule);
             }
@@ -370,79 +366,23 @@ fn location_path(location: &[u8]) -> Result<Vec<i32>, Error> {
     Ok(path)
 }
 
-/// `FileDescriptorSet`, with what the rules are built from.
-#[derive(Clone, PartialEq, prost::Message)]
-struct SetDecl {
-    #[prost(message, repeated, tag = "1")]
-    file: Vec<FileDecl>,
-}
-
-/// `FileDescriptorProto`: its package, messages and extensions.
-#[derive(Clone, PartialEq, prost::Message)]
-struct FileDecl {
-    #[prost(string, optional, tag = "2")]
-    package: Option<String>,
-    #[prost(message, repeated, tag = "4")]
-    message_type: Vec<MessageDecl>,
-    #[prost(message, repeated, tag = "7")]
-    extension: Vec<FieldDecl>,
-}
-
-/// `DescriptorProto`: its name, fields, nested messages and extensions.
-#[derive(Clone, PartialEq, prost::Message)]
-struct MessageDecl {
-    #[prost(string, optional, tag = "1")]
-    name: Option<String>,
-    #[prost(message, repeated, tag = "2")]
-    field: Vec<FieldDecl>,
-    #[prost(message, repeated, tag = "3")]
-    nested_type: Vec<MessageDecl>,
-    #[prost(message, repeated, tag = "6")]
-    extension: Vec<FieldDecl>,
-}
-
-/// `FieldDescriptorProto`: what a [`FieldRule`] is made of.
-#[derive(Clone, PartialEq, prost::Message)]
-struct FieldDecl {
-    #[prost(string, optional, tag = "2")]
-    extendee: Option<String>,
-    #[prost(int32, optional, tag = "3")]
-    number: Option<i32>,
-    #[prost(int32, optional, tag = "4")]
-    label: Option<i32>,
-    #[prost(int32, optional, tag = "5")]
-    r#type: Option<i32>,
-    #[prost(string, optional, tag = "6")]
-    type_name: Option<String>,
-    #[prost(message, optional, tag = "8")]
-    options: Option<FieldOptionsDecl>,
-}
-
-/// `FieldOptions`: `retention`, which prost-types 0.14 does not know.
-#[derive(Clone, PartialEq, prost::Message)]
-struct FieldOptionsDecl {
-    #[prost(int32, optional, tag = "17")]
-    retention: Option<i32>,
-}
-
-impl FieldDecl {
-    /// The field's number and rule; `None` for a field left as it is, or
-    /// without a valid number.
-    fn rule(&self) -> Option<(u64, FieldRule)> {
-        let number = u64::try_from(self.number?).ok()?;
-        let rule = if self.options.as_ref().and_then(|o| o.retention) == Some(RETENTION_SOURCE) {
-            FieldRule::Source
-        } else if matches!(self.r#type, Some(TYPE_MESSAGE | TYPE_GROUP)) {
-            FieldRule::Message {
-                type_name: self.type_name.clone()?,
-                repeated: self.label == Some(LABEL_REPEATED),
-                options: false,
-            }
-        } else {
-            return None;
-        };
-        Some((number, rule))
-    }
+/// The number and rule of `field` (a field or an extension); `None` for a
+/// field left as it is, or without a valid number.
+fn field_rule(field: &FieldDescriptorProto) -> Option<(u64, FieldRule)> {
+    let number = u64::try_from(field.number?).ok()?;
+    let source = field.options.as_option().and_then(|o| o.retention);
+    let rule = if source == Some(OptionRetention::RetentionSource) {
+        FieldRule::Source
+    } else if matches!(field.r#type, Some(Type::Message | Type::Group)) {
+        FieldRule::Message {
+            type_name: field.type_name.clone()?,
+            repeated: field.label == Some(Label::Repeated),
+            options: false,
+        }
+    } else {
+        return None;
+    };
+    Some((number, rule))
 }
 
 #[cfg(test)]
@@ -480,13 +420,13 @@ mod tests {
         field.extend(varint(3, number));
         field.extend(varint(4, 1));
         if note {
-            field.extend(varint(5, TYPE_MESSAGE as u64));
+            field.extend(varint(5, Type::Message as u64));
             field.extend(len(6, b".o.Note"));
         } else {
             field.extend(varint(5, 9));
         }
         if source {
-            field.extend(len(8, &varint(17, RETENTION_SOURCE as u64)));
+            field.extend(len(8, &varint(17, OptionRetention::RetentionSource as u64)));
         }
         len(7, &field)
     }
@@ -503,7 +443,7 @@ mod tests {
         let mut draft = len(1, b"draft");
         draft.extend(varint(3, 2));
         draft.extend(varint(5, 9));
-        draft.extend(len(8, &varint(17, RETENTION_SOURCE as u64)));
+        draft.extend(len(8, &varint(17, OptionRetention::RetentionSource as u64)));
         note.extend(len(2, &draft));
         let mut file = len(1, b"opts.proto");
         file.extend(len(2, b"o"));
@@ -531,6 +471,13 @@ mod tests {
 
     fn set(files: &[Vec<u8>]) -> Vec<u8> {
         files.iter().flat_map(|file| len(1, file)).collect()
+    }
+
+    /// The rules of the encoded set `set`.
+    fn rules(set: &[u8]) -> Result<RetentionRules, buffa::DecodeError> {
+        use buffa::Message as _;
+        let set = buffa_types::google::protobuf::FileDescriptorSet::decode_from_slice(set)?;
+        Ok(RetentionRules::new(&set.file))
     }
 
     #[test]
@@ -573,7 +520,7 @@ mod tests {
             len(9, &info),
         ]
         .concat();
-        let rules = RetentionRules::new(&set(&[opts_proto(), file.clone()])).unwrap();
+        let rules = rules(&set(&[opts_proto(), file.clone()])).unwrap();
         let stripped = rules.strip_file(&file).unwrap().expect("options stripped");
 
         let b = [len(1, b"B"), len(7, &len(50002, &len(1, b"kept")))].concat();
@@ -632,7 +579,7 @@ mod tests {
             len(9, &info),
         ]
         .concat();
-        let rules = RetentionRules::new(&set(std::slice::from_ref(&file))).unwrap();
+        let rules = rules(&set(std::slice::from_ref(&file))).unwrap();
         let expected = [
             len(1, b"f.proto"),
             len(
@@ -666,7 +613,7 @@ mod tests {
             ]
             .concat()
         };
-        let rules = RetentionRules::new(&set(&[opts_proto(), file(&options)])).unwrap();
+        let rules = rules(&set(&[opts_proto(), file(&options)])).unwrap();
         let sorted = [varint(3, 1), len(50002, &len(1, b"n"))].concat();
         assert_eq!(
             rules.strip_file(&file(&options)).unwrap(),
@@ -681,7 +628,7 @@ mod tests {
         let mut note = len(1, b"Note");
         let mut inner = len(1, b"inner");
         inner.extend(varint(3, 3));
-        inner.extend(varint(5, TYPE_MESSAGE as u64));
+        inner.extend(varint(5, Type::Message as u64));
         inner.extend(len(6, b".o.Note"));
         note.extend(len(2, &inner));
         let opts = [
@@ -701,7 +648,7 @@ mod tests {
             ]
             .concat()
         };
-        let rules = RetentionRules::new(&set(&[opts])).unwrap();
+        let rules = rules(&set(&[opts])).unwrap();
         assert_eq!(rules.strip_file(&nested(300)).unwrap(), None);
         assert!(rules.strip_file(&nested(1000)).is_err());
     }

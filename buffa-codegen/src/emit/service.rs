@@ -52,7 +52,7 @@ pub fn check_options(options: &Options) -> Result<Option<String>, Error> {
 /// module of its package; empty without `Options::tonic`.
 pub fn generate_file_services(
     context: &Context<'_>,
-    file: &prost_types::FileDescriptorProto,
+    file: &buffa_types::google::protobuf::FileDescriptorProto,
     comments: &Comments,
 ) -> Result<TokenStream, Error> {
     let Some(tonic) = &context.options.tonic else {
@@ -68,7 +68,7 @@ pub fn generate_file_services(
 #[cfg(not(feature = "tonic"))]
 fn generate(
     _context: &Context<'_>,
-    _file: &prost_types::FileDescriptorProto,
+    _file: &buffa_types::google::protobuf::FileDescriptorProto,
     _comments: &Comments,
     _tonic: &crate::options::TonicOptions,
     _codec_path: &str,
@@ -80,7 +80,7 @@ fn generate(
 #[cfg(feature = "tonic")]
 fn generate(
     context: &Context<'_>,
-    file: &prost_types::FileDescriptorProto,
+    file: &buffa_types::google::protobuf::FileDescriptorProto,
     comments: &Comments,
     tonic: &crate::options::TonicOptions,
     codec_path: &str,
@@ -180,8 +180,8 @@ impl Service {
     /// as named from module `from`.
     fn new(
         context: &Context<'_>,
-        file: &prost_types::FileDescriptorProto,
-        proto: &prost_types::ServiceDescriptorProto,
+        file: &buffa_types::google::protobuf::FileDescriptorProto,
+        proto: &buffa_types::google::protobuf::ServiceDescriptorProto,
         index: usize,
         comments: &Comments,
         from: &[String],
@@ -209,7 +209,7 @@ impl Service {
                 codec_path: codec_path.to_owned(),
                 client_streaming: method.client_streaming(),
                 server_streaming: method.server_streaming(),
-                deprecated: method.options.as_ref().is_some_and(|o| o.deprecated()),
+                deprecated: method.options.as_option().is_some_and(|o| o.deprecated()),
                 comments: comments.lines(&[path[0], path[1], 2, method_index as i32]),
                 request: type_path(method.input_type())?,
                 response: type_path(method.output_type())?,

@@ -2,8 +2,8 @@
 //! has its name: steps 2 to 5 of the naming order that `names.rs`
 //! documents (oneof enums, views, oneof view enums, service modules).
 
-use prost_types::DescriptorProto;
-use prost_types::field_descriptor_proto::Type;
+use buffa_types::google::protobuf::DescriptorProto;
+use buffa_types::google::protobuf::field_descriptor_proto::Type;
 
 use crate::ident;
 use crate::input::names::{
@@ -76,7 +76,7 @@ pub fn claim(schema: &mut Schema<'_>, packages: &[Vec<String>], extern_paths: &[
         if message
             .proto
             .options
-            .as_ref()
+            .as_option()
             .is_some_and(|o| o.map_entry())
         {
             continue;

@@ -5,23 +5,20 @@
 
 use std::collections::HashSet;
 
-use prost_types::FileDescriptorProto;
+use buffa_types::google::protobuf::FileDescriptorProto;
 
-use crate::input::features::FileOverlay;
 use crate::options::Options;
 
-/// The (name, package) of each of `files` (with their `overlays`, indexed
-/// alike) that code is generated for, in the set's order: every file but
+/// The (name, package) of each of `files` that code is generated for, in the set's order: every file but
 /// those whose package an extern path in force covers
 /// ([`Options::is_extern_package`]) and those that only option imports
 /// reach from the files `requested` names.
 pub fn files_with_code<'f>(
     files: &'f [FileDescriptorProto],
-    overlays: &[FileOverlay],
     requested: &[impl AsRef<str>],
     options: &Options,
 ) -> Vec<(&'f str, &'f str)> {
-    let option_only = option_only_imports(files, overlays, requested);
+    let option_only = option_only_imports(files, requested);
     files
         .iter()
         .map(|file| (file.name(), file.package()))
@@ -38,13 +35,11 @@ pub fn files_with_code<'f>(
 /// run.
 fn option_only_imports<'f>(
     files: &'f [FileDescriptorProto],
-    overlays: &[FileOverlay],
     requested: &[impl AsRef<str>],
 ) -> HashSet<&'f str> {
     let imported: HashSet<&str> = files
         .iter()
-        .zip(overlays)
-        .flat_map(|(file, overlay)| file.dependency.iter().chain(&overlay.option_dependency))
+        .flat_map(|file| file.dependency.iter().chain(&file.option_dependency))
         .map(String::as_str)
         .collect();
     let mut reached: HashSet<&str> = HashSet::new();
@@ -70,38 +65,24 @@ fn option_only_imports<'f>(
 
 #[cfg(test)]
 mod tests {
-    use prost::Message as _;
-
     use super::*;
-    use crate::input::features;
 
-    /// A set of `(name, imports, option imports)`, encoded with the option
-    /// imports in field 15 as protoc writes them, then decoded.
-    fn set(files: &[(&str, &[&str], &[&str])]) -> (Vec<FileDescriptorProto>, Vec<FileOverlay>) {
-        let mut out = Vec::new();
-        for (name, imports, option_imports) in files {
-            let file = FileDescriptorProto {
+    /// The files `(name, imports, option imports)`.
+    fn set(files: &[(&str, &[&str], &[&str])]) -> Vec<FileDescriptorProto> {
+        let names = |names: &[&str]| names.iter().map(|s| (*s).into()).collect();
+        files
+            .iter()
+            .map(|(name, imports, option_imports)| FileDescriptorProto {
                 name: Some((*name).into()),
-                dependency: imports.iter().map(|s| (*s).into()).collect(),
+                dependency: names(imports),
+                option_dependency: names(option_imports),
                 ..Default::default()
-            };
-            let mut bytes = file.encode_to_vec();
-            for import in *option_imports {
-                prost::encoding::string::encode(15, &(*import).to_owned(), &mut bytes);
-            }
-            prost::encoding::bytes::encode(1, &bytes, &mut out);
-        }
-        let files = prost_types::FileDescriptorSet::decode(&out[..])
-            .unwrap()
-            .file;
-        (files, features::decode_overlay(&out).unwrap().file)
+            })
+            .collect()
     }
 
-    fn option_only(
-        (files, overlays): &(Vec<FileDescriptorProto>, Vec<FileOverlay>),
-        requested: &[&str],
-    ) -> Vec<String> {
-        let mut names: Vec<String> = option_only_imports(files, overlays, requested)
+    fn option_only(files: &[FileDescriptorProto], requested: &[&str]) -> Vec<String> {
+        let mut names: Vec<String> = option_only_imports(files, requested)
             .into_iter()
             .map(str::to_owned)
             .collect();
@@ -122,7 +103,7 @@ mod tests {
         ]);
         assert_eq!(option_only(&chain, &[]), ["descriptor.proto", "opts.proto"]);
         assert_eq!(
-            files_with_code(&chain.0, &chain.1, &[] as &[&str], &Options::default()),
+            files_with_code(&chain, &[] as &[&str], &Options::default()),
             [("shared.proto", ""), ("a.proto", ""), ("main.proto", "")]
         );
         // Asking for the options file generates it and its imports.

@@ -1,26 +1,24 @@
 //! The schema of a run, built in order: every proto type indexed and
-//! named, then the names derived from them, then the checks that let the
-//! later stages trust the schema.
+//! named, then the names derived from them.
 
-use prost_types::FileDescriptorProto;
+use buffa_descriptor::DescriptorPool;
+use buffa_types::google::protobuf::FileDescriptorProto;
 
 use crate::error::Error;
-use crate::input::features::FileOverlay;
+use crate::input::derived_names;
 use crate::input::schema::{self, Schema};
-use crate::input::{derived_names, references};
 use crate::options::Options;
 
-/// The schema of `files` (with their `overlays`, as decoded by
-/// `features::decode_overlay`), where `generate` names the files to emit
-/// code for: every name claimed, every file of `generate` present, and
-/// every reference checked.
+/// The schema of `files` (resolved in `pool`), where `generate` names the
+/// files to emit code for: every name claimed and every file of
+/// `generate` present. The pool has checked the references already.
 pub fn schema<'a>(
     files: &'a [FileDescriptorProto],
-    overlays: &'a [FileOverlay],
+    pool: &DescriptorPool,
     generate: &[&str],
     options: &Options,
 ) -> Result<Schema<'a>, Error> {
-    let mut schema = Schema::index(files, overlays, generate, options)?;
+    let mut schema = Schema::index(files, pool, generate, options)?;
     let packages: Vec<Vec<String>> = files
         .iter()
         .map(|file| schema::package_modules(file.package()))
@@ -33,6 +31,5 @@ pub fn schema<'a>(
             )));
         }
     }
-    references::check(&schema)?;
     Ok(schema)
 }

@@ -43,7 +43,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use prost_types::DescriptorProto;
+use buffa_types::google::protobuf::DescriptorProto;
 
 /// Constants a package module may hold besides extension constants:
 /// `FILE_DESCRIPTOR_SET` (with `reflection`). An extension of that name
@@ -144,14 +144,14 @@ pub fn service_modules(rust_name: &str) -> [String; 2] {
 
 #[cfg(test)]
 mod tests {
-    use prost::Message as _;
-    use prost_types::field_descriptor_proto::Label;
-    use prost_types::{
+    use buffa::Message as _;
+    use buffa_types::google::protobuf::field_descriptor_proto::Label;
+    use buffa_types::google::protobuf::{
         EnumDescriptorProto, EnumValueDescriptorProto, FieldDescriptorProto, FileDescriptorProto,
         FileDescriptorSet, MethodDescriptorProto, OneofDescriptorProto, ServiceDescriptorProto,
     };
 
-    use prost_types::field_descriptor_proto::Type;
+    use buffa_types::google::protobuf::field_descriptor_proto::Type;
 
     use super::*;
     use crate::input::schema::RustPath;
@@ -174,8 +174,8 @@ mod tests {
         FieldDescriptorProto {
             name: Some(name.into()),
             number: Some(number),
-            label: Some(Label::Optional as i32),
-            r#type: Some(ty as i32),
+            label: Some(Label::Optional),
+            r#type: Some(ty),
             type_name: (!type_name.is_empty()).then(|| type_name.into()),
             oneof_index: Some(oneof),
             ..Default::default()
@@ -239,7 +239,11 @@ mod tests {
             service: vec![service("Library"), service("Arc")],
             ..Default::default()
         };
-        FileDescriptorSet { file: vec![file] }.encode_to_vec()
+        FileDescriptorSet {
+            file: vec![file],
+            ..Default::default()
+        }
+        .encode_to_vec()
     }
 
     fn local(modules: &[&str], name: &str) -> RustPath {

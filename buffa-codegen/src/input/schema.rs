@@ -1,14 +1,17 @@
 //! The schema being compiled: every message and enum by full name, with
-//! its resolved features and its Rust path, and the Rust names of what is
-//! derived from them (see `names.rs`).
+//! its descriptor in the pool (which resolved its features) and its Rust
+//! path, and the Rust names of what is derived from them (see
+//! `names.rs`).
 
 use std::collections::HashMap;
 
-use prost_types::{DescriptorProto, EnumDescriptorProto, FileDescriptorProto};
+use buffa_descriptor::{DescriptorPool, FieldDescriptor, MessageDescriptor};
+use buffa_types::google::protobuf::{
+    DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto,
+};
 
 use crate::error::Error;
 use crate::ident;
-use crate::input::features::{self, FileOverlay, MessageOverlay, ResolvedFeatures};
 use crate::input::names::{self, NameTable, OneofNames};
 use crate::options::Options;
 use crate::well_known;
@@ -17,10 +20,6 @@ use crate::well_known;
 pub struct File<'a> {
     /// The file's descriptor.
     pub proto: &'a FileDescriptorProto,
-    /// Its editions overlay.
-    pub overlay: &'a FileOverlay,
-    /// Features in force for its top-level fields (extensions).
-    pub features: ResolvedFeatures,
     /// Whether code is generated for it.
     pub generate: bool,
 }
@@ -44,10 +43,8 @@ pub enum RustPath {
 pub struct MessageType<'a> {
     /// Its descriptor.
     pub proto: &'a DescriptorProto,
-    /// Its editions overlay.
-    pub overlay: &'a MessageOverlay,
-    /// Features in force for its fields (before field-level overrides).
-    pub features: ResolvedFeatures,
+    /// The same message in the pool, which resolved its fields' features.
+    pub descriptor: MessageDescriptor,
     /// Its Rust path.
     pub rust: RustPath,
     /// Its Rust name as claimed in its parent module (for an extern type,
@@ -71,6 +68,15 @@ impl MessageType<'_> {
     pub fn module_ident(&self) -> syn::Ident {
         ident::ident(self.module.last().map(String::as_str).unwrap_or_default())
     }
+
+    /// The pool's descriptor of `field`, one of the message's fields.
+    pub fn field(&self, field: &FieldDescriptorProto) -> FieldDescriptor {
+        let number = u32::try_from(field.number()).unwrap_or_default();
+        // The pool holds every field of the message, by number.
+        self.descriptor
+            .get_field(number)
+            .expect("a field of the message is in the pool")
+    }
 }
 
 /// An enum type.
@@ -85,6 +91,9 @@ pub struct EnumType<'a> {
 
 /// Every type of the compiled files and their imports.
 pub struct Schema<'a> {
+    /// The files checked and resolved: where features, JSON names and
+    /// extension scopes are read.
+    pub pool: DescriptorPool,
     /// Files in descriptor-set order.
     pub files: Vec<File<'a>>,
     /// Messages by full name (leading dot).
@@ -106,11 +115,12 @@ impl<'a> Schema<'a> {
     /// emit code for. `input/load.rs` completes the schema.
     pub fn index(
         files: &'a [FileDescriptorProto],
-        overlays: &'a [FileOverlay],
+        pool: &DescriptorPool,
         generate: &[&str],
         options: &Options,
     ) -> Result<Schema<'a>, Error> {
         let mut schema = Schema {
+            pool: pool.clone(),
             files: Vec::new(),
             messages: HashMap::new(),
             enums: HashMap::new(),
@@ -122,19 +132,7 @@ impl<'a> Schema<'a> {
             .map(|file| package_modules(file.package()))
             .collect();
         let extern_paths = options.effective_extern_paths();
-        for (proto, overlay) in files.iter().zip(overlays) {
-            let edition = features::file_edition(proto.name(), proto.syntax(), overlay.edition)?;
-            let file_features = features::for_edition(edition)
-                .ok_or_else(|| {
-                    Error::new(format!(
-                        "{}: edition {} is not supported (buffa-codegen supports proto2, \
-                         proto3 and editions 2023 and 2024)",
-                        proto.name(),
-                        features::edition_name(edition)
-                    ))
-                })?
-                .merge(features::declared(&overlay.options).as_ref());
-            features::check_declared(proto, overlay, edition)?;
+        for proto in files {
             let package = proto.package();
             let prefix = crate::path::package_prefix(package);
             let modules = package_modules(package);
@@ -143,38 +141,23 @@ impl<'a> Schema<'a> {
                 modules: &modules,
                 packages: &packages,
                 extern_paths: &extern_paths,
-                features: file_features,
             };
-            for (message, overlay) in proto.message_type.iter().zip(&overlay.message_type) {
-                schema.add_message(message, overlay, &scope);
+            for message in &proto.message_type {
+                schema.add_message(message, &scope);
             }
-            for (enumeration, overlay) in proto.enum_type.iter().zip(&overlay.enum_type) {
-                schema.add_enum(
-                    enumeration,
-                    features::declared(&overlay.options).as_ref(),
-                    &scope,
-                );
+            for enumeration in &proto.enum_type {
+                schema.add_enum(enumeration, &scope);
             }
             schema.files.push(File {
                 proto,
-                overlay,
-                features: file_features,
                 generate: generate.contains(&proto.name()),
             });
         }
         Ok(schema)
     }
 
-    fn add_message(
-        &mut self,
-        proto: &'a DescriptorProto,
-        overlay: &'a MessageOverlay,
-        scope: &Scope<'_>,
-    ) {
+    fn add_message(&mut self, proto: &'a DescriptorProto, scope: &Scope<'_>) {
         let full_name = format!("{}.{}", scope.prefix, proto.name());
-        let features = scope
-            .features
-            .merge(features::declared(&overlay.options).as_ref());
         let name = self
             .names
             .claim(scope.modules, ident::type_name(proto.name()));
@@ -196,25 +179,23 @@ impl<'a> Schema<'a> {
             modules: &module,
             packages: scope.packages,
             extern_paths: scope.extern_paths,
-            features,
         };
-        for (message, overlay) in proto.nested_type.iter().zip(&overlay.nested_type) {
-            self.add_message(message, overlay, &nested);
+        for message in &proto.nested_type {
+            self.add_message(message, &nested);
         }
-        for (enumeration, overlay) in proto.enum_type.iter().zip(&overlay.enum_type) {
-            self.add_enum(
-                enumeration,
-                features::declared(&overlay.options).as_ref(),
-                &nested,
-            );
+        for enumeration in &proto.enum_type {
+            self.add_enum(enumeration, &nested);
         }
         let rust = rust_path(&full_name, scope.modules, name.clone(), scope.extern_paths);
+        // The pool was built from these files: it holds each of their types.
+        let descriptor = (self.pool)
+            .get_message_by_name(&full_name[1..])
+            .expect("the pool holds every message of the set");
         self.messages.insert(
             full_name,
             MessageType {
                 proto,
-                overlay,
-                features,
+                descriptor,
                 // Claimed by `claim_derived_names` once every type has its
                 // name.
                 view: rust.clone(),
@@ -226,14 +207,12 @@ impl<'a> Schema<'a> {
         );
     }
 
-    fn add_enum(
-        &mut self,
-        proto: &'a EnumDescriptorProto,
-        declared: Option<&buffa_types::google::protobuf::FeatureSet>,
-        scope: &Scope<'_>,
-    ) {
+    fn add_enum(&mut self, proto: &'a EnumDescriptorProto, scope: &Scope<'_>) {
         let full_name = format!("{}.{}", scope.prefix, proto.name());
-        let closed = scope.features.merge(declared).is_closed_enum();
+        let closed = (self.pool)
+            .get_enum_by_name(&full_name[1..])
+            .expect("the pool holds every enum of the set")
+            .is_closed();
         let name = self
             .names
             .claim(scope.modules, ident::type_name(proto.name()));
@@ -284,7 +263,6 @@ struct Scope<'s> {
     packages: &'s [Vec<String>],
     /// The extern paths in force (`Options::effective_extern_paths`).
     extern_paths: &'s [(String, String)],
-    features: ResolvedFeatures,
 }
 
 /// The module path of a package: `a.type` is `["a", "r#type"]`.

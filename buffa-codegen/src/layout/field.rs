@@ -1,9 +1,9 @@
 //! One message field as the layout stage models it: its scalar or value
 //! type, its shape (singular, repeated, map, oneof member) and pointer.
 
+use buffa_types::google::protobuf::FieldDescriptorProto;
+use buffa_types::google::protobuf::field_descriptor_proto::Type;
 use proc_macro2::TokenStream;
-use prost_types::FieldDescriptorProto;
-use prost_types::field_descriptor_proto::Type;
 
 use crate::options::{BytesRepr, StringRepr};
 

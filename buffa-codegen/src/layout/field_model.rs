@@ -4,8 +4,8 @@
 
 use std::collections::HashSet;
 
+use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
 use proc_macro2::TokenStream;
-use prost_types::field_descriptor_proto::{Label, Type};
 use quote::quote;
 
 use crate::context::Context;
@@ -13,7 +13,6 @@ use crate::error::Error;
 use crate::ident;
 use buffa_types::google::protobuf::feature_set::FieldPresence;
 
-use crate::input::features;
 use crate::input::schema::MessageType;
 use crate::layout::field::{Field, Scalar, Shape, ValueType};
 use crate::options::no_std;
@@ -165,18 +164,17 @@ pub fn resolve<'a>(
     let mut variants: HashSet<(usize, String)> = HashSet::new();
     let message_static: &MessageType<'a> = context.schema.message(full_name)?;
     for (index, proto) in message_static.proto.field.iter().enumerate() {
-        let declared = message_static
-            .overlay
-            .field
-            .get(index)
-            .and_then(|f| features::declared(&f.options));
-        let features = features::field_features(proto, message_static.features, declared.as_ref());
+        let features = message_static.field(proto).features();
         let path = format!("{full_name}.{}", proto.name());
         let mut map = None;
         let value = match proto.r#type() {
             Type::Message | Type::Group => {
                 let target = context.schema.message(proto.type_name())?;
-                if target.proto.options.as_ref().is_some_and(|o| o.map_entry())
+                if target
+                    .proto
+                    .options
+                    .as_option()
+                    .is_some_and(|o| o.map_entry())
                     && proto.label() == Label::Repeated
                 {
                     map = Some(map_shape(context, proto.type_name(), &path, from)?);

@@ -4,7 +4,7 @@
 //! asked (`Config::layout_report`); the format is documented in
 //! `docs/pointer-layout.md`.
 
-use prost_types::DescriptorProto;
+use buffa_types::google::protobuf::DescriptorProto;
 
 use crate::context::Context;
 use crate::error::Error;
@@ -52,7 +52,7 @@ pub fn layout_report(context: &Context<'_>) -> Result<String, Error> {
         let is_map_entry = message
             .proto
             .options
-            .as_ref()
+            .as_option()
             .is_some_and(|o| o.map_entry());
         if is_map_entry || !message.rust.is_local() {
             continue;
