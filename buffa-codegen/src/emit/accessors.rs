@@ -1,8 +1,6 @@
 //! Getter methods for explicit-presence scalar and enum fields: the value,
 //! or the declared (`[default = ...]`) or type default when unset.
 
-use buffa_descriptor::rules::parse_default_value;
-use buffa_types::google::protobuf::field_descriptor_proto::Type;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -32,6 +30,10 @@ pub(crate) fn accessors(
         }
         let name = ident::ident(&field.rust_name);
         let method = accessor_name(&field.rust_name);
+        // Read by the pool, which refused a bad one.
+        let default =
+            (field.descriptor.has_default_value()).then(|| field.descriptor.default_value());
+        let scalar_default = || default.clone().map(defaults::scalar_default);
         let default_text = field.proto.default_value.as_deref();
         let doc = format!(
             " The value of `{}`, or its default when unset.",
@@ -39,14 +41,11 @@ pub(crate) fn accessors(
         );
         let (ty, body) = match &field.value {
             ValueType::Scalar(Scalar::BorrowedStr) => {
-                let default = default_text.unwrap_or("");
+                let default = scalar_default().unwrap_or_else(|| quote!(""));
                 (quote!(&'a str), quote!(self.#name.unwrap_or(#default)))
             }
-            ValueType::Scalar(scalar @ Scalar::BorrowedBytes) => {
-                let default = match default_text {
-                    Some(text) => defaults::scalar_default(*scalar, text, &field.path)?,
-                    None => quote!(b""),
-                };
+            ValueType::Scalar(Scalar::BorrowedBytes) => {
+                let default = scalar_default().unwrap_or_else(|| quote!(b""));
                 (
                     quote!(&'a [u8]),
                     quote!(self.#name.unwrap_or(&#default[..])),
@@ -54,28 +53,22 @@ pub(crate) fn accessors(
             }
             // `BytesStr` dereferences to `str`, so both read the same.
             ValueType::Scalar(Scalar::String | Scalar::SharedStr) => {
-                let default = default_text.unwrap_or("");
+                let default = scalar_default().unwrap_or_else(|| quote!(""));
                 (
                     quote!(&str),
                     quote!(self.#name.as_deref().unwrap_or(#default)),
                 )
             }
-            ValueType::Scalar(scalar @ (Scalar::Bytes | Scalar::SharedBytes)) => {
-                let default = match default_text {
-                    Some(text) => defaults::scalar_default(*scalar, text, &field.path)?,
-                    None => quote!(b""),
-                };
+            ValueType::Scalar(Scalar::Bytes | Scalar::SharedBytes) => {
+                let default = scalar_default().unwrap_or_else(|| quote!(b""));
                 (
                     quote!(&[u8]),
                     quote!(self.#name.as_deref().unwrap_or(&#default[..])),
                 )
             }
             ValueType::Scalar(scalar) => {
-                let body = match default_text {
-                    Some(text) => {
-                        let default = defaults::scalar_default(*scalar, text, &field.path)?;
-                        quote!(self.#name.unwrap_or(#default))
-                    }
+                let body = match scalar_default() {
+                    Some(default) => quote!(self.#name.unwrap_or(#default)),
                     None => quote!(self.#name.unwrap_or_default()),
                 };
                 (field::scalar_type(*scalar, buffa, &context.alloc), body)
@@ -97,16 +90,12 @@ pub(crate) fn accessors(
                 };
                 let enumeration = context.schema.enumeration(field.proto.type_name())?;
                 let names = variant_names(enumeration.proto);
-                // The rule reads the value by name; the variant is that
-                // value's (an alias has a variant of its own).
-                let mut position = None;
-                parse_default_value(Type::Enum, text, |name| {
-                    let values = &enumeration.proto.value;
-                    position = values.iter().position(|v| v.name() == name);
-                    position.map(|p| values[p].number())
-                })
-                .map_err(|e| Error::new(format!("{}: {e}", field.path)))?;
-                let position = position.expect("the rule found the value");
+                // The default names a value (the pool checked it); the
+                // variant is that value's (an alias has a variant of its
+                // own).
+                let position = (enumeration.proto.value.iter())
+                    .position(|v| v.name() == text)
+                    .expect("the pool checked that the default names a value");
                 let variant = ident::ident(&names[position]);
                 let default = if *closed {
                     quote!(#path::#variant)

@@ -1,22 +1,16 @@
 //! Explicit default values (`[default = ...]`) as Rust expressions: the
-//! `default_value` text is read by buffa-descriptor's
-//! [`parse_default_value`], the rule the pool reads it with, and the value
-//! is printed here.
+//! pool has read each field's `default_value` text (with buffa-descriptor's
+//! `parse_default_value`, where a bad one is refused) and the value is
+//! printed here.
 
-use buffa_descriptor::rules::{DefaultValue, parse_default_value};
-use buffa_types::google::protobuf::field_descriptor_proto::Type;
+use buffa_descriptor::rules::DefaultValue;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use crate::error::Error;
-use crate::layout::field::Scalar;
-
-/// The Rust expression for a scalar default written in a descriptor's
-/// `default_value`; `path` (the field's) names it in the error.
-pub fn scalar_default(scalar: Scalar, text: &str, path: &str) -> Result<TokenStream, Error> {
-    let value = parse_default_value(descriptor_type(scalar), text, |_| None)
-        .map_err(|e| Error::new(format!("{path}: {e}")))?;
-    Ok(match value {
+/// The Rust expression for a scalar field's default `value`, as the pool
+/// resolved it.
+pub fn scalar_default(value: DefaultValue) -> TokenStream {
+    match value {
         DefaultValue::I32(v) => literal(Literal::i32_suffixed(v)),
         DefaultValue::I64(v) => literal(Literal::i64_suffixed(v)),
         DefaultValue::U32(v) => literal(Literal::u32_suffixed(v)),
@@ -41,27 +35,6 @@ pub fn scalar_default(scalar: Scalar, text: &str, path: &str) -> Result<TokenStr
         DefaultValue::EnumNumber(_) | DefaultValue::Message => {
             unreachable!("a scalar's default is a scalar")
         }
-    })
-}
-
-/// The descriptor type whose `default_value` rule applies to `scalar`.
-fn descriptor_type(scalar: Scalar) -> Type {
-    match scalar {
-        Scalar::Double => Type::Double,
-        Scalar::Float => Type::Float,
-        Scalar::Int32 => Type::Int32,
-        Scalar::Int64 => Type::Int64,
-        Scalar::UInt32 => Type::Uint32,
-        Scalar::UInt64 => Type::Uint64,
-        Scalar::SInt32 => Type::Sint32,
-        Scalar::SInt64 => Type::Sint64,
-        Scalar::Fixed32 => Type::Fixed32,
-        Scalar::Fixed64 => Type::Fixed64,
-        Scalar::SFixed32 => Type::Sfixed32,
-        Scalar::SFixed64 => Type::Sfixed64,
-        Scalar::Bool => Type::Bool,
-        Scalar::String | Scalar::SharedStr | Scalar::BorrowedStr => Type::String,
-        Scalar::Bytes | Scalar::SharedBytes | Scalar::BorrowedBytes => Type::Bytes,
     }
 }
 
@@ -92,62 +65,41 @@ fn float(
 
 #[cfg(test)]
 mod tests {
+    use buffa_descriptor::rules::parse_default_value;
+    use buffa_types::google::protobuf::field_descriptor_proto::Type;
+
     use super::*;
+
+    /// The default `text` of a field of type `ty`, read as the pool reads
+    /// it and printed.
+    fn printed(ty: Type, text: &str) -> String {
+        scalar_default(parse_default_value(ty, text, |_| None).unwrap()).to_string()
+    }
 
     #[test]
     fn float_specials() {
-        let path = ".p.M.f";
-        assert_eq!(
-            scalar_default(Scalar::Float, "inf", path)
-                .unwrap()
-                .to_string(),
-            "f32 :: INFINITY"
-        );
-        assert_eq!(
-            scalar_default(Scalar::Double, "-inf", path)
-                .unwrap()
-                .to_string(),
-            "f64 :: NEG_INFINITY"
-        );
-        assert_eq!(
-            scalar_default(Scalar::Double, "nan", path)
-                .unwrap()
-                .to_string(),
-            "f64 :: NAN"
-        );
-        assert_eq!(
-            scalar_default(Scalar::Double, "-1.5", path)
-                .unwrap()
-                .to_string(),
-            "- 1.5f64"
-        );
         // `f32` infinity from a double beyond its range, and the spellings
         // `strtod` reads: before the shared rule, printing each as a
         // literal panicked.
-        for (scalar, text, printed) in [
-            (Scalar::Float, "1e+40", "f32 :: INFINITY"),
-            (Scalar::Double, "-Infinity", "f64 :: NEG_INFINITY"),
-            (Scalar::Double, "-nan", "f64 :: NAN"),
-            (Scalar::Float, "-0", "- 0f32"),
-            (Scalar::Int32, "0x10", "16i32"),
+        for (ty, text, expected) in [
+            (Type::Float, "inf", "f32 :: INFINITY"),
+            (Type::Double, "-inf", "f64 :: NEG_INFINITY"),
+            (Type::Double, "nan", "f64 :: NAN"),
+            (Type::Double, "-1.5", "- 1.5f64"),
+            (Type::Float, "1e+40", "f32 :: INFINITY"),
+            (Type::Double, "-Infinity", "f64 :: NEG_INFINITY"),
+            (Type::Double, "-nan", "f64 :: NAN"),
+            (Type::Float, "-0", "- 0f32"),
+            (Type::Int32, "0x10", "16i32"),
+            (
+                Type::Int64,
+                "-9223372036854775808",
+                "- 9223372036854775808i64",
+            ),
+            (Type::String, "a\"b", "\"a\\\"b\""),
+            (Type::Bytes, "\\001x", "b\"\\x01x\""),
         ] {
-            assert_eq!(
-                scalar_default(scalar, text, path).unwrap().to_string(),
-                printed,
-                "{text}"
-            );
+            assert_eq!(printed(ty, text), expected, "{text}");
         }
-        assert_eq!(
-            scalar_default(Scalar::UInt32, "-1", path)
-                .unwrap_err()
-                .to_string(),
-            ".p.M.f: invalid default value \"-1\""
-        );
-        assert_eq!(
-            scalar_default(Scalar::Int64, "-9223372036854775808", path)
-                .unwrap()
-                .to_string(),
-            "- 9223372036854775808i64"
-        );
     }
 }

@@ -413,26 +413,17 @@ fn value_type_name<'f>(context: &'f Context<'_>, field: &'f Field<'_>) -> Option
         .map(|f| f.type_name())
 }
 
-/// The name each of `fields` is written under: its `json_name`, unless
-/// another field has that name as its `json_name` or its .proto name (a
-/// proto2 message may have `foo_bar` and `fooBar`, which protoc only warns
+/// The name each of `fields` is written under: its JSON name, unless
+/// another field has that name as its JSON or .proto name (a proto2
+/// message may have `foo_bar` and `fooBar`, which protoc only warns
 /// about); then its .proto name, which is unique, so that what buffa
-/// writes reads back, with either naming option.
+/// writes reads back, with either naming option. The pool resolved both.
 fn written_names(fields: &[Field<'_>]) -> Vec<String> {
-    let json_names: Vec<String> = fields.iter().map(json_name).collect();
     fields
         .iter()
-        .enumerate()
-        .map(|(index, field)| {
-            let name = &json_names[index];
-            let shared = fields.iter().enumerate().any(|(other, f)| {
-                other != index && (json_names[other] == *name || f.proto.name() == name)
-            });
-            if shared {
-                field.proto.name().to_owned()
-            } else {
-                name.clone()
-            }
+        .map(|field| match field.descriptor.json_name_is_shared() {
+            true => field.proto.name().to_owned(),
+            false => field.descriptor.json_name().to_owned(),
         })
         .collect()
 }
@@ -454,13 +445,4 @@ fn json_keys(fields: &[Field<'_>], names: &[String]) -> Vec<TokenStream> {
         }
     }
     arms
-}
-
-/// The field's JSON name: `json_name` from the descriptor (protoc always
-/// fills it in), else the lowerCamelCase form of its name.
-fn json_name(field: &Field<'_>) -> String {
-    match &field.proto.json_name {
-        Some(name) => name.clone(),
-        None => buffa_descriptor::rules::json_name(field.proto.name()),
-    }
 }

@@ -43,7 +43,9 @@ use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
 use buffa_types::google::protobuf::field_options::OptionRetention;
 use buffa_types::google::protobuf::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 
-use crate::emit::wire::{self, LEN, START_GROUP, VARINT};
+use buffa::wire::WireType;
+
+use crate::emit::wire;
 use crate::error::Error;
 
 /// `FileDescriptorProto.source_code_info`.
@@ -225,7 +227,8 @@ impl RetentionRules {
         };
         let mut out = Vec::with_capacity(stripped.len());
         for field in wire::fields(&stripped)? {
-            if field.number == FILE_SOURCE_CODE_INFO && field.wire_type == LEN {
+            if field.number == FILE_SOURCE_CODE_INFO && field.wire_type == WireType::LengthDelimited
+            {
                 wire::put_len(
                     &mut out,
                     field.number,
@@ -273,7 +276,11 @@ impl RetentionRules {
                     ref type_name,
                     repeated,
                     options,
-                }) if matches!(field.wire_type, LEN | START_GROUP) => {
+                }) if matches!(
+                    field.wire_type,
+                    WireType::LengthDelimited | WireType::StartGroup
+                ) =>
+                {
                     if repeated {
                         let count = counts.entry(field.number).or_default();
                         path.push(*count);
@@ -293,7 +300,7 @@ impl RetentionRules {
                         }
                         Some(stripped) => {
                             let mut whole = Vec::with_capacity(stripped.len() + 8);
-                            if field.wire_type == START_GROUP {
+                            if field.wire_type == WireType::StartGroup {
                                 wire::put_group(&mut whole, field.number, &stripped);
                             } else {
                                 wire::put_len(&mut whole, field.number, &stripped);
@@ -329,7 +336,9 @@ impl RetentionRules {
 fn without_locations(info: &[u8], removed: &[Vec<i32>]) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(info.len());
     for location in wire::fields(info)? {
-        if location.number == SOURCE_CODE_INFO_LOCATION && location.wire_type == LEN {
+        if location.number == SOURCE_CODE_INFO_LOCATION
+            && location.wire_type == WireType::LengthDelimited
+        {
             let path = location_path(location.payload)?;
             if removed.iter().any(|prefix| path.starts_with(prefix)) {
                 continue;
@@ -342,26 +351,21 @@ fn without_locations(info: &[u8], removed: &[Vec<i32>]) -> Result<Vec<u8>, Error
 
 /// The `path` of an encoded `SourceCodeInfo.Location`, packed or not.
 fn location_path(location: &[u8]) -> Result<Vec<i32>, Error> {
-    let invalid = || Error::new("invalid FileDescriptorSet: malformed source code info path");
     let mut path = Vec::new();
     for field in wire::fields(location)? {
         if field.number != LOCATION_PATH {
             continue;
         }
-        match field.wire_type {
-            VARINT => {
-                path.push(wire::read_varint(field.payload, &mut 0).ok_or_else(invalid)? as i32)
+        // A varint's payload is its value; a packed run's, its values.
+        let elements = match field.wire_type {
+            WireType::Varint | WireType::LengthDelimited => wire::varints(field.payload)?,
+            _ => {
+                return Err(Error::new(
+                    "invalid FileDescriptorSet: malformed source code info path",
+                ));
             }
-            LEN => {
-                let mut pos = 0;
-                while pos < field.payload.len() {
-                    path.push(
-                        wire::read_varint(field.payload, &mut pos).ok_or_else(invalid)? as i32,
-                    );
-                }
-            }
-            _ => return Err(invalid()),
-        }
+        };
+        path.extend(elements.into_iter().map(|element| element as i32));
     }
     Ok(path)
 }

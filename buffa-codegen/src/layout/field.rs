@@ -1,6 +1,7 @@
 //! One message field as the layout stage models it: its scalar or value
 //! type, its shape (singular, repeated, map, oneof member) and pointer.
 
+use buffa_descriptor::FieldDescriptor;
 use buffa_types::google::protobuf::FieldDescriptorProto;
 use buffa_types::google::protobuf::field_descriptor_proto::Type;
 use proc_macro2::TokenStream;
@@ -162,6 +163,9 @@ pub enum Shape {
 pub struct Field<'a> {
     /// Its descriptor.
     pub proto: &'a FieldDescriptorProto,
+    /// The same field in the pool, which resolved its features, JSON name
+    /// and default value.
+    pub descriptor: FieldDescriptor,
     /// Field number.
     pub number: u32,
     /// Rust name in the struct (or variant name in a oneof).

@@ -164,7 +164,8 @@ pub fn resolve<'a>(
     let mut variants: HashSet<(usize, String)> = HashSet::new();
     let message_static: &MessageType<'a> = context.schema.message(full_name)?;
     for (index, proto) in message_static.proto.field.iter().enumerate() {
-        let features = message_static.field(proto).features();
+        let descriptor = message_static.field(proto);
+        let features = descriptor.features();
         let path = format!("{full_name}.{}", proto.name());
         let mut map = None;
         let value = match proto.r#type() {
@@ -246,6 +247,7 @@ pub fn resolve<'a>(
         };
         fields.push(Field {
             proto,
+            descriptor,
             number: proto.number() as u32,
             rust_name,
             value,
