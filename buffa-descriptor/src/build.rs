@@ -339,6 +339,12 @@ impl Builder<'_> {
         let start = self.pool.services.len() as u32;
         for (i, service) in proto.service.iter().enumerate() {
             let full_name = self.full_name("service", package, service.name())?;
+            declared_features(
+                self.syntax,
+                OptionTargetType::TargetTypeService,
+                service.options.features.as_option(),
+            )
+            .map_err(|message| self.error("service", &full_name, message))?;
             let index = self.pool.services.len() as u32;
             let methods_start = self.pool.methods.len() as u32;
             self.pool.services.push(ServiceInner {
@@ -350,6 +356,12 @@ impl Builder<'_> {
             self.define("service", &full_name, Symbol::Service(index))?;
             for (j, method) in service.method.iter().enumerate() {
                 let method_name = self.full_name("method", &full_name, method.name())?;
+                declared_features(
+                    self.syntax,
+                    OptionTargetType::TargetTypeMethod,
+                    method.options.features.as_option(),
+                )
+                .map_err(|message| self.error("method", &method_name, message))?;
                 let method_index = self.pool.methods.len() as u32;
                 self.pool.methods.push(MethodInner {
                     full_name: method_name.clone(),

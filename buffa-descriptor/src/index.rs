@@ -92,6 +92,18 @@ impl Builder<'_> {
         };
         let extension_ranges = validate::extension_ranges(proto, max_number)
             .map_err(|message| error(self, message))?;
+        for range in &proto.extension_range {
+            declared_features(
+                self.syntax,
+                OptionTargetType::TargetTypeExtensionRange,
+                range.options.features.as_option(),
+            )
+            .map_err(|e| {
+                // As the .proto wrote it: the end inclusive.
+                let (start, last) = (range.start(), range.end().saturating_sub(1));
+                error(self, format!("extension range {start} to {last}: {e}"))
+            })?;
+        }
 
         let first_oneof = self.pool.oneofs.len() as u32;
         let mut oneof_features = Vec::with_capacity(proto.oneof_decl.len());
@@ -451,6 +463,12 @@ impl Builder<'_> {
                 let Some(number) = value.number else {
                     return Err(self.error("enum value", &value_name, "has no number"));
                 };
+                declared_features(
+                    self.syntax,
+                    OptionTargetType::TargetTypeEnumEntry,
+                    value.options.features.as_option(),
+                )
+                .map_err(|message| self.error("enum value", &value_name, message))?;
                 self.pool.enum_values.push(EnumValueInner {
                     full_name: value_name.clone(),
                     number,

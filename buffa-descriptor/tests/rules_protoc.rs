@@ -14,12 +14,13 @@ use std::process::Command;
 use buffa::Message;
 use buffa_descriptor::rules::{Escapes, ResolvedFeatures, parse_default_value, unescape};
 use buffa_descriptor::{DefaultValue, DescriptorPool};
+use buffa_types::google::protobuf::descriptor_proto::ExtensionRange;
 use buffa_types::google::protobuf::feature_set::{FieldPresence, JsonFormat, Utf8Validation};
 use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
 use buffa_types::google::protobuf::{
     DescriptorProto, Edition, EnumDescriptorProto, EnumValueDescriptorProto, FeatureSet,
     FeatureSetDefaults, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet,
-    OneofDescriptorProto,
+    MethodDescriptorProto, OneofDescriptorProto, ServiceDescriptorProto,
 };
 use fixtures::{compile, protoc};
 
@@ -358,6 +359,45 @@ fn declared_features_are_checked_as_protoc_checks_them() {
     };
     let on_enum: Edit =
         |f, set| f.enum_type[0].options.get_or_insert_default().features = set.into();
+    let on_enum_value: Edit = |f, set| {
+        f.enum_type[0].value[0]
+            .options
+            .get_or_insert_default()
+            .features = set.into()
+    };
+    // `extensions 100 to 200;` on M, with the features.
+    let on_extension_range: Edit = |f, set| {
+        let mut range = ExtensionRange {
+            start: Some(100),
+            end: Some(201),
+            ..Default::default()
+        };
+        range.options.get_or_insert_default().features = set.into();
+        f.message_type[0].extension_range.push(range);
+    };
+    // `service S { rpc Get(M) returns (M); }`, the features on the
+    // service or on the method.
+    fn service(f: &mut FileDescriptorProto) -> &mut ServiceDescriptorProto {
+        f.service.push(ServiceDescriptorProto {
+            name: Some("S".into()),
+            method: vec![MethodDescriptorProto {
+                name: Some("Get".into()),
+                input_type: Some(".p.M".into()),
+                output_type: Some(".p.M".into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        f.service.last_mut().unwrap()
+    }
+    let on_service: Edit =
+        |f, set| service(f).options.get_or_insert_default().features = set.into();
+    let on_method: Edit = |f, set| {
+        service(f).method[0]
+            .options
+            .get_or_insert_default()
+            .features = set.into()
+    };
     let implicit = FeatureSet {
         field_presence: Some(FieldPresence::Implicit),
         ..Default::default()
@@ -403,7 +443,68 @@ fn declared_features_are_checked_as_protoc_checks_them() {
             FeatureSet::default(),
             Some("m.proto: message p.M: features are only valid under editions"),
         ),
+        (
+            "proto2",
+            "p2-enum-value",
+            on_enum_value,
+            FeatureSet::default(),
+            Some("m.proto: enum value p.E_ZERO: features are only valid under editions"),
+        ),
+        (
+            "proto2",
+            "p2-extension-range",
+            on_extension_range,
+            FeatureSet::default(),
+            Some(
+                "m.proto: message p.M: extension range 100 to 200: features are only valid \
+                 under editions",
+            ),
+        ),
+        (
+            "proto3",
+            "p3-service",
+            on_service,
+            FeatureSet::default(),
+            Some("m.proto: service p.S: features are only valid under editions"),
+        ),
+        (
+            "proto3",
+            "p3-method",
+            on_method,
+            FeatureSet::default(),
+            Some("m.proto: method p.S.Get: features are only valid under editions"),
+        ),
         // In editions, only where `targets` allow.
+        (
+            "editions",
+            "ed-service",
+            on_service,
+            FeatureSet::default(),
+            None,
+        ),
+        (
+            "editions",
+            "ed-range",
+            on_extension_range,
+            FeatureSet::default(),
+            None,
+        ),
+        (
+            "editions",
+            "ed-enum-value",
+            on_enum_value,
+            none(),
+            Some(
+                "m.proto: enum value p.E_ZERO: feature utf8_validation cannot be set on an enum value",
+            ),
+        ),
+        (
+            "editions",
+            "ed-method",
+            on_method,
+            implicit.clone(),
+            Some("m.proto: method p.S.Get: feature field_presence cannot be set on a method"),
+        ),
         ("editions", "ed-field", on_field, none(), None),
         (
             "editions",
