@@ -13,6 +13,10 @@
 //!   path to give one [`Binding`] per variable.
 //! - [`query`]: [`query::parse`] reads `a.b=1&c=x&c=y` into one
 //!   [`Binding`] per parameter, in order.
+//! - [`rule`]: the `google.api.http` rules of a service's methods, read
+//!   from its descriptors and checked against its messages.
+//! - [`router`]: the rule a request's method and path answer to, or why
+//!   none does (404, 405, 400).
 //!
 //! ```
 //! use buffa_http::{query, template::PathTemplate};
@@ -37,6 +41,8 @@
 
 mod percent;
 pub mod query;
+pub mod router;
+pub mod rule;
 pub mod template;
 
 /// The most field names in one field path (`a.b.c` has three), in a path
