@@ -17,6 +17,8 @@
 //!   from its descriptors and checked against its messages.
 //! - [`router`]: the rule a request's method and path answer to, or why
 //!   none does (404, 405, 400).
+//! - [`status`]: gRPC status codes as HTTP statuses, and the JSON form of
+//!   `google.rpc.Status` that failed calls answer with.
 //!
 //! ```
 //! use buffa_http::{query, template::PathTemplate};
@@ -43,6 +45,7 @@ mod percent;
 pub mod query;
 pub mod router;
 pub mod rule;
+pub mod status;
 pub mod template;
 
 /// The most field names in one field path (`a.b.c` has three), in a path
