@@ -19,6 +19,8 @@
 //!   none does (404, 405, 400).
 //! - [`status`]: gRPC status codes as HTTP statuses, and the JSON form of
 //!   `google.rpc.Status` that failed calls answer with.
+//! - `serve` (feature `axum`): a `Transcoder` answering HTTP/JSON by
+//!   calling the gRPC service in process, as an axum router.
 //!
 //! ```
 //! use buffa_http::{query, template::PathTemplate};
@@ -45,8 +47,26 @@ mod percent;
 pub mod query;
 pub mod router;
 pub mod rule;
+#[cfg(feature = "axum")]
+pub mod serve;
 pub mod status;
 pub mod template;
+
+/// The directory holding `google/api/http.proto` and
+/// `google/api/annotations.proto` (the wire schema of googleapis' files of
+/// those names, without their documentation), to add to a build's include
+/// paths so that `.proto` files can `import "google/api/annotations.proto"`
+/// without a googleapis checkout:
+///
+/// ```text
+/// // build.rs, with buffa-http as a build-dependency
+/// buffa_build::Config::new()
+///     .files(&["proto/shop/v1/shop.proto"])
+///     .includes(&["proto", buffa_http::PROTO_INCLUDE])
+///     .compile()
+///     .unwrap();
+/// ```
+pub const PROTO_INCLUDE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/proto");
 
 /// The most field names in one field path (`a.b.c` has three), in a path
 /// template's variable and in a query parameter's name alike.

@@ -30,6 +30,7 @@ fn compile(include: &Path, file: &str) -> Result<Vec<FileDescriptorProto>, Strin
         .arg(format!("--descriptor_set_out={}", out.display()))
         .arg(format!("-I{}", include.display()))
         .arg(format!("-I{}", proto_dir().display()))
+        .arg(format!("-I{}", buffa_http::PROTO_INCLUDE))
         .arg(format!(
             "-I{}",
             protoc_bin_vendored::include_path().unwrap().display()
