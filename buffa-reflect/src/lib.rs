@@ -15,6 +15,8 @@
 //!   with the binary encoding;
 //! - [`text`]: the protobuf text format, printed and parsed over
 //!   reflection;
+//! - [`field_mask`]: `google.protobuf.FieldMask` checked against a message
+//!   type, and applied to messages (trim, merge);
 //! - `json` (the `json` feature): proto3 JSON over reflection, for
 //!   dynamic and generated messages alike.
 
@@ -23,6 +25,7 @@
 #[doc(hidden)]
 pub mod __private;
 mod dynamic;
+pub mod field_mask;
 #[cfg(feature = "json")]
 pub mod json;
 mod options;

@@ -7,7 +7,7 @@ use std::fmt;
 
 use crate::dynamic::DynamicMessage;
 use crate::reflect::{ReflectList, ReflectMap, ReflectMessage};
-use crate::{FieldDescriptor, Kind, MessageDescriptor};
+use crate::{DefaultValue, FieldDescriptor, Kind, MessageDescriptor};
 
 /// An owned field value.
 ///
@@ -244,6 +244,25 @@ impl Value {
             Kind::Bytes => Value::Bytes(Vec::new()),
             Kind::Enum(e) => Value::EnumNumber(e.default_value().number()),
             Kind::Message(m) => Value::Message(DynamicMessage::new(m.clone())),
+        }
+    }
+
+    /// The value a singular `field` reads as when it is not set: its
+    /// declared default (proto2 `[default = ...]`) or the zero of its kind;
+    /// an empty message for a message field.
+    pub(crate) fn unset_value_of(field: &FieldDescriptor) -> Value {
+        match field.default_value() {
+            DefaultValue::Bool(v) => Value::Bool(v),
+            DefaultValue::I32(v) => Value::I32(v),
+            DefaultValue::I64(v) => Value::I64(v),
+            DefaultValue::U32(v) => Value::U32(v),
+            DefaultValue::U64(v) => Value::U64(v),
+            DefaultValue::F32(v) => Value::F32(v),
+            DefaultValue::F64(v) => Value::F64(v),
+            DefaultValue::String(v) => Value::String(v),
+            DefaultValue::Bytes(v) => Value::Bytes(v),
+            DefaultValue::EnumNumber(v) => Value::EnumNumber(v),
+            DefaultValue::Message => Value::default_of(&field.kind()),
         }
     }
 

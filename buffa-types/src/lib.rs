@@ -69,6 +69,11 @@
 //!   to and from [`std::time::Duration`], checked against the ranges the
 //!   protobuf documentation gives, failing with a [`RangeError`];
 //! - [`Any::pack`], [`Any::unpack`] and [`Any::is`];
+//! - [`FieldMask`] paths as sets: [`FieldMask::from_paths`],
+//!   [`FieldMask::normalize`], [`FieldMask::union`],
+//!   [`FieldMask::intersection`] and [`FieldMask::covers`] (checking a
+//!   mask against a message type and applying it to messages take a
+//!   schema: `buffa_reflect::field_mask`);
 //! - [`Value`] from numbers, strings, booleans, [`Struct`]s and lists, and
 //!   [`Struct`] and [`ListValue`] collected from iterators.
 //!
@@ -96,6 +101,7 @@
 mod any;
 mod duration;
 mod error;
+mod field_mask;
 #[cfg(feature = "json")]
 mod json;
 mod struct_value;
