@@ -1,0 +1,197 @@
+//! One server, two protocols: a tonic client and an HTTP/1.1 client call
+//! the same bookstore, and each sees what the other did.
+
+use std::net::SocketAddr;
+
+use axum::body::Bytes;
+use axum::http::{HeaderMap, Method, Request};
+use bookstore::bookstore::v1::bookstore_client::BookstoreClient;
+use bookstore::bookstore::v1::{CreateShelfRequest, GetShelfRequest, Shelf};
+use bookstore::Library;
+use http_body_util::{BodyExt, Full};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use tonic::Code;
+
+/// Starts a server on an ephemeral port.
+async fn start() -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(bookstore::serve(listener, Library::default()));
+    address
+}
+
+/// An HTTP/1.1 client and the server's address.
+struct Http {
+    client: Client<HttpConnector, Full<Bytes>>,
+    address: SocketAddr,
+}
+
+/// What the server answered: the status, the headers and the body.
+struct Answer {
+    status: u16,
+    headers: HeaderMap,
+    body: String,
+}
+
+impl Http {
+    async fn send(&self, method: Method, path: &str, body: &str) -> Answer {
+        let request = Request::builder()
+            .method(method)
+            .uri(format!("http://{}{path}", self.address))
+            .header("content-type", "application/json")
+            .body(Full::new(Bytes::from(body.to_owned())))
+            .unwrap();
+        let response = self.client.request(request).await.unwrap();
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        Answer {
+            status,
+            headers,
+            body: String::from_utf8(bytes.to_vec()).unwrap(),
+        }
+    }
+}
+
+#[tokio::test]
+async fn grpc_and_http_json_answer_from_one_implementation() {
+    let address = start().await;
+    let mut grpc = loop {
+        match BookstoreClient::connect(format!("http://{address}")).await {
+            Ok(client) => break client,
+            Err(_) => tokio::task::yield_now().await,
+        }
+    };
+    let http = Http {
+        client: Client::builder(TokioExecutor::new()).build_http(),
+        address,
+    };
+
+    // A shelf created over gRPC is read over HTTP.
+    let created = grpc
+        .create_shelf(CreateShelfRequest {
+            shelf: Shelf {
+                theme: "poetry".into(),
+                capacity: 2,
+                ..Default::default()
+            }
+            .into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(created.name, "shelves/1");
+    let answer = http.send(Method::GET, "/v1/shelves/1", "").await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(answer.headers["content-type"], "application/json");
+    assert_eq!(
+        answer.body,
+        r#"{"name":"shelves/1","theme":"poetry","capacity":2}"#
+    );
+
+    // A shelf created over HTTP (`body: "shelf"`) is read over gRPC.
+    let answer = http
+        .send(Method::POST, "/v1/shelves", r#"{"theme":"history"}"#)
+        .await;
+    assert_eq!(answer.body, r#"{"name":"shelves/2","theme":"history"}"#);
+    let shelf = grpc
+        .get_shelf(GetShelfRequest {
+            name: "shelves/2".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(shelf.theme, "history");
+
+    // Query parameters fill the fields the path and body leave.
+    let answer = http.send(Method::GET, "/v1/shelves?theme=poetry", "").await;
+    assert_eq!(
+        answer.body,
+        r#"{"shelves":[{"name":"shelves/1","theme":"poetry","capacity":2}]}"#
+    );
+
+    // An update through a field mask (AIP-134): only `capacity` changes.
+    let answer = http
+        .send(
+            Method::PATCH,
+            "/v1/shelves/2?updateMask=capacity",
+            r#"{"theme":"ignored","capacity":1}"#,
+        )
+        .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(
+        answer.body,
+        r#"{"name":"shelves/2","theme":"history","capacity":1}"#
+    );
+
+    // Books, and a server stream as a JSON array.
+    let answer = http
+        .send(
+            Method::POST,
+            "/v1/shelves/1/books",
+            r#"{"title":"Odes","author":"Keats"}"#,
+        )
+        .await;
+    assert_eq!(
+        answer.body,
+        r#"{"name":"shelves/1/books/1","author":"Keats","title":"Odes"}"#
+    );
+    http.send(Method::POST, "/v1/shelves/1/books", r#"{"title":"Lamia"}"#)
+        .await;
+    let answer = http.send(Method::GET, "/v1/shelves/1/books", "").await;
+    assert_eq!(
+        answer.body,
+        r#"[{"name":"shelves/1/books/1","author":"Keats","title":"Odes"},{"name":"shelves/1/books/2","title":"Lamia"}]"#
+    );
+    let answer = http.send(Method::GET, "/v1/shelves/1/books?limit=1", "").await;
+    assert_eq!(
+        answer.body,
+        r#"[{"name":"shelves/1/books/1","author":"Keats","title":"Odes"}]"#
+    );
+
+    // Errors: the service's status as HTTP and google.rpc.Status JSON.
+    let answer = http
+        .send(Method::POST, "/v1/shelves/1/books", r#"{"title":"Endymion"}"#)
+        .await;
+    assert_eq!(answer.status, 400);
+    assert_eq!(
+        answer.body,
+        r#"{"code":9,"message":"the shelf is full","details":[]}"#
+    );
+    let answer = http.send(Method::GET, "/v1/shelves/9", "").await;
+    assert_eq!(answer.status, 404);
+    assert_eq!(
+        answer.body,
+        r#"{"code":5,"message":"no shelf named \"shelves/9\"","details":[]}"#
+    );
+    // Routing and reading errors.
+    let answer = http.send(Method::PUT, "/v1/shelves/1", "").await;
+    assert_eq!(answer.status, 405);
+    assert_eq!(answer.headers["allow"], "GET, PATCH, DELETE");
+    assert_eq!(http.send(Method::GET, "/v2/shelves", "").await.status, 404);
+    let answer = http.send(Method::GET, "/v1/shelves?theme=%ZZ", "").await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    assert!(answer.body.starts_with(r#"{"code":3,"#), "{}", answer.body);
+    let answer = http
+        .send(Method::POST, "/v1/shelves", r#"{"theme": 7}"#)
+        .await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    let huge = format!(r#"{{"theme":"{}"}}"#, "x".repeat(5 << 20));
+    assert_eq!(http.send(Method::POST, "/v1/shelves", &huge).await.status, 413);
+
+    // A delete over HTTP is seen over gRPC.
+    let answer = http.send(Method::DELETE, "/v1/shelves/1", "").await;
+    assert_eq!((answer.status, answer.body.as_str()), (200, "{}"));
+    let error = grpc
+        .get_shelf(GetShelfRequest {
+            name: "shelves/1".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Code::NotFound);
+}
