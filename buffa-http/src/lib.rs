@@ -1,12 +1,12 @@
 //! # buffa-http
 //!
-//! The request side of HTTP/JSON transcoding as `google/api/http.proto`
-//! specifies it (the `google.api.http` method option): the URL path
-//! template of an `HttpRule`, matching a request path against it with
-//! the spec's percent-decoding, and the URL query string whose parameters
-//! name the remaining request fields. Binding the values to message
-//! fields is not here yet; this crate turns text into field paths and
-//! decoded strings.
+//! HTTP/JSON transcoding as `google/api/http.proto` specifies it (the
+//! `google.api.http` method option): a service's rules read from its
+//! descriptors, requests routed by method and URL path, the request
+//! message built by reflection from the path, the query string and the
+//! JSON body, and (feature `axum`) an axum service that calls the gRPC
+//! server in process and answers with JSON, so that one implementation
+//! of a service answers both protocols.
 //!
 //! - [`template`]: [`PathTemplate`](template::PathTemplate), parsed from
 //!   http.proto's grammar (`/v1/{name=messages/*}`), matched against a
@@ -17,6 +17,8 @@
 //!   from its descriptors and checked against its messages.
 //! - [`router`]: the rule a request's method and path answer to, or why
 //!   none does (404, 405, 400).
+//! - [`bind`]: decoded values put into a request message's fields, by
+//!   reflection.
 //! - [`status`]: gRPC status codes as HTTP statuses, and the JSON form of
 //!   `google.rpc.Status` that failed calls answer with.
 //! - `serve` (feature `axum`): a `Transcoder` answering HTTP/JSON by
@@ -43,6 +45,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod bind;
 mod percent;
 pub mod query;
 pub mod router;
