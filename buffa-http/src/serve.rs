@@ -135,8 +135,12 @@ where
             .map_err(|message| Failure::from(Status::new(Code::InvalidArgument, message)))?;
         let call = grpc_request(&route.rule.rpc, &message, &parts.headers);
         let mut grpc = self.grpc.clone();
-        let unavailable =
-            |e: S::Error| Status::new(Code::Unavailable, format!("the service failed: {}", e.into()));
+        let unavailable = |e: S::Error| {
+            Status::new(
+                Code::Unavailable,
+                format!("the service failed: {}", e.into()),
+            )
+        };
         poll_fn(|cx| grpc.poll_ready(cx))
             .await
             .map_err(unavailable)?;
@@ -153,8 +157,8 @@ enum Failure {
 
 impl From<Status> for Failure {
     fn from(status: Status) -> Failure {
-        let http = StatusCode::from_u16(status.http_status())
-            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let http =
+            StatusCode::from_u16(status.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         Failure::Status(http, status)
     }
 }
@@ -266,14 +270,20 @@ fn grpc_request(
 }
 
 /// The JSON answer of `rule` to the gRPC `response`.
-async fn json_response<B>(rule: &HttpRule, response: Response<B>) -> Result<Response<AxumBody>, Failure>
+async fn json_response<B>(
+    rule: &HttpRule,
+    response: Response<B>,
+) -> Result<Response<AxumBody>, Failure>
 where
     B: http_body::Body<Data = Bytes>,
     B::Error: Into<Box<dyn StdError + Send + Sync>>,
 {
     let (parts, body) = response.into_parts();
     let collected = body.collect().await.map_err(|e| {
-        Status::new(Code::Unavailable, format!("the service's answer broke off: {}", e.into()))
+        Status::new(
+            Code::Unavailable,
+            format!("the service's answer broke off: {}", e.into()),
+        )
     })?;
     let trailers = collected.trailers().cloned().unwrap_or_default();
     let status = call_status(&parts.headers, &trailers);
@@ -292,7 +302,10 @@ where
         let len = u32::from_be_bytes([rest[1], rest[2], rest[3], rest[4]]) as usize;
         let frame = rest.get(5..5 + len).ok_or_else(malformed)?;
         let message = DynamicMessage::decode(output.clone(), frame).map_err(|e| {
-            Status::new(Code::Internal, format!("the service's answer does not decode: {e}"))
+            Status::new(
+                Code::Internal,
+                format!("the service's answer does not decode: {e}"),
+            )
         })?;
         messages.push(message);
         rest = &rest[5 + len..];
@@ -311,7 +324,10 @@ where
         let [message] = &messages[..] else {
             return Err(Status::new(
                 Code::Internal,
-                format!("the service answered a unary call with {} messages", messages.len()),
+                format!(
+                    "the service answered a unary call with {} messages",
+                    messages.len()
+                ),
             )
             .into());
         };
@@ -333,10 +349,14 @@ where
 /// The JSON of `message`, or of its `response_body` field alone.
 fn response_json(rule: &HttpRule, message: &DynamicMessage) -> Result<Vec<u8>, Failure> {
     let failed = |e: buffa::json::JsonError| {
-        Failure::from(Status::new(Code::Internal, format!("the answer has no JSON form: {e}")))
+        Failure::from(Status::new(
+            Code::Internal,
+            format!("the answer has no JSON form: {e}"),
+        ))
     };
     let Some(field) = &rule.response_body else {
-        return buffa_reflect::json::to_vec_with(message, &SerializeOptions::DEFAULT).map_err(failed);
+        return buffa_reflect::json::to_vec_with(message, &SerializeOptions::DEFAULT)
+            .map_err(failed);
     };
     // The field's value as the message's JSON writes it, defaults included
     // so that an empty list is `[]`, not nothing.

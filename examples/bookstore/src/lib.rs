@@ -18,7 +18,7 @@ mod generated {
 }
 mod service;
 
-pub use generated::bookstore;
+pub use generated::{bookstore, google};
 pub use service::{BookStream, Library};
 
 use std::error::Error;
@@ -55,10 +55,7 @@ pub fn app(library: Library) -> Result<axum::Router, BoxError> {
 }
 
 /// A service sending gRPC requests to `grpc` and the others to `http`.
-fn dispatch(
-    grpc: axum::Router,
-    http: axum::Router,
-) -> axum::routing::MethodRouter {
+fn dispatch(grpc: axum::Router, http: axum::Router) -> axum::routing::MethodRouter {
     axum::routing::any(move |request: Request<Body>| {
         let is_grpc = (request.headers().get(axum::http::header::CONTENT_TYPE))
             .and_then(|value| value.to_str().ok())

@@ -166,7 +166,11 @@ impl Bookstore for Library {
         let request = request.into_inner();
         let mut state = self.state();
         state.shelf(&request.parent)?;
-        let books = state.books.get(&request.parent).cloned().unwrap_or_default();
+        let books = state
+            .books
+            .get(&request.parent)
+            .cloned()
+            .unwrap_or_default();
         let limit = match usize::try_from(request.limit) {
             Ok(0) => books.len(),
             Ok(limit) => limit,

@@ -5,9 +5,9 @@ use std::net::SocketAddr;
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, Method, Request};
+use bookstore::Library;
 use bookstore::bookstore::v1::bookstore_client::BookstoreClient;
 use bookstore::bookstore::v1::{CreateShelfRequest, GetShelfRequest, Shelf};
-use bookstore::Library;
 use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -147,7 +147,9 @@ async fn grpc_and_http_json_answer_from_one_implementation() {
         answer.body,
         r#"[{"name":"shelves/1/books/1","author":"Keats","title":"Odes"},{"name":"shelves/1/books/2","title":"Lamia"}]"#
     );
-    let answer = http.send(Method::GET, "/v1/shelves/1/books?limit=1", "").await;
+    let answer = http
+        .send(Method::GET, "/v1/shelves/1/books?limit=1", "")
+        .await;
     assert_eq!(
         answer.body,
         r#"[{"name":"shelves/1/books/1","author":"Keats","title":"Odes"}]"#
@@ -155,7 +157,11 @@ async fn grpc_and_http_json_answer_from_one_implementation() {
 
     // Errors: the service's status as HTTP and google.rpc.Status JSON.
     let answer = http
-        .send(Method::POST, "/v1/shelves/1/books", r#"{"title":"Endymion"}"#)
+        .send(
+            Method::POST,
+            "/v1/shelves/1/books",
+            r#"{"title":"Endymion"}"#,
+        )
         .await;
     assert_eq!(answer.status, 400);
     assert_eq!(
@@ -181,7 +187,10 @@ async fn grpc_and_http_json_answer_from_one_implementation() {
         .await;
     assert_eq!(answer.status, 400, "{}", answer.body);
     let huge = format!(r#"{{"theme":"{}"}}"#, "x".repeat(5 << 20));
-    assert_eq!(http.send(Method::POST, "/v1/shelves", &huge).await.status, 413);
+    assert_eq!(
+        http.send(Method::POST, "/v1/shelves", &huge).await.status,
+        413
+    );
 
     // A delete over HTTP is seen over gRPC.
     let answer = http.send(Method::DELETE, "/v1/shelves/1", "").await;
