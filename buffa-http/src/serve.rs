@@ -32,7 +32,7 @@ use std::sync::Arc;
 
 use axum::body::Body as AxumBody;
 use buffa::json::{DeserializeOptions, SerializeOptions};
-use buffa_reflect::{DynamicMessage, MethodDescriptor};
+use buffa_reflect::{DynamicMessage, MethodDescriptor, ReflectMessage};
 use bytes::{BufMut, Bytes, BytesMut};
 use http::header::{ALLOW, CONTENT_TYPE, HeaderName, HeaderValue};
 use http::{HeaderMap, Method, Request, Response, StatusCode};
@@ -164,6 +164,14 @@ impl From<Status> for Failure {
 }
 
 impl Failure {
+    /// The status the failure answers with.
+    fn status(self) -> Status {
+        match self {
+            Failure::Route(error) => Status::new(Code::InvalidArgument, error.to_string()),
+            Failure::Status(_, status) => status,
+        }
+    }
+
     fn into_response(self) -> Response<AxumBody> {
         let (http, status, allow) = match self {
             Failure::Route(error) => {
@@ -182,7 +190,7 @@ impl Failure {
             }
             Failure::Status(http, status) => (http, status, None),
         };
-        let mut response = json(http, status.to_json().into_bytes());
+        let mut response = json(http, AxumBody::from(status.to_json()));
         if let Some(allow) = allow.and_then(|a| HeaderValue::from_str(&a).ok()) {
             response.headers_mut().insert(ALLOW, allow);
         }
@@ -191,8 +199,8 @@ impl Failure {
 }
 
 /// An answer of `status` with a JSON `body`.
-fn json(status: StatusCode, body: Vec<u8>) -> Response<AxumBody> {
-    let mut response = Response::new(AxumBody::from(body));
+fn json(status: StatusCode, body: AxumBody) -> Response<AxumBody> {
+    let mut response = Response::new(body);
     *response.status_mut() = status;
     response
         .headers_mut()
@@ -269,81 +277,220 @@ fn grpc_request(
     request
 }
 
-/// The JSON answer of `rule` to the gRPC `response`.
+/// The JSON answer of `rule` to the gRPC `response`: the one message of a
+/// unary call, or a server stream's messages as a JSON array written as
+/// they arrive.
 async fn json_response<B>(
     rule: &HttpRule,
     response: Response<B>,
 ) -> Result<Response<AxumBody>, Failure>
 where
-    B: http_body::Body<Data = Bytes>,
+    B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn StdError + Send + Sync>>,
 {
     let (parts, body) = response.into_parts();
-    let collected = body.collect().await.map_err(|e| {
-        Status::new(
-            Code::Unavailable,
-            format!("the service's answer broke off: {}", e.into()),
-        )
-    })?;
-    let trailers = collected.trailers().cloned().unwrap_or_default();
-    let status = call_status(&parts.headers, &trailers);
-    if status.code() != Code::Ok {
-        return Err(status.into());
-    }
-    let data = collected.to_bytes();
-    let output = rule.rpc.output();
-    let mut messages = Vec::new();
-    let mut rest = &data[..];
-    while !rest.is_empty() {
-        let malformed = || Status::new(Code::Internal, "the service's answer is not gRPC framing");
-        if rest.len() < 5 || rest[0] != 0 {
-            return Err(malformed().into());
+    // A call that fails before answering answers with its status alone,
+    // in the headers ("trailers-only").
+    if parts.headers.contains_key("grpc-status") {
+        let status = call_status(&parts.headers, &HeaderMap::new());
+        if status.code() != Code::Ok {
+            return Err(status.into());
         }
-        let len = u32::from_be_bytes([rest[1], rest[2], rest[3], rest[4]]) as usize;
-        let frame = rest.get(5..5 + len).ok_or_else(malformed)?;
-        let message = DynamicMessage::decode(output.clone(), frame).map_err(|e| {
+    }
+    let mut answer = if rule.rpc.is_server_streaming() {
+        let stream = futures_util::stream::unfold(
+            JsonArray {
+                rule: rule.clone(),
+                body: Box::pin(body),
+                frames: Frames::default(),
+                started: false,
+                done: false,
+            },
+            JsonArray::next_chunk,
+        );
+        json(StatusCode::OK, AxumBody::from_stream(stream))
+    } else {
+        let collected = body.collect().await.map_err(|e| {
             Status::new(
-                Code::Internal,
-                format!("the service's answer does not decode: {e}"),
+                Code::Unavailable,
+                format!("the service's answer broke off: {}", e.into()),
             )
         })?;
-        messages.push(message);
-        rest = &rest[5 + len..];
-    }
-    let body = if rule.rpc.is_server_streaming() {
-        let mut body = b"[".to_vec();
-        for (i, message) in messages.iter().enumerate() {
-            if i > 0 {
-                body.push(b',');
-            }
-            body.extend(response_json(rule, message)?);
+        let trailers = collected.trailers().cloned().unwrap_or_default();
+        let status = call_status(&parts.headers, &trailers);
+        if status.code() != Code::Ok {
+            return Err(status.into());
         }
-        body.push(b']');
-        body
-    } else {
-        let [message] = &messages[..] else {
+        let mut frames = Frames::default();
+        frames.buffer.extend_from_slice(&collected.to_bytes());
+        let message = frames.next_message(&rule.rpc.output())?;
+        let (Some(message), None) = (message, frames.next_message(&rule.rpc.output())?) else {
             return Err(Status::new(
                 Code::Internal,
-                format!(
-                    "the service answered a unary call with {} messages",
-                    messages.len()
-                ),
+                "the service did not answer a unary call with one message",
             )
             .into());
         };
-        response_json(rule, message)?
+        let mut answer = json(
+            StatusCode::OK,
+            AxumBody::from(response_json(rule, &message)?),
+        );
+        add_metadata(answer.headers_mut(), &trailers);
+        answer
     };
-    let mut response = json(StatusCode::OK, body);
-    for (name, value) in parts.headers.iter().chain(trailers.iter()) {
+    add_metadata(answer.headers_mut(), &parts.headers);
+    Ok(answer)
+}
+
+/// Adds the call's metadata among `headers` to the answer's headers, as
+/// `grpc-metadata-NAME`.
+fn add_metadata(answer: &mut HeaderMap, headers: &HeaderMap) {
+    for (name, value) in headers {
         let name = name.as_str();
         if name.starts_with("grpc-") || name == "content-type" || name == "te" {
             continue;
         }
         if let Ok(header) = HeaderName::from_bytes(format!("{METADATA_PREFIX}{name}").as_bytes()) {
-            response.headers_mut().append(header, value.clone());
+            answer.append(header, value.clone());
         }
     }
-    Ok(response)
+}
+
+/// gRPC's length-prefixed messages, read from the bytes received so far.
+#[derive(Default)]
+struct Frames {
+    buffer: BytesMut,
+}
+
+impl Frames {
+    /// The next whole message in the buffer, decoded as `output`, or
+    /// `None` until one has arrived.
+    fn next_message(
+        &mut self,
+        output: &buffa_reflect::MessageDescriptor,
+    ) -> Result<Option<DynamicMessage>, Status> {
+        if self.buffer.len() < 5 {
+            return Ok(None);
+        }
+        if self.buffer[0] != 0 {
+            return Err(Status::new(
+                Code::Internal,
+                "the service compressed its answer, which was not asked for",
+            ));
+        }
+        let len = u32::from_be_bytes([
+            self.buffer[1],
+            self.buffer[2],
+            self.buffer[3],
+            self.buffer[4],
+        ]) as usize;
+        if self.buffer.len() - 5 < len {
+            return Ok(None);
+        }
+        let frame = self.buffer.split_to(5 + len);
+        DynamicMessage::decode(output.clone(), &frame[5..])
+            .map(Some)
+            .map_err(|e| {
+                Status::new(
+                    Code::Internal,
+                    format!("the service's answer does not decode: {e}"),
+                )
+            })
+    }
+}
+
+/// A server stream being written as a JSON array: `[`, each message's
+/// JSON as it arrives, `]`. A stream that ends with an error (after the
+/// `200` is sent) ends with one more element, `{"error": STATUS}`, the
+/// `google.rpc.Status` of the failure.
+struct JsonArray<B> {
+    rule: HttpRule,
+    body: std::pin::Pin<Box<B>>,
+    frames: Frames,
+    /// Whether `[` has been written.
+    started: bool,
+    /// Whether `]` has been written.
+    done: bool,
+}
+
+impl<B> JsonArray<B>
+where
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn StdError + Send + Sync>>,
+{
+    /// The next piece of the array and the state after it, or `None` once
+    /// the array is closed.
+    async fn next_chunk(mut self) -> Option<(Result<Bytes, std::convert::Infallible>, Self)> {
+        if self.done {
+            return None;
+        }
+        let output = self.rule.rpc.output();
+        loop {
+            match self.frames.next_message(&output) {
+                Ok(Some(message)) => {
+                    let chunk = match response_json(&self.rule, &message) {
+                        Ok(json) => self.element(json),
+                        Err(failure) => self.close(Some(failure.status())),
+                    };
+                    return Some((Ok(chunk), self));
+                }
+                Ok(None) => {}
+                Err(status) => {
+                    let chunk = self.close(Some(status));
+                    return Some((Ok(chunk), self));
+                }
+            }
+            match self.body.frame().await {
+                Some(Ok(frame)) => match frame.into_data() {
+                    Ok(data) => self.frames.buffer.extend_from_slice(&data),
+                    Err(frame) => {
+                        let trailers = frame.into_trailers().unwrap_or_default();
+                        let status = call_status(&HeaderMap::new(), &trailers);
+                        let chunk = self.close((status.code() != Code::Ok).then_some(status));
+                        return Some((Ok(chunk), self));
+                    }
+                },
+                Some(Err(e)) => {
+                    let status = Status::new(
+                        Code::Unavailable,
+                        format!("the service's answer broke off: {}", e.into()),
+                    );
+                    let chunk = self.close(Some(status));
+                    return Some((Ok(chunk), self));
+                }
+                None => {
+                    let status =
+                        Status::new(Code::Unknown, "the service's answer has no grpc-status");
+                    let chunk = self.close(Some(status));
+                    return Some((Ok(chunk), self));
+                }
+            }
+        }
+    }
+
+    /// One element, after `[` or `,`.
+    fn element(&mut self, json: Vec<u8>) -> Bytes {
+        let mut chunk = Vec::with_capacity(json.len() + 1);
+        chunk.push(if self.started { b',' } else { b'[' });
+        self.started = true;
+        chunk.extend(json);
+        chunk.into()
+    }
+
+    /// The end of the array, with the error element when the call failed.
+    fn close(&mut self, failure: Option<Status>) -> Bytes {
+        let mut chunk = match failure {
+            Some(status) => {
+                let error = format!("{{\"error\":{}}}", status.to_json());
+                self.element(error.into_bytes()).to_vec()
+            }
+            None if !self.started => b"[".to_vec(),
+            None => Vec::new(),
+        };
+        chunk.push(b']');
+        self.done = true;
+        chunk.into()
+    }
 }
 
 /// The JSON of `message`, or of its `response_body` field alone.
@@ -358,17 +505,30 @@ fn response_json(rule: &HttpRule, message: &DynamicMessage) -> Result<Vec<u8>, F
         return buffa_reflect::json::to_vec_with(message, &SerializeOptions::DEFAULT)
             .map_err(failed);
     };
-    // The field's value as the message's JSON writes it, defaults included
-    // so that an empty list is `[]`, not nothing.
-    let options = SerializeOptions::DEFAULT.with_emit_default_values(true);
-    let whole = buffa_reflect::json::to_vec_with(message, &options).map_err(failed)?;
-    let object: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&whole)
-        .map_err(|e| Failure::from(Status::new(Code::Internal, e.to_string())))?;
-    let value = object
-        .get(field.json_name())
-        .cloned()
-        .unwrap_or(serde_json::Value::Null);
-    Ok(value.to_string().into_bytes())
+    // The field alone in a message of the same type, written as JSON
+    // (`{"shelves":[...]}`), then its value cut out: the writer's own
+    // output, field order and number forms included.
+    let mut only = DynamicMessage::new(message.descriptor());
+    if let Some(value) = message.field_owned(field) {
+        only.set_field(field, value)
+            .map_err(|e| Failure::from(Status::new(Code::Internal, e.to_string())))?;
+    }
+    let mut json =
+        buffa_reflect::json::to_vec_with(&only, &SerializeOptions::DEFAULT).map_err(failed)?;
+    if json == b"{}" {
+        // Unset or empty: the field's default (`[]`, `{}`, `0`, `""`), or
+        // an empty message.
+        let defaults = SerializeOptions::DEFAULT.with_emit_default_values(true);
+        json = buffa_reflect::json::to_vec_with(&only, &defaults).map_err(failed)?;
+        if json == b"{}" {
+            return Ok(b"{}".to_vec());
+        }
+    }
+    let key = serde_json::Value::from(field.json_name()).to_string();
+    let value = json
+        .get(key.len() + 2..json.len() - 1)
+        .ok_or_else(|| Failure::from(Status::new(Code::Internal, "unexpected JSON form")))?;
+    Ok(value.to_vec())
 }
 
 /// The status of a finished call: `grpc-status` and `grpc-message` from

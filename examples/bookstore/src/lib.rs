@@ -19,7 +19,7 @@ mod generated {
 mod service;
 
 pub use generated::{bookstore, google};
-pub use service::{BookStream, Library};
+pub use service::{BookStream, Library, REQUEST_ID};
 
 use std::error::Error;
 

@@ -16,6 +16,9 @@ use crate::bookstore::v1::{
     ListShelvesRequest, ListShelvesResponse, Shelf, StreamBooksRequest, UpdateShelfRequest,
 };
 
+/// The metadata key `GetShelf` sends back.
+pub const REQUEST_ID: &str = "x-request-id";
+
 /// The books of a shelf, as `StreamBooks` sends them.
 pub type BookStream = Pin<Box<dyn Stream<Item = Result<Book, Status>> + Send>>;
 
@@ -93,8 +96,13 @@ impl Bookstore for Library {
         &self,
         request: Request<GetShelfRequest>,
     ) -> Result<Response<Shelf>, Status> {
+        let request_id = request.metadata().get(REQUEST_ID).cloned();
         let name = request.into_inner().name;
-        Ok(Response::new(self.state().shelf(&name)?.clone()))
+        let mut response = Response::new(self.state().shelf(&name)?.clone());
+        if let Some(id) = request_id {
+            response.metadata_mut().insert(REQUEST_ID, id);
+        }
+        Ok(response)
     }
 
     async fn update_shelf(

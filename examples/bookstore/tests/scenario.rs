@@ -37,10 +37,24 @@ struct Answer {
 
 impl Http {
     async fn send(&self, method: Method, path: &str, body: &str) -> Answer {
-        let request = Request::builder()
+        self.send_with(method, path, body, &[]).await
+    }
+
+    async fn send_with(
+        &self,
+        method: Method,
+        path: &str,
+        body: &str,
+        headers: &[(&str, &str)],
+    ) -> Answer {
+        let mut request = Request::builder()
             .method(method)
             .uri(format!("http://{}{path}", self.address))
-            .header("content-type", "application/json")
+            .header("content-type", "application/json");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let request = request
             .body(Full::new(Bytes::from(body.to_owned())))
             .unwrap();
         let response = self.client.request(request).await.unwrap();
@@ -107,6 +121,24 @@ async fn grpc_and_http_json_answer_from_one_implementation() {
         .into_inner();
     assert_eq!(shelf.theme, "history");
 
+    // Metadata both ways, as grpc-gateway maps it.
+    let answer = http
+        .send_with(
+            Method::GET,
+            "/v1/shelves/2",
+            "",
+            &[("grpc-metadata-x-request-id", "r-42")],
+        )
+        .await;
+    assert_eq!(answer.headers["grpc-metadata-x-request-id"], "r-42");
+
+    // `response_body`: the named field alone.
+    let answer = http.send(Method::GET, "/v1/shelves:array", "").await;
+    assert_eq!(
+        answer.body,
+        r#"[{"name":"shelves/1","theme":"poetry","capacity":2},{"name":"shelves/2","theme":"history"}]"#
+    );
+
     // Query parameters fill the fields the path and body leave.
     let answer = http.send(Method::GET, "/v1/shelves?theme=poetry", "").await;
     assert_eq!(
@@ -154,6 +186,11 @@ async fn grpc_and_http_json_answer_from_one_implementation() {
         answer.body,
         r#"[{"name":"shelves/1/books/1","author":"Keats","title":"Odes"}]"#
     );
+
+    // A stream that fails before its first message answers with its
+    // status.
+    let answer = http.send(Method::GET, "/v1/shelves/9/books", "").await;
+    assert_eq!(answer.status, 404, "{}", answer.body);
 
     // Errors: the service's status as HTTP and google.rpc.Status JSON.
     let answer = http
