@@ -23,6 +23,8 @@
 //!   `google.rpc.Status` that failed calls answer with.
 //! - `serve` (feature `axum`): a `Transcoder` answering HTTP/JSON by
 //!   calling the gRPC service in process, as an axum router.
+//! - `grpc_json` (feature `axum`): the same service answering gRPC calls
+//!   whose messages are JSON (`application/grpc+json`).
 //!
 //! ```
 //! use buffa_http::{query, template::PathTemplate};
@@ -46,6 +48,10 @@
 #![warn(missing_docs)]
 
 pub mod bind;
+#[cfg(feature = "axum")]
+mod grpc_frame;
+#[cfg(feature = "axum")]
+pub mod grpc_json;
 mod percent;
 pub mod query;
 pub mod router;

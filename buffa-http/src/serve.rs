@@ -33,13 +33,14 @@ use std::sync::Arc;
 use axum::body::Body as AxumBody;
 use buffa::json::{DeserializeOptions, SerializeOptions};
 use buffa_reflect::{DynamicMessage, MethodDescriptor, ReflectMessage};
-use bytes::{BufMut, Bytes, BytesMut};
+use bytes::Bytes;
 use http::header::{ALLOW, CONTENT_TYPE, HeaderName, HeaderValue};
 use http::{HeaderMap, Method, Request, Response, StatusCode};
 use http_body_util::BodyExt;
 use tower_service::Service;
 
 use crate::bind::bind_all;
+use crate::grpc_frame::{Frames, frame};
 use crate::percent::Keep;
 use crate::query;
 use crate::router::{RouteError, Router};
@@ -252,13 +253,9 @@ fn grpc_request(
     message: &DynamicMessage,
     headers: &HeaderMap,
 ) -> Request<AxumBody> {
-    let encoded = message.encode_to_vec();
-    let mut framed = BytesMut::with_capacity(5 + encoded.len());
-    framed.put_u8(0);
-    framed.put_u32(encoded.len() as u32);
-    framed.put_slice(&encoded);
+    let framed = frame(&message.encode_to_vec());
     let path = format!("/{}/{}", rpc.parent_service().full_name(), rpc.name());
-    let mut request = Request::new(AxumBody::from(framed.freeze()));
+    let mut request = Request::new(AxumBody::from(framed));
     *request.method_mut() = Method::POST;
     *request.uri_mut() = path.parse().unwrap_or_default();
     *request.version_mut() = http::Version::HTTP_2;
@@ -322,9 +319,10 @@ where
             return Err(status.into());
         }
         let mut frames = Frames::default();
-        frames.buffer.extend_from_slice(&collected.to_bytes());
-        let message = frames.next_message(&rule.rpc.output())?;
-        let (Some(message), None) = (message, frames.next_message(&rule.rpc.output())?) else {
+        frames.push(&collected.to_bytes());
+        let output = rule.rpc.output();
+        let message = next_message(&mut frames, &output)?;
+        let (Some(message), None) = (message, next_message(&mut frames, &output)?) else {
             return Err(Status::new(
                 Code::Internal,
                 "the service did not answer a unary call with one message",
@@ -356,47 +354,22 @@ fn add_metadata(answer: &mut HeaderMap, headers: &HeaderMap) {
     }
 }
 
-/// gRPC's length-prefixed messages, read from the bytes received so far.
-#[derive(Default)]
-struct Frames {
-    buffer: BytesMut,
-}
-
-impl Frames {
-    /// The next whole message in the buffer, decoded as `output`, or
-    /// `None` until one has arrived.
-    fn next_message(
-        &mut self,
-        output: &buffa_reflect::MessageDescriptor,
-    ) -> Result<Option<DynamicMessage>, Status> {
-        if self.buffer.len() < 5 {
-            return Ok(None);
-        }
-        if self.buffer[0] != 0 {
-            return Err(Status::new(
+/// The next whole message among `frames`, decoded as `output`.
+fn next_message(
+    frames: &mut Frames,
+    output: &buffa_reflect::MessageDescriptor,
+) -> Result<Option<DynamicMessage>, Status> {
+    let Some(frame) = frames.next_message()? else {
+        return Ok(None);
+    };
+    DynamicMessage::decode(output.clone(), &frame)
+        .map(Some)
+        .map_err(|e| {
+            Status::new(
                 Code::Internal,
-                "the service compressed its answer, which was not asked for",
-            ));
-        }
-        let len = u32::from_be_bytes([
-            self.buffer[1],
-            self.buffer[2],
-            self.buffer[3],
-            self.buffer[4],
-        ]) as usize;
-        if self.buffer.len() - 5 < len {
-            return Ok(None);
-        }
-        let frame = self.buffer.split_to(5 + len);
-        DynamicMessage::decode(output.clone(), &frame[5..])
-            .map(Some)
-            .map_err(|e| {
-                Status::new(
-                    Code::Internal,
-                    format!("the service's answer does not decode: {e}"),
-                )
-            })
-    }
+                format!("the service's answer does not decode: {e}"),
+            )
+        })
 }
 
 /// A server stream being written as a JSON array: `[`, each message's
@@ -426,7 +399,7 @@ where
         }
         let output = self.rule.rpc.output();
         loop {
-            match self.frames.next_message(&output) {
+            match next_message(&mut self.frames, &output) {
                 Ok(Some(message)) => {
                     let chunk = match response_json(&self.rule, &message) {
                         Ok(json) => self.element(json),
@@ -442,7 +415,7 @@ where
             }
             match self.body.frame().await {
                 Some(Ok(frame)) => match frame.into_data() {
-                    Ok(data) => self.frames.buffer.extend_from_slice(&data),
+                    Ok(data) => self.frames.push(&data),
                     Err(frame) => {
                         let trailers = frame.into_trailers().unwrap_or_default();
                         let status = call_status(&HeaderMap::new(), &trailers);

@@ -25,6 +25,7 @@ use std::error::Error;
 
 use axum::body::Body;
 use axum::http::Request;
+use buffa_http::grpc_json::{GrpcJson, is_grpc_json};
 use buffa_http::router::Router;
 use buffa_http::serve::Transcoder;
 use tokio::net::TcpListener;
@@ -45,22 +46,35 @@ pub const SERVICE: &str = "bookstore.v1.Bookstore";
 /// otherwise.
 pub fn app(library: Library) -> Result<axum::Router, BoxError> {
     let grpc = BookstoreServer::new(library);
-    let service = bookstore::v1::descriptor_pool()
+    let pool = bookstore::v1::descriptor_pool();
+    let service = pool
         .get_service_by_name(SERVICE)
         .ok_or("the descriptor pool lacks the service")?;
     let rules = Router::for_services([&service])?;
     let http = Transcoder::new(rules, grpc.clone()).into_axum_router();
+    let grpc_json = GrpcJson::new(pool.clone(), grpc.clone()).into_axum_router();
     let grpc = Routes::new(grpc).into_axum_router();
-    Ok(axum::Router::new().fallback_service(dispatch(grpc, http)))
+    Ok(axum::Router::new().fallback_service(dispatch(grpc, grpc_json, http)))
 }
 
-/// A service sending gRPC requests to `grpc` and the others to `http`.
-fn dispatch(grpc: axum::Router, http: axum::Router) -> axum::routing::MethodRouter {
+/// A service sending each request by its content type: gRPC with JSON
+/// messages to `grpc_json`, other gRPC to `grpc`, the rest to `http`.
+fn dispatch(
+    grpc: axum::Router,
+    grpc_json: axum::Router,
+    http: axum::Router,
+) -> axum::routing::MethodRouter {
     axum::routing::any(move |request: Request<Body>| {
         let is_grpc = (request.headers().get(axum::http::header::CONTENT_TYPE))
             .and_then(|value| value.to_str().ok())
             .is_some_and(|value| value.starts_with("application/grpc"));
-        let target = if is_grpc { grpc.clone() } else { http.clone() };
+        let target = if is_grpc_json(request.headers()) {
+            grpc_json.clone()
+        } else if is_grpc {
+            grpc.clone()
+        } else {
+            http.clone()
+        };
         async move {
             use tower_service::Service as _;
             let mut target = target;

@@ -69,6 +69,38 @@ impl Http {
     }
 }
 
+/// Calls `path` with one JSON message over HTTP/2 as
+/// `application/grpc+json`: the JSON messages of the answer, and its
+/// trailers (or headers, for an answer without a message).
+async fn grpc_json(address: SocketAddr, path: &str, message: &str) -> (Vec<String>, HeaderMap) {
+    let client: Client<HttpConnector, Full<Bytes>> = Client::builder(TokioExecutor::new())
+        .http2_only(true)
+        .build_http();
+    let mut framed = vec![0];
+    framed.extend_from_slice(&(message.len() as u32).to_be_bytes());
+    framed.extend_from_slice(message.as_bytes());
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri(format!("http://{address}{path}"))
+        .header("content-type", "application/grpc+json")
+        .header("te", "trailers")
+        .body(Full::new(Bytes::from(framed)))
+        .unwrap();
+    let response = client.request(request).await.unwrap();
+    let headers = response.headers().clone();
+    let collected = response.into_body().collect().await.unwrap();
+    let trailers = collected.trailers().cloned().unwrap_or(headers);
+    let data = collected.to_bytes();
+    let mut messages = Vec::new();
+    let mut rest = &data[..];
+    while rest.len() >= 5 {
+        let len = u32::from_be_bytes([rest[1], rest[2], rest[3], rest[4]]) as usize;
+        messages.push(String::from_utf8(rest[5..5 + len].to_vec()).unwrap());
+        rest = &rest[5 + len..];
+    }
+    (messages, trailers)
+}
+
 #[tokio::test]
 async fn grpc_and_http_json_answer_from_one_implementation() {
     let address = start().await;
@@ -228,6 +260,41 @@ async fn grpc_and_http_json_answer_from_one_implementation() {
         http.send(Method::POST, "/v1/shelves", &huge).await.status,
         413
     );
+
+    // gRPC with JSON messages, over HTTP/2: the same method, JSON in
+    // gRPC's frames, the status in the trailers.
+    let (body, trailers) = grpc_json(
+        address,
+        "/bookstore.v1.Bookstore/StreamBooks",
+        r#"{"parent":"shelves/1"}"#,
+    )
+    .await;
+    assert_eq!(
+        body,
+        [
+            r#"{"name":"shelves/1/books/1","author":"Keats","title":"Odes"}"#,
+            r#"{"name":"shelves/1/books/2","title":"Lamia"}"#
+        ]
+    );
+    assert_eq!(trailers["grpc-status"], "0");
+    let (body, trailers) = grpc_json(
+        address,
+        "/bookstore.v1.Bookstore/GetShelf",
+        r#"{"name":"shelves/9"}"#,
+    )
+    .await;
+    assert!(body.is_empty());
+    assert_eq!(trailers["grpc-status"], "5");
+    // The service's message, percent-encoded by tonic, passes through.
+    assert_eq!(
+        trailers["grpc-message"],
+        "no%20shelf%20named%20%22shelves/9%22"
+    );
+    let (_, trailers) = grpc_json(address, "/bookstore.v1.Bookstore/Nope", "{}").await;
+    assert_eq!(trailers["grpc-status"], "12");
+    let (_, trailers) =
+        grpc_json(address, "/bookstore.v1.Bookstore/GetShelf", "{\"name\":1}").await;
+    assert_eq!(trailers["grpc-status"], "3");
 
     // A delete over HTTP is seen over gRPC.
     let answer = http.send(Method::DELETE, "/v1/shelves/1", "").await;
