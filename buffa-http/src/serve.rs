@@ -32,7 +32,7 @@ use std::sync::Arc;
 
 use axum::body::Body as AxumBody;
 use buffa::json::{DeserializeOptions, SerializeOptions};
-use buffa_reflect::{DynamicMessage, MethodDescriptor, ReflectMessage};
+use buffa_reflect::{DynamicMessage, Kind, MethodDescriptor, ReflectMessage, Value};
 use bytes::Bytes;
 use http::header::{ALLOW, CONTENT_TYPE, HeaderName, HeaderValue};
 use http::{HeaderMap, Method, Request, Response, StatusCode};
@@ -60,6 +60,18 @@ pub struct Transcoder<S> {
     router: Arc<Router>,
     grpc: S,
     max_body: usize,
+    stream_format: StreamFormat,
+}
+
+/// How the answer to a server-streaming method is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StreamFormat {
+    /// One JSON array, its elements written as the messages arrive (as
+    /// Envoy's transcoder and grpc-gateway answer); `application/json`.
+    #[default]
+    JsonArray,
+    /// One JSON value per line; `application/x-ndjson`.
+    NewlineDelimited,
 }
 
 impl<S: Clone> Clone for Transcoder<S> {
@@ -68,6 +80,7 @@ impl<S: Clone> Clone for Transcoder<S> {
             router: Arc::clone(&self.router),
             grpc: self.grpc.clone(),
             max_body: self.max_body,
+            stream_format: self.stream_format,
         }
     }
 }
@@ -86,7 +99,15 @@ where
             router: Arc::new(router),
             grpc,
             max_body: DEFAULT_MAX_BODY,
+            stream_format: StreamFormat::default(),
         }
+    }
+
+    /// Sets how server streams are written (default
+    /// [`StreamFormat::JsonArray`]).
+    pub fn stream_format(&mut self, format: StreamFormat) -> &mut Self {
+        self.stream_format = format;
+        self
     }
 
     /// Sets the largest request body read (default [`DEFAULT_MAX_BODY`]);
@@ -132,8 +153,17 @@ where
                 )
             })?
             .to_bytes();
-        let message = request_message(route.rule, &route.bindings, parts.uri.query(), &body)
-            .map_err(|message| Failure::from(Status::new(Code::InvalidArgument, message)))?;
+        let content_type = (parts.headers.get(CONTENT_TYPE))
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or("");
+        let message = request_message(
+            route.rule,
+            &route.bindings,
+            parts.uri.query(),
+            content_type,
+            &body,
+        )
+        .map_err(|message| Failure::from(Status::new(Code::InvalidArgument, message)))?;
         let call = grpc_request(&route.rule.rpc, &message, &parts.headers);
         let mut grpc = self.grpc.clone();
         let unavailable = |e: S::Error| {
@@ -146,7 +176,7 @@ where
             .await
             .map_err(unavailable)?;
         let response = grpc.call(call).await.map_err(unavailable)?;
-        json_response(route.rule, response).await
+        json_response(route.rule, response, self.stream_format).await
     }
 }
 
@@ -215,6 +245,7 @@ fn request_message(
     rule: &HttpRule,
     bindings: &[crate::Binding],
     query_string: Option<&str>,
+    content_type: &str,
     body: &[u8],
 ) -> Result<DynamicMessage, String> {
     let mut message = DynamicMessage::new(rule.rpc.input());
@@ -228,6 +259,17 @@ fn request_message(
     let text = || std::str::from_utf8(body).map_err(|_| "the body is not UTF-8".to_owned());
     match &rule.body {
         Body::None => {}
+        // A raw body: the whole request, or the field, is an HttpBody.
+        Body::Whole if is_http_body(&message.descriptor()) => {
+            fill_http_body(&mut message, content_type, body)?
+        }
+        Body::Field(field) if http_body_type(field).is_some() => {
+            let mut raw = DynamicMessage::new(http_body_type(field).expect("matched"));
+            fill_http_body(&mut raw, content_type, body)?;
+            message
+                .set_field(field, Value::Message(raw))
+                .map_err(|e| e.to_string())?;
+        }
         Body::Whole if body.is_empty() => {}
         Body::Whole => buffa_reflect::json::merge_from_str_with(&mut message, text()?, &options)
             .map_err(|e| format!("the body: {e}"))?,
@@ -244,6 +286,59 @@ fn request_message(
     }
     bind_all(&mut message, bindings).map_err(|e| e.to_string())?;
     Ok(message)
+}
+
+/// The full name of googleapis' raw HTTP body message.
+const HTTP_BODY: &str = "google.api.HttpBody";
+
+/// Whether `message` is `google.api.HttpBody`, a raw body and its content
+/// type.
+fn is_http_body(message: &buffa_reflect::MessageDescriptor) -> bool {
+    message.full_name() == HTTP_BODY
+}
+
+/// The `HttpBody` type of `field`, if that is its type.
+fn http_body_type(
+    field: &buffa_reflect::FieldDescriptor,
+) -> Option<buffa_reflect::MessageDescriptor> {
+    match field.kind() {
+        Kind::Message(message) if is_http_body(&message) && !field.is_list() => Some(message),
+        _ => None,
+    }
+}
+
+/// Sets the `content_type` and `data` of an `HttpBody`.
+fn fill_http_body(
+    message: &mut DynamicMessage,
+    content_type: &str,
+    body: &[u8],
+) -> Result<(), String> {
+    let mut set = |name, value| {
+        message
+            .set_field_by_name(name, value)
+            .map_err(|e| e.to_string())
+    };
+    set("content_type", Value::String(content_type.to_owned()))?;
+    set("data", Value::Bytes(body.to_vec()))
+}
+
+/// The answer carrying an `HttpBody`: its data, with its content type.
+fn raw_answer(http_body: &DynamicMessage) -> Response<AxumBody> {
+    let content_type = match http_body.field_by_name("content_type") {
+        Some(Value::String(content_type)) => content_type.as_str(),
+        _ => "",
+    };
+    let data = match http_body.field_by_name("data") {
+        Some(Value::Bytes(data)) => data.clone(),
+        _ => Vec::new(),
+    };
+    let mut response = Response::new(AxumBody::from(data));
+    if !content_type.is_empty()
+        && let Ok(value) = HeaderValue::from_str(content_type)
+    {
+        response.headers_mut().insert(CONTENT_TYPE, value);
+    }
+    response
 }
 
 /// The gRPC call of `rpc` carrying `message`, with the metadata of the
@@ -280,6 +375,7 @@ fn grpc_request(
 async fn json_response<B>(
     rule: &HttpRule,
     response: Response<B>,
+    format: StreamFormat,
 ) -> Result<Response<AxumBody>, Failure>
 where
     B: http_body::Body<Data = Bytes> + Send + 'static,
@@ -296,16 +392,24 @@ where
     }
     let mut answer = if rule.rpc.is_server_streaming() {
         let stream = futures_util::stream::unfold(
-            JsonArray {
+            JsonStream {
                 rule: rule.clone(),
+                format,
                 body: Box::pin(body),
                 frames: Frames::default(),
                 started: false,
                 done: false,
             },
-            JsonArray::next_chunk,
+            JsonStream::next_chunk,
         );
-        json(StatusCode::OK, AxumBody::from_stream(stream))
+        let mut answer = json(StatusCode::OK, AxumBody::from_stream(stream));
+        if format == StreamFormat::NewlineDelimited {
+            answer.headers_mut().insert(
+                CONTENT_TYPE,
+                HeaderValue::from_static("application/x-ndjson"),
+            );
+        }
+        answer
     } else {
         let collected = body.collect().await.map_err(|e| {
             Status::new(
@@ -329,10 +433,13 @@ where
             )
             .into());
         };
-        let mut answer = json(
-            StatusCode::OK,
-            AxumBody::from(response_json(rule, &message)?),
-        );
+        let mut answer = match raw_body(rule, &message) {
+            Some(http_body) => raw_answer(&http_body),
+            None => json(
+                StatusCode::OK,
+                AxumBody::from(response_json(rule, &message)?),
+            ),
+        };
         add_metadata(answer.headers_mut(), &trailers);
         answer
     };
@@ -372,21 +479,22 @@ fn next_message(
         })
 }
 
-/// A server stream being written as a JSON array: `[`, each message's
-/// JSON as it arrives, `]`. A stream that ends with an error (after the
-/// `200` is sent) ends with one more element, `{"error": STATUS}`, the
-/// `google.rpc.Status` of the failure.
-struct JsonArray<B> {
+/// A server stream being written in `format`: a JSON array (`[`, each
+/// message's JSON as it arrives, `]`) or one JSON value per line. A stream
+/// that ends with an error (after the `200` is sent) ends with one more
+/// element, `{"error": STATUS}`, the `google.rpc.Status` of the failure.
+struct JsonStream<B> {
     rule: HttpRule,
+    format: StreamFormat,
     body: std::pin::Pin<Box<B>>,
     frames: Frames,
-    /// Whether `[` has been written.
+    /// Whether an element has been written (`[` of an array).
     started: bool,
-    /// Whether `]` has been written.
+    /// Whether the stream is closed.
     done: bool,
 }
 
-impl<B> JsonArray<B>
+impl<B> JsonStream<B>
 where
     B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn StdError + Send + Sync>>,
@@ -441,28 +549,49 @@ where
         }
     }
 
-    /// One element, after `[` or `,`.
+    /// One element: after `[` or `,` in an array, ended by a newline
+    /// otherwise.
     fn element(&mut self, json: Vec<u8>) -> Bytes {
         let mut chunk = Vec::with_capacity(json.len() + 1);
-        chunk.push(if self.started { b',' } else { b'[' });
+        if self.format == StreamFormat::JsonArray {
+            chunk.push(if self.started { b',' } else { b'[' });
+        }
         self.started = true;
         chunk.extend(json);
+        if self.format == StreamFormat::NewlineDelimited {
+            chunk.push(b'\n');
+        }
         chunk.into()
     }
 
-    /// The end of the array, with the error element when the call failed.
+    /// The end of the stream, with the error element when the call failed.
     fn close(&mut self, failure: Option<Status>) -> Bytes {
         let mut chunk = match failure {
             Some(status) => {
                 let error = format!("{{\"error\":{}}}", status.to_json());
                 self.element(error.into_bytes()).to_vec()
             }
-            None if !self.started => b"[".to_vec(),
+            None if !self.started && self.format == StreamFormat::JsonArray => b"[".to_vec(),
             None => Vec::new(),
         };
-        chunk.push(b']');
+        if self.format == StreamFormat::JsonArray {
+            chunk.push(b']');
+        }
         self.done = true;
         chunk.into()
+    }
+}
+
+/// The `HttpBody` a unary answer sends raw: the response message, or its
+/// `response_body` field, when it is one.
+fn raw_body(rule: &HttpRule, message: &DynamicMessage) -> Option<DynamicMessage> {
+    match &rule.response_body {
+        None if is_http_body(&message.descriptor()) => Some(message.clone()),
+        Some(field) => match message.field_owned(field) {
+            Some(Value::Message(body)) if is_http_body(&body.descriptor()) => Some(body),
+            _ => None,
+        },
+        None => None,
     }
 }
 

@@ -4,55 +4,13 @@
 //! 404/405/400 answers. Rules that http.proto forbids are refused naming
 //! the method.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod support;
 
-use buffa::Message as _;
+use std::path::{Path, PathBuf};
+
 use buffa_http::router::{RouteError, Router};
 use buffa_http::rule::{Body, HttpMethod, service_rules};
-use buffa_reflect::DescriptorPool;
-use buffa_types::google::protobuf::{FileDescriptorProto, FileDescriptorSet};
-
-fn proto_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/proto")
-}
-
-/// The files `protoc --include_imports` writes for `file` (relative to
-/// `include`).
-fn compile(include: &Path, file: &str) -> Result<Vec<FileDescriptorProto>, String> {
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "{}-{}.pb",
-        file.replace('/', "_"),
-        std::process::id()
-    ));
-    let output = Command::new(protoc_bin_vendored::protoc_bin_path().unwrap())
-        .arg("--include_imports")
-        .arg(format!("--descriptor_set_out={}", out.display()))
-        .arg(format!("-I{}", include.display()))
-        .arg(format!("-I{}", proto_dir().display()))
-        .arg(format!("-I{}", buffa_http::PROTO_INCLUDE))
-        .arg(format!(
-            "-I{}",
-            protoc_bin_vendored::include_path().unwrap().display()
-        ))
-        .arg(file)
-        .output()
-        .expect("run protoc");
-    if !output.status.success() {
-        return Err(String::from_utf8_lossy(&output.stderr).into_owned());
-    }
-    let bytes = std::fs::read(&out).unwrap();
-    let _ = std::fs::remove_file(&out);
-    Ok(FileDescriptorSet::decode_from_slice(&bytes).unwrap().file)
-}
-
-fn pool_of(include: &Path, file: &str) -> DescriptorPool {
-    let mut pool = DescriptorPool::new();
-    for file in compile(include, file).unwrap() {
-        pool.add_file_descriptor_proto(file).unwrap();
-    }
-    pool
-}
+use support::{pool_of, proto_dir};
 
 fn shelves() -> Router {
     let pool = pool_of(&proto_dir(), "shelf/v1/shelf.proto");
@@ -98,6 +56,7 @@ fn every_rule_is_read_in_order() {
             "UpdateShelf PATCH /v1/{shelf.name=shelves/*}",
             "GetBook GET /v1/{name=shelves/*/books/**}",
             "HeadShelf HEAD /v1/{name=shelves/*}",
+            "WatchShelves GET /v1/shelves:watch",
         ]
     );
     let rule = |name: &str| {

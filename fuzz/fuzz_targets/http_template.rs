@@ -12,11 +12,18 @@
 //!   value that keeps reserved escapes is never the shorter;
 //! - the template's own text, as a path, never panics either;
 //! - the query parses or fails without panicking; what it accepts is
-//!   within the limits, with no empty field name.
+//!   within the limits, with no empty field name;
+//! - each accepted parameter binds into a generated message
+//!   (`FieldDescriptorProto`, through its reflection) and into a dynamic
+//!   one of the same type, or fails leaving it unchanged, never
+//!   panicking; both end up with the same bytes.
 #![no_main]
 
+use buffa::Message as _;
 use buffa_http::template::{MAX_SEGMENTS, MAX_TEMPLATE_LEN, PathTemplate, ReservedExpansion};
-use buffa_http::{MAX_FIELD_PATH_DEPTH, query};
+use buffa_http::{Binding, MAX_FIELD_PATH_DEPTH, bind, query};
+use buffa_reflect::{DynamicMessage, ReflectMessage};
+use buffa_types::google::protobuf::FieldDescriptorProto;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -89,4 +96,22 @@ fn check_query(text: &str) {
         assert!(parameter.field_path.len() <= MAX_FIELD_PATH_DEPTH);
         assert!(parameter.field_path.iter().all(|name| !name.is_empty()));
     }
+    check_binding(&parameters);
+}
+
+/// Binds `parameters` into a generated and a dynamic message of one type.
+fn check_binding(parameters: &[Binding]) {
+    let mut generated = FieldDescriptorProto::default();
+    let mut dynamic = DynamicMessage::new(generated.descriptor());
+    for parameter in parameters {
+        let before = generated.clone();
+        if bind::bind(&mut generated, parameter).is_err() {
+            assert_eq!(generated, before, "a failed binding changed the message");
+        }
+        let before = dynamic.encode_to_vec();
+        if bind::bind(&mut dynamic, parameter).is_err() {
+            assert_eq!(dynamic.encode_to_vec(), before);
+        }
+    }
+    assert_eq!(generated.encode_to_vec(), dynamic.encode_to_vec());
 }

@@ -12,9 +12,11 @@ use tonic::{Request, Response, Status};
 
 use crate::bookstore::v1::bookstore_server::Bookstore;
 use crate::bookstore::v1::{
-    Book, CreateBookRequest, CreateShelfRequest, DeleteShelfRequest, GetShelfRequest,
-    ListShelvesRequest, ListShelvesResponse, Shelf, StreamBooksRequest, UpdateShelfRequest,
+    Book, CreateBookRequest, CreateShelfRequest, DeleteShelfRequest, GetCoverRequest,
+    GetShelfRequest, ListShelvesRequest, ListShelvesResponse, SetCoverRequest, Shelf,
+    StreamBooksRequest, UpdateShelfRequest,
 };
+use crate::google::api::HttpBody;
 
 /// The metadata key `GetShelf` sends back.
 pub const REQUEST_ID: &str = "x-request-id";
@@ -38,6 +40,8 @@ struct State {
     shelves: BTreeMap<String, Shelf>,
     /// Each shelf's books, in the order they were added.
     books: BTreeMap<String, Vec<Book>>,
+    /// Each shelf's cover picture, as it was sent.
+    covers: BTreeMap<String, HttpBody>,
 }
 
 impl Library {
@@ -141,7 +145,39 @@ impl Bookstore for Library {
         state.shelf(&name)?;
         state.shelves.remove(&name);
         state.books.remove(&name);
+        state.covers.remove(&name);
         Ok(Response::new(Empty::default()))
+    }
+
+    async fn set_cover(
+        &self,
+        request: Request<SetCoverRequest>,
+    ) -> Result<Response<Empty>, Status> {
+        let request = request.into_inner();
+        let cover = request.cover.into_option().unwrap_or_default();
+        if !cover.content_type.starts_with("image/") {
+            return Err(Status::invalid_argument(format!(
+                "a cover is an image, not {:?}",
+                cover.content_type
+            )));
+        }
+        let mut state = self.state();
+        state.shelf(&request.name)?;
+        state.covers.insert(request.name, cover);
+        Ok(Response::new(Empty::default()))
+    }
+
+    async fn get_cover(
+        &self,
+        request: Request<GetCoverRequest>,
+    ) -> Result<Response<HttpBody>, Status> {
+        let name = request.into_inner().name;
+        let mut state = self.state();
+        state.shelf(&name)?;
+        let cover = state.covers.get(&name).cloned();
+        cover
+            .map(Response::new)
+            .ok_or_else(|| Status::not_found(format!("shelf {name:?} has no cover")))
     }
 
     async fn create_book(

@@ -45,14 +45,18 @@ impl Http {
         method: Method,
         path: &str,
         body: &str,
-        headers: &[(&str, &str)],
+        headers: &[(&'static str, &'static str)],
     ) -> Answer {
         let mut request = Request::builder()
             .method(method)
             .uri(format!("http://{}{path}", self.address))
             .header("content-type", "application/json");
         for (name, value) in headers {
-            request = request.header(*name, *value);
+            let headers = request.headers_mut().expect("a valid request");
+            headers.insert(
+                axum::http::HeaderName::from_static(name),
+                axum::http::HeaderValue::from_static(value),
+            );
         }
         let request = request
             .body(Full::new(Bytes::from(body.to_owned())))
@@ -223,6 +227,24 @@ async fn grpc_and_http_json_answer_from_one_implementation() {
     // status.
     let answer = http.send(Method::GET, "/v1/shelves/9/books", "").await;
     assert_eq!(answer.status, 404, "{}", answer.body);
+
+    // Raw bodies (`google.api.HttpBody`) both ways.
+    let png = "\u{89}PNG-ish bytes";
+    let answer = http
+        .send_with(
+            Method::PUT,
+            "/v1/shelves/2/cover",
+            png,
+            &[("content-type", "image/png")],
+        )
+        .await;
+    assert_eq!((answer.status, answer.body.as_str()), (200, "{}"));
+    let answer = http.send(Method::GET, "/v1/shelves/2/cover", "").await;
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.headers["content-type"], "image/png");
+    assert_eq!(answer.body, png);
+    let answer = http.send(Method::PUT, "/v1/shelves/2/cover", "{}").await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
 
     // Errors: the service's status as HTTP and google.rpc.Status JSON.
     let answer = http
