@@ -263,26 +263,29 @@ fn request_message(
         Body::Whole if is_http_body(&message.descriptor()) => {
             fill_http_body(&mut message, content_type, body)?
         }
-        Body::Field(field) if http_body_type(field).is_some() => {
-            let mut raw = DynamicMessage::new(http_body_type(field).expect("matched"));
-            fill_http_body(&mut raw, content_type, body)?;
-            message
-                .set_field(field, Value::Message(raw))
-                .map_err(|e| e.to_string())?;
-        }
         Body::Whole if body.is_empty() => {}
         Body::Whole => buffa_reflect::json::merge_from_str_with(&mut message, text()?, &options)
             .map_err(|e| format!("the body: {e}"))?,
-        Body::Field(_) if body.is_empty() => {}
-        Body::Field(field) => {
-            // The body is the field's JSON value: read it as that field of
-            // an object, built by serde_json so the body cannot escape it.
-            let value: serde_json::Value =
-                serde_json::from_str(text()?).map_err(|e| format!("the body: {e}"))?;
-            let wrapped = serde_json::json!({ field.name(): value }).to_string();
-            buffa_reflect::json::merge_from_str_with(&mut message, &wrapped, &options)
-                .map_err(|e| format!("the body: {e}"))?;
-        }
+        Body::Field(field) => match http_body_type(field) {
+            Some(http_body) => {
+                let mut raw = DynamicMessage::new(http_body);
+                fill_http_body(&mut raw, content_type, body)?;
+                message
+                    .set_field(field, Value::Message(raw))
+                    .map_err(|e| e.to_string())?;
+            }
+            None if body.is_empty() => {}
+            None => {
+                // The body is the field's JSON value: read it as that field
+                // of an object, built by serde_json so the body cannot
+                // escape it.
+                let value: serde_json::Value =
+                    serde_json::from_str(text()?).map_err(|e| format!("the body: {e}"))?;
+                let wrapped = serde_json::json!({ field.name(): value }).to_string();
+                buffa_reflect::json::merge_from_str_with(&mut message, &wrapped, &options)
+                    .map_err(|e| format!("the body: {e}"))?;
+            }
+        },
     }
     bind_all(&mut message, bindings).map_err(|e| e.to_string())?;
     Ok(message)
