@@ -4,165 +4,20 @@
 //! byte, with what protoc's own encoder makes of the same values written
 //! in the text format.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod support;
+
 use std::sync::OnceLock;
 
 use buffa_http::bind::{self, BindError, BindErrorKind};
 use buffa_http::template::PathTemplate;
 use buffa_http::{Binding, MAX_FIELD_PATH_DEPTH, query};
 use buffa_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, ReflectMessage, Value};
+use support::{pool_of, proto_dir, protoc};
 
-const BIND_PROTO: &str = r#"
-syntax = "proto3";
-package bind.test;
-
-import "google/protobuf/duration.proto";
-import "google/protobuf/field_mask.proto";
-import "google/protobuf/struct.proto";
-import "google/protobuf/timestamp.proto";
-import "google/protobuf/wrappers.proto";
-import "closed.proto";
-
-enum Color {
-  COLOR_UNSPECIFIED = 0;
-  RED = 1;
-  GREEN = 2;
-}
-
-message Nested {
-  string text = 1;
-  Nested child = 2;
-  int32 depth = 3;
-}
-
-message Request {
-  double f_double = 1;
-  float f_float = 2;
-  int32 f_int32 = 3;
-  int64 f_int64 = 4;
-  uint32 f_uint32 = 5;
-  uint64 f_uint64 = 6;
-  sint32 f_sint32 = 7;
-  sint64 f_sint64 = 8;
-  fixed32 f_fixed32 = 9;
-  fixed64 f_fixed64 = 10;
-  sfixed32 f_sfixed32 = 11;
-  sfixed64 f_sfixed64 = 12;
-  bool f_bool = 13;
-  string f_string = 14;
-  bytes f_bytes = 15;
-  Color color = 16;
-  bind.closed.Legacy legacy = 17;
-  Nested nested = 18;
-  repeated int64 ids = 19;
-  repeated string tags = 20;
-  repeated Color colors = 21;
-  map<string, string> labels = 22;
-  repeated Nested items = 23;
-  google.protobuf.Timestamp when = 24;
-  google.protobuf.Duration timeout = 25;
-  google.protobuf.FieldMask update_mask = 26;
-  google.protobuf.Int64Value limit = 27;
-  optional int32 maybe = 28;
-  oneof choice {
-    string name = 29;
-    int32 number = 30;
-  }
-  string renamed_field = 31 [json_name = "renamed"];
-  google.protobuf.Struct extra = 32;
-  google.protobuf.BoolValue flag = 33;
-  google.protobuf.BytesValue blob = 34;
-  repeated bytes chunks = 35;
-}
-
-// http.proto's query parameter example.
-message GetMessageRequest {
-  message SubMessage {
-    string subfield = 1;
-  }
-  string message_id = 1;
-  int64 revision = 2;
-  SubMessage sub = 3;
-}
-"#;
-
-const CLOSED_PROTO: &str = r#"
-syntax = "proto2";
-package bind.closed;
-
-enum Shape {
-  CIRCLE = 1;
-  SQUARE = 2;
-}
-
-message Legacy {
-  optional Shape shape = 1;
-  repeated Shape shapes = 2;
-  optional int32 count = 3;
-}
-"#;
-
-/// The directory holding the test protos, written once.
-fn proto_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("buffa-http-bind-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("create the proto directory");
-        std::fs::write(dir.join("bind.proto"), BIND_PROTO).expect("write bind.proto");
-        std::fs::write(dir.join("closed.proto"), CLOSED_PROTO).expect("write closed.proto");
-        dir
-    })
-}
-
-/// protoc over the test protos, with `args`, `input` on its stdin.
-fn protoc(args: &[&str], input: &[u8]) -> Vec<u8> {
-    let mut child = Command::new(protoc_bin_vendored::protoc_bin_path().expect("vendored protoc"))
-        .arg(format!("--proto_path={}", proto_dir().display()))
-        .arg(format!(
-            "--proto_path={}",
-            protoc_bin_vendored::include_path()
-                .expect("vendored includes")
-                .display()
-        ))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run protoc");
-    child
-        .stdin
-        .take()
-        .expect("protoc's stdin")
-        .write_all(input)
-        .expect("write to protoc");
-    let output = child.wait_with_output().expect("wait for protoc");
-    assert!(
-        output.status.success(),
-        "protoc {args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output.stdout
-}
-
+/// `tests/proto/bind.proto` and its imports, compiled once.
 fn pool() -> &'static DescriptorPool {
     static POOL: OnceLock<DescriptorPool> = OnceLock::new();
-    POOL.get_or_init(|| {
-        let out = proto_dir().join("set.pb");
-        protoc(
-            &[
-                "--include_imports",
-                &format!("--descriptor_set_out={}", out.display()),
-                "bind.proto",
-            ],
-            b"",
-        );
-        DescriptorPool::decode(&std::fs::read(out).expect("the descriptor set"))
-            .expect("a valid pool")
-    })
+    POOL.get_or_init(|| pool_of(&proto_dir(), "bind.proto"))
 }
 
 fn message(name: &str) -> MessageDescriptor {
@@ -195,9 +50,11 @@ fn bound_into(name: &str, pairs: &[(&str, &str)]) -> Result<DynamicMessage, Bind
 fn assert_encodes_as(message: &DynamicMessage, text: &str) {
     let name = message.descriptor().full_name().to_owned();
     let expected = protoc(
+        &proto_dir(),
         &[&format!("--encode={name}"), "bind.proto"],
         text.as_bytes(),
-    );
+    )
+    .expect("protoc encodes the text");
     let actual = message.encode_to_vec();
     assert!(
         actual == expected,
