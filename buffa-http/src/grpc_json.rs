@@ -15,7 +15,6 @@
 //! stream is sent once the client has finished it; answers stream.
 
 use std::error::Error as StdError;
-use std::future::poll_fn;
 use std::pin::Pin;
 
 use axum::body::Body as AxumBody;
@@ -28,7 +27,7 @@ use http_body::Frame;
 use http_body_util::{BodyExt, StreamBody};
 use tower_service::Service;
 
-use crate::grpc_frame::{Frames, frame};
+use crate::grpc::{self, Frames, frame};
 use crate::serve::DEFAULT_MAX_BODY;
 use crate::status::{Code, Status};
 
@@ -93,35 +92,21 @@ where
                 format!("no method {} in the descriptor pool", parts.uri.path()),
             )
         })?;
-        let body = http_body_util::Limited::new(body, DEFAULT_MAX_BODY)
-            .collect()
+        let body = grpc::read_body(body, DEFAULT_MAX_BODY)
             .await
-            .map_err(|_| {
+            .ok_or_else(|| {
                 Status::new(
                     Code::ResourceExhausted,
                     format!("the call's messages are larger than {DEFAULT_MAX_BODY} bytes"),
                 )
-            })?
-            .to_bytes();
+            })?;
         let binary = to_binary(&rpc.input(), &body)?;
         parts
             .headers
             .insert(CONTENT_TYPE, HeaderValue::from_static("application/grpc"));
         parts.headers.remove(http::header::CONTENT_LENGTH);
-        let mut grpc = self.grpc.clone();
-        let unavailable = |e: S::Error| {
-            Status::new(
-                Code::Unavailable,
-                format!("the service failed: {}", e.into()),
-            )
-        };
-        poll_fn(|cx| grpc.poll_ready(cx))
-            .await
-            .map_err(unavailable)?;
-        let response = grpc
-            .call(Request::from_parts(parts, AxumBody::from(binary)))
-            .await
-            .map_err(unavailable)?;
+        let call = Request::from_parts(parts, AxumBody::from(binary));
+        let response = grpc::call(&self.grpc, call).await?;
         let (mut parts, body) = response.into_parts();
         parts.headers.insert(
             CONTENT_TYPE,

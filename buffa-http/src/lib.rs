@@ -49,7 +49,7 @@
 
 pub mod bind;
 #[cfg(feature = "axum")]
-mod grpc_frame;
+mod grpc;
 #[cfg(feature = "axum")]
 pub mod grpc_json;
 mod percent;

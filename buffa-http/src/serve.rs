@@ -27,7 +27,6 @@
 //!   them by default.
 
 use std::error::Error as StdError;
-use std::future::poll_fn;
 use std::sync::Arc;
 
 use axum::body::Body as AxumBody;
@@ -40,7 +39,7 @@ use http_body_util::BodyExt;
 use tower_service::Service;
 
 use crate::bind::bind_all;
-use crate::grpc_frame::{Frames, frame};
+use crate::grpc::{self, Frames, frame};
 use crate::percent::Keep;
 use crate::query;
 use crate::router::{RouteError, Router};
@@ -140,19 +139,15 @@ where
             .router
             .route(parts.method.as_str(), parts.uri.path())
             .map_err(Failure::Route)?;
-        let body = http_body_util::Limited::new(body, self.max_body)
-            .collect()
-            .await
-            .map_err(|_| {
-                Failure::Status(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    Status::new(
-                        Code::InvalidArgument,
-                        format!("the request body is larger than {} bytes", self.max_body),
-                    ),
-                )
-            })?
-            .to_bytes();
+        let body = grpc::read_body(body, self.max_body).await.ok_or_else(|| {
+            Failure::Status(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                Status::new(
+                    Code::InvalidArgument,
+                    format!("the request body is larger than {} bytes", self.max_body),
+                ),
+            )
+        })?;
         let content_type = (parts.headers.get(CONTENT_TYPE))
             .and_then(|value| value.to_str().ok())
             .unwrap_or("");
@@ -165,17 +160,7 @@ where
         )
         .map_err(|message| Failure::from(Status::new(Code::InvalidArgument, message)))?;
         let call = grpc_request(&route.rule.rpc, &message, &parts.headers);
-        let mut grpc = self.grpc.clone();
-        let unavailable = |e: S::Error| {
-            Status::new(
-                Code::Unavailable,
-                format!("the service failed: {}", e.into()),
-            )
-        };
-        poll_fn(|cx| grpc.poll_ready(cx))
-            .await
-            .map_err(unavailable)?;
-        let response = grpc.call(call).await.map_err(unavailable)?;
+        let response = grpc::call(&self.grpc, call).await?;
         json_response(route.rule, response, self.stream_format).await
     }
 }

@@ -1,10 +1,48 @@
-//! gRPC's length-prefixed messages (gRPC over HTTP/2): a flag byte (0: not
-//! compressed), the message's length in four big-endian bytes, the
-//! message.
+//! What calling a gRPC service in process takes (`serve`, `grpc_json`):
+//! reading a request body within a limit, the call itself, and gRPC's
+//! length-prefixed messages (a flag byte, 0 for not compressed, the
+//! message's length in four big-endian bytes, the message).
 
+use std::error::Error as StdError;
+use std::future::poll_fn;
+
+use axum::body::Body as AxumBody;
 use bytes::{BufMut, Bytes, BytesMut};
+use http::{Request, Response};
+use http_body_util::BodyExt;
+use tower_service::Service;
 
 use crate::status::{Code, Status};
+
+/// The whole of `body`, or `None` when it is longer than `limit` bytes
+/// (or breaks off).
+pub(crate) async fn read_body(body: AxumBody, limit: usize) -> Option<Bytes> {
+    let collected = http_body_util::Limited::new(body, limit).collect().await;
+    collected.ok().map(|collected| collected.to_bytes())
+}
+
+/// Calls `service` with `request` once it is ready; a failure of the
+/// service itself (not a gRPC status it answers with) is `UNAVAILABLE`.
+pub(crate) async fn call<S, B>(
+    service: &S,
+    request: Request<AxumBody>,
+) -> Result<Response<B>, Status>
+where
+    S: Service<Request<AxumBody>, Response = Response<B>> + Clone,
+    S::Error: Into<Box<dyn StdError + Send + Sync>>,
+{
+    let mut service = service.clone();
+    let unavailable = |e: S::Error| {
+        Status::new(
+            Code::Unavailable,
+            format!("the service failed: {}", e.into()),
+        )
+    };
+    poll_fn(|cx| service.poll_ready(cx))
+        .await
+        .map_err(unavailable)?;
+    service.call(request).await.map_err(unavailable)
+}
 
 /// `message` framed.
 pub(crate) fn frame(message: &[u8]) -> Bytes {
