@@ -1,5 +1,6 @@
 //! What calling a gRPC service in process takes (`serve`, `grpc_json`):
-//! reading a request body within a limit, the call itself, and gRPC's
+//! reading a request body within a limit, the call itself, a call's
+//! status as gRPC carries it (`grpc-status`, `grpc-message`), and gRPC's
 //! length-prefixed messages (a flag byte, 0 for not compressed, the
 //! message's length in four big-endian bytes, the message).
 
@@ -8,10 +9,11 @@ use std::future::poll_fn;
 
 use axum::body::Body as AxumBody;
 use bytes::{BufMut, Bytes, BytesMut};
-use http::{Request, Response};
+use http::{HeaderMap, HeaderValue, Request, Response};
 use http_body_util::BodyExt;
 use tower_service::Service;
 
+use crate::percent::{self, Keep};
 use crate::status::{Code, Status};
 
 /// The whole of `body`, or `None` when it is longer than `limit` bytes
@@ -42,6 +44,51 @@ where
         .await
         .map_err(unavailable)?;
     service.call(request).await.map_err(unavailable)
+}
+
+/// The status of a finished call: `grpc-status` and `grpc-message` from
+/// the trailers, or from the headers of a trailers-only answer.
+pub(crate) fn call_status(headers: &HeaderMap, trailers: &HeaderMap) -> Status {
+    let read = |name: &str| trailers.get(name).or_else(|| headers.get(name));
+    let Some(code) = read("grpc-status") else {
+        return Status::new(Code::Unknown, "the service's answer has no grpc-status");
+    };
+    let code = code
+        .to_str()
+        .ok()
+        .and_then(|c| c.parse::<i32>().ok())
+        .map_or(Code::Unknown, Code::from_i32);
+    // Percent-encoded UTF-8; a message that does not decode is kept as
+    // written.
+    let message = read("grpc-message")
+        .and_then(|m| m.to_str().ok())
+        .map(|m| percent::decode(m, Keep::Nothing, false).unwrap_or_else(|_| m.to_owned()))
+        .unwrap_or_default();
+    Status::new(code, message)
+}
+
+/// The `grpc-status` and `grpc-message` headers (or trailers) of `status`.
+pub(crate) fn status_headers(status: &Status) -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    headers.insert("grpc-status", HeaderValue::from(status.code().to_i32()));
+    if let Ok(message) = HeaderValue::from_str(&grpc_message(status.message())) {
+        headers.insert("grpc-message", message);
+    }
+    headers
+}
+
+/// `message` percent-encoded as `grpc-message` carries it: printable ASCII
+/// but `%` as itself, every other byte escaped.
+fn grpc_message(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    for byte in message.bytes() {
+        if (0x20..0x7f).contains(&byte) && byte != b'%' {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 /// `message` framed.
@@ -100,6 +147,12 @@ impl Frames {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grpc_messages_are_percent_encoded() {
+        assert_eq!(grpc_message("no shelf \"s\""), "no shelf \"s\"");
+        assert_eq!(grpc_message("50% é\n"), "50%25 %C3%A9%0A");
+    }
 
     #[test]
     fn frames_split_messages_received_in_pieces() {

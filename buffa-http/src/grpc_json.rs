@@ -169,25 +169,8 @@ fn trailers_only(status: &Status) -> Response<AxumBody> {
         CONTENT_TYPE,
         HeaderValue::from_static(CONTENT_TYPE_GRPC_JSON),
     );
-    headers.insert("grpc-status", HeaderValue::from(status.code().to_i32()));
-    if let Ok(message) = HeaderValue::from_str(&grpc_message(status.message())) {
-        headers.insert("grpc-message", message);
-    }
+    headers.extend(grpc::status_headers(status));
     response
-}
-
-/// `message` percent-encoded as `grpc-message` carries it: printable ASCII
-/// but `%` as itself, every other byte escaped.
-fn grpc_message(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    for byte in message.bytes() {
-        if (0x20..0x7f).contains(&byte) && byte != b'%' {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
 }
 
 /// The answer's frames rewritten from the binary encoding to JSON, the
@@ -261,12 +244,7 @@ where
     /// The trailers ending the answer with `status`.
     fn fail(&mut self, status: &Status) -> Frame<Bytes> {
         self.done = true;
-        let mut trailers = HeaderMap::new();
-        trailers.insert("grpc-status", HeaderValue::from(status.code().to_i32()));
-        if let Ok(message) = HeaderValue::from_str(&grpc_message(status.message())) {
-            trailers.insert("grpc-message", message);
-        }
-        Frame::trailers(trailers)
+        Frame::trailers(grpc::status_headers(status))
     }
 }
 
@@ -288,11 +266,5 @@ mod tests {
         assert!(!is_grpc_json(&headers("application/grpc")));
         assert!(!is_grpc_json(&headers("application/json")));
         assert!(!is_grpc_json(&HeaderMap::new()));
-    }
-
-    #[test]
-    fn grpc_messages_are_percent_encoded() {
-        assert_eq!(grpc_message("no shelf \"s\""), "no shelf \"s\"");
-        assert_eq!(grpc_message("50% é\n"), "50%25 %C3%A9%0A");
     }
 }

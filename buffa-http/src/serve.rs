@@ -40,7 +40,6 @@ use tower_service::Service;
 
 use crate::bind::bind_all;
 use crate::grpc::{self, Frames, frame};
-use crate::percent::Keep;
 use crate::query;
 use crate::router::{RouteError, Router};
 use crate::rule::{Body, HttpRule};
@@ -373,7 +372,7 @@ where
     // A call that fails before answering answers with its status alone,
     // in the headers ("trailers-only").
     if parts.headers.contains_key("grpc-status") {
-        let status = call_status(&parts.headers, &HeaderMap::new());
+        let status = grpc::call_status(&parts.headers, &HeaderMap::new());
         if status.code() != Code::Ok {
             return Err(status.into());
         }
@@ -406,7 +405,7 @@ where
             )
         })?;
         let trailers = collected.trailers().cloned().unwrap_or_default();
-        let status = call_status(&parts.headers, &trailers);
+        let status = grpc::call_status(&parts.headers, &trailers);
         if status.code() != Code::Ok {
             return Err(status.into());
         }
@@ -514,7 +513,7 @@ where
                     Ok(data) => self.frames.push(&data),
                     Err(frame) => {
                         let trailers = frame.into_trailers().unwrap_or_default();
-                        let status = call_status(&HeaderMap::new(), &trailers);
+                        let status = grpc::call_status(&HeaderMap::new(), &trailers);
                         let chunk = self.close((status.code() != Code::Ok).then_some(status));
                         return Some((Ok(chunk), self));
                     }
@@ -619,29 +618,4 @@ fn response_json(rule: &HttpRule, message: &DynamicMessage) -> Result<Vec<u8>, F
         .get(key.len() + 2..json.len() - 1)
         .ok_or_else(|| Failure::from(Status::new(Code::Internal, "unexpected JSON form")))?;
     Ok(value.to_vec())
-}
-
-/// The status of a finished call: `grpc-status` and `grpc-message` from
-/// the trailers, or from the headers of a trailers-only answer.
-fn call_status(headers: &HeaderMap, trailers: &HeaderMap) -> Status {
-    let read = |name: &str| trailers.get(name).or_else(|| headers.get(name));
-    let Some(code) = read("grpc-status") else {
-        return Status::new(Code::Unknown, "the service's answer has no grpc-status");
-    };
-    let code = code
-        .to_str()
-        .ok()
-        .and_then(|c| c.parse::<i32>().ok())
-        .map_or(Code::Unknown, Code::from_i32);
-    let message = read("grpc-message")
-        .and_then(|m| m.to_str().ok())
-        .map(percent_decode_lossy)
-        .unwrap_or_default();
-    Status::new(code, message)
-}
-
-/// `grpc-message` is percent-encoded UTF-8 (gRPC over HTTP/2); a message
-/// that does not decode is kept as written.
-fn percent_decode_lossy(text: &str) -> String {
-    crate::percent::decode(text, Keep::Nothing, false).unwrap_or_else(|_| text.to_owned())
 }
