@@ -45,13 +45,12 @@ pub fn descriptor_set(
     files: &[PathBuf],
     extra_args: &[String],
 ) -> Result<Vec<u8>, Error> {
-    let out = std::env::temp_dir().join(format!(
-        "buffa-build-{}-{}.pb",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos())
-    ));
+    // The process id and a per-process counter make the name unique even
+    // when several threads of one build script (or test binary) run protoc
+    // in the same clock tick.
+    static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = std::env::temp_dir().join(format!("buffa-build-{}-{run}.pb", std::process::id()));
     let mut command = Command::new(protoc);
     command
         .arg("--include_imports")
