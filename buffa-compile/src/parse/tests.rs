@@ -156,20 +156,22 @@ fn first_difference(ours: &FileDescriptorProto, theirs: &FileDescriptorProto) ->
     let ours = &ours.source_code_info.as_option()?.location;
     let theirs = &theirs.source_code_info.as_option()?.location;
     let (mut i, mut j) = (0, 0);
-    while i < ours.len() && j < theirs.len() {
-        let (a, b) = (&ours[i], &theirs[j]);
+    while i < ours.len() {
+        let a = &ours[i];
         let is_option = a.path.len() >= 2 && a.path[a.path.len() - 2] == 999;
-        let same = if is_option {
-            let prefix = &a.path[..a.path.len() - 2];
-            b.path.starts_with(prefix)
-                && b.path.len() > prefix.len()
-                && a.span == b.span
-                && a.leading_comments == b.leading_comments
-                && a.trailing_comments == b.trailing_comments
-                && a.leading_detached_comments == b.leading_detached_comments
-        } else {
-            a == b
-        };
+        let same = theirs.get(j).is_some_and(|b| {
+            if is_option {
+                let prefix = &a.path[..a.path.len() - 2];
+                b.path.starts_with(prefix)
+                    && b.path.len() > prefix.len()
+                    && a.span == b.span
+                    && a.leading_comments == b.leading_comments
+                    && a.trailing_comments == b.trailing_comments
+                    && a.leading_detached_comments == b.leading_detached_comments
+            } else {
+                a == b
+            }
+        });
         if !same {
             // protoc strips options of source retention (and the
             // locations of options left empty) when it writes the set.
@@ -186,7 +188,10 @@ fn first_difference(ours: &FileDescriptorProto, theirs: &FileDescriptorProto) ->
                 }
                 continue;
             }
-            return Some(format!("location {i}: ours {a:?}\n protoc's {b:?}"));
+            return Some(format!(
+                "location {i}: ours {a:?}\n protoc's {:?}",
+                theirs.get(j)
+            ));
         }
         i += 1;
         j += 1;
@@ -199,17 +204,7 @@ fn first_difference(ours: &FileDescriptorProto, theirs: &FileDescriptorProto) ->
             }
         }
     }
-    // Options stripped at the end of the file.
-    while i < ours.len() && ours[i].path.contains(&999) {
-        i += 1;
-    }
-    (i != ours.len() || j != theirs.len()).then(|| {
-        format!(
-            "{} locations left, protoc {}",
-            ours.len() - i,
-            theirs.len() - j
-        )
-    })
+    (j != theirs.len()).then(|| format!("protoc has {} more locations", theirs.len() - j))
 }
 
 /// Parses each file protoc accepts and compares source info and
@@ -345,4 +340,198 @@ fn debug_print_locations() {
         }
         Err(e) => eprintln!("protoc: {e}"),
     }
+}
+
+/// Every googleapis file, directory by directory (slow: run by hand with
+/// `--ignored`).
+#[test]
+#[ignore]
+fn all_of_googleapis_matches_protoc() {
+    let Some(root) = cached("google-proto-files-6.0.1") else {
+        return;
+    };
+    let mut dirs = vec![root.join("google")];
+    let mut total = 0;
+    while let Some(dir) = dirs.pop() {
+        let mut has_protos = false;
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "proto") {
+                has_protos = true;
+            }
+        }
+        if has_protos {
+            let relative = dir
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let files = proto_files(&root, &relative, false);
+            total += compare_corpus_lenient(&root, &files);
+        }
+    }
+    eprintln!("googleapis: {total} files compared");
+}
+
+/// [`compare_corpus`] that tolerates directories protoc rejects entirely.
+fn compare_corpus_lenient(root: &Path, files: &[String]) -> usize {
+    if accepted(root, files).is_empty() {
+        return 0;
+    }
+    compare_corpus(root, files)
+}
+
+/// Bad inputs, each checked against protoc's first error (wording, line
+/// and column).
+const BAD: &[&str] = &[
+    "syntax = \"proto2\"\nmessage A {}\n",
+    "syntax = \"proto3\";\nfoo\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x 1; }\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = ; }\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 99999999999; }\n",
+    "syntax = \"proto2\";\nmessage A { optional string s = 1 [default = \"abc]; }\n",
+    "syntax = \"proto2\";\n/* unterminated\nmessage A {}\n",
+    "syntax = \"proto2\";\noption java_package = \"\\q\";\n",
+    "syntax = \"proto4\";\n",
+    "edition = \"2025\";\n",
+    "syntax = \"proto2\";\nmessage A { required int32 x = 1; } }\n",
+    "syntax = \"proto3\";\nmessage A { int32 x = 1;\n",
+    "syntax = \"proto2\";\nmessage A { optional group foo = 1 {} }\n",
+    "syntax = \"proto2\";\nmessage A { oneof o { map<int32,int32> m = 1; } }\n",
+    "syntax = \"proto2\";\nmessage A { int32 x = 1; }\n",
+    "syntax = \"proto2\";\nenum E { A = 1; option allow_alias = false; }\n",
+    "syntax = \"proto2\";\nenum E { A = 1; B = 2; option allow_alias = true; }\n",
+    "syntax = \"proto2\";\nmessage A { optional uint32 x = 1 [default = -1]; }\n",
+    "syntax = \"proto2\";\nmessage A { reserved foo; }\n",
+    "edition = \"2023\";\nmessage A { reserved \"foo\"; }\n",
+    "syntax = \"proto2\";\nmessage A { extensions 1 to 2147483647; }\n",
+    "syntax = \"proto2\";\n\tmessage A {\n\t\toptional int32 x = 1\n\t}\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 0x; }\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 08; }\n",
+    "syntax = \"proto2\";\noption java_package = -\"a\";\n",
+    "syntax = \"proto2\";\noption java_package = -foo;\n",
+    "syntax = \"proto2\";\noption java_package = { a: 1 \n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 1 [json_name = \"a\", json_name = \"b\"]; }\n",
+    "syntax = \"proto2\";\nmessage \u{e9} {}\n",
+    "syntax = \"proto2\";\u{1}\n",
+    "syntax = \"proto2\";\nimport weak;\n",
+    "edition = \"2023\";\nimport option \"a.proto\";\n",
+    "edition = \"2024\";\nexport service S {}\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 1x = 1; }\n",
+    "syntax = \"proto2\";\nmessage A { optional double d = 1 [default = 1.5.3]; }\n",
+    "syntax = \"proto3\";\nservice S { rpc M(A) returns (B) }\n",
+    "syntax = \"proto2\";\nmessage B { extensions max; }\n",
+    "syntax = \"proto2\";\npackage a.b;\npackage c;\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 a = 1 [default = 1, default = 2]; }\n",
+    "syntax = \"proto2\";\nmessage A { optional group G = 1; }\n",
+    "syntax = \"proto2\";\nmessage A {\n  option map_entry = true;\n}\n",
+    "syntax = \"proto2\";\nmessage A { optional string s = 1 [default = \"\\u12\"]; }\n",
+    "syntax = \"proto2\";\n/* a /* b */\nmessage A {}\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 1 [(foo.) = 1]; }\n",
+    "edition = \"2023\";\nmessage A { optional int32 x = 1; }\n",
+    "edition = \"2023\";\nmessage A { group G = 1 {} }\n",
+    "syntax = \"proto2\";\nmessage A { reserved 5 to max, \"a\"; }\n",
+    "syntax = \"proto2\";\nenum E { reserved -5 to foo; }\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 y = 2 [default = 9223372036854775808]; }\n",
+    "syntax = \"proto2\";\nmessage A { repeated map<int32, int32> m = 1; }\n",
+    "syntax = \"proto2\";\nextend A { map<int32,int32> m = 1; }\n",
+    "syntax = \"proto2\";\nmessage A { optional bool b = 1 [default = yes]; }\n",
+    "syntax = \"proto2\";\noption java_package = \"abc\ndef\";\n",
+    "syntax = \"proto2\";\nmessage A { optional A a = 1 [default = 1]; optional int32 b = 2 [default = x]; }\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 1 [default = 1.5]; }\n",
+    "syntax = \"proto2\";\nservice S { rpc M(int32) returns (A); }\n",
+    "syntax = \"proto2\";\nservice S { rpc M(stream A) returns (stream B) { option deprecated = true } }\n",
+    "syntax = \"proto2\";\nmessage A { oneof o { optional int32 x = 1; } }\n",
+    "syntax = \"proto2\";\nmessage A { reserved 5, 2147483647; }\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 1 [packed = true, (a.b).c = 1, d = ]; }\n",
+    "syntax = \"proto2\";\nmessage A { optional string x = 1 [default = \"\\U00110000\"]; }\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 1e5; }\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 1; }\nmessage A.B {}\n",
+    "syntax = \"proto2\";\nimport public \"a.proto\" \n",
+    "",
+    "// only a comment\n}",
+    "syntax = \"proto2\";\nenum E { A = 1 [deprecated = true; }\n",
+    "syntax = \"proto2\";\nmessage A { extensions 1 to 5 [declaration = { number: 1 }; }\n",
+];
+
+/// A message nested `depth` times.
+fn nested(depth: usize) -> String {
+    let mut text = String::from("syntax = \"proto2\";\n");
+    for i in 0..depth {
+        text.push_str(&format!("message M{i} {{\n"));
+    }
+    text.push_str(&"}\n".repeat(depth));
+    text
+}
+
+/// protoc's errors (not warnings) for `text` as `bad.proto`, in order.
+fn protoc_errors(text: &str) -> Vec<String> {
+    let dir = temp_path("bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("bad.proto"), text).unwrap();
+    let output = Command::new(protoc())
+        .current_dir(&dir)
+        .arg("--proto_path=.")
+        .arg(format!(
+            "--proto_path={}",
+            protoc_bin_vendored::include_path().unwrap().display()
+        ))
+        .arg("--descriptor_set_out=out.pb")
+        .arg("bad.proto")
+        .output()
+        .expect("run protoc");
+    let errors = match output.status.success() {
+        true => Vec::new(),
+        false => String::from_utf8_lossy(&output.stderr)
+            .lines()
+            .filter(|l| l.starts_with("bad.proto") && !l.contains(": warning:"))
+            .map(str::to_owned)
+            .collect(),
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    errors
+}
+
+#[test]
+fn first_errors_match_protoc() {
+    let mut cases: Vec<String> = BAD.iter().map(|s| s.to_string()).collect();
+    cases.push(nested(31));
+    cases.push(nested(32));
+    cases.push(nested(200));
+    let mut failures = Vec::new();
+    let (mut first_matches, mut all_match, mut rejected) = (0, 0, 0);
+    for text in &cases {
+        let theirs = protoc_errors(text);
+        let ours: Vec<String> = match parse_file("bad.proto", text) {
+            Ok(_) => Vec::new(),
+            Err(diagnostics) => diagnostics.iter().map(|d| d.to_string()).collect(),
+        };
+        if theirs.is_empty() {
+            if !ours.is_empty() {
+                failures.push(format!(
+                    "{text:?}\n  ours: {:?}\n  protoc accepts it",
+                    ours[0]
+                ));
+            }
+            continue;
+        }
+        rejected += 1;
+        if ours.first() == theirs.first() {
+            first_matches += 1;
+            all_match += usize::from(ours == theirs);
+        } else {
+            failures.push(format!(
+                "{text:?}\n  ours:   {:?}\n  protoc: {:?}",
+                ours.first(),
+                theirs.first()
+            ));
+        }
+    }
+    eprintln!(
+        "first error as protoc's on {first_matches} of {rejected} bad inputs (all errors on {all_match})"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(rejected > 50);
 }
