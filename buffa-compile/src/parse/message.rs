@@ -8,6 +8,8 @@ use buffa_types::google::protobuf::{
     SymbolVisibility,
 };
 
+use std::collections::{HashMap, HashSet};
+
 use super::locations::Loc;
 use super::option::Style;
 use super::reserved::{Reserved, ReservedKind};
@@ -29,6 +31,13 @@ const FIELD_NUMBER: i32 = 3;
 const FIELD_LABEL: i32 = 4;
 const FIELD_TYPE: i32 = 5;
 const FIELD_TYPE_NAME: i32 = 6;
+
+/// The most `X`s a synthetic oneof's name is given.
+const MAX_ONEOF_PREFIX: usize = 1000;
+
+/// The most copies of extension range options (and of their locations)
+/// one `extensions` statement may make: one per range it lists.
+const MAX_RANGE_OPTION_COPIES: usize = 1 << 20;
 
 /// The largest field number plus one: the end of `to max`.
 const MAX_FIELD_END: i32 = 536_870_912;
@@ -616,7 +625,14 @@ impl Parser<'_> {
             self.consume("]")?;
             self.finish(options_loc);
             self.finish(index_loc);
+            let option_count = options.len();
             let info = self.locations.list.split_off(mark);
+            let ranges = message.extension_range.len() - old_len;
+            let per_range = info.len() + option_count;
+            if ranges.saturating_mul(per_range) > MAX_RANGE_OPTION_COPIES {
+                self.error("Too many extension ranges share these options.");
+                return Err(Stop);
+            }
             let options = message.extension_range[old_len].options.clone();
             for range in &mut message.extension_range[old_len + 1..] {
                 range.options = options.clone();
@@ -733,23 +749,33 @@ fn unstable_scalar(name: &str) -> Option<Type> {
 
 /// proto3 `optional` fields' synthetic oneofs: `_name`, prefixed with `X`
 /// until no field or oneof has the name.
+///
+/// Two bounds keep hostile input linear: the number of `X`s tried for a
+/// name resumes where the last field of that name stopped (names are only
+/// added, so fewer cannot be free), and stops at [`MAX_ONEOF_PREFIX`]
+/// (only reached with that many colliding names in one message, which
+/// means duplicate field names, an error when linking).
 fn generate_synthetic_oneofs(message: &mut DescriptorProto) {
-    let mut names: std::collections::HashSet<String> = message
+    let mut names: HashSet<String> = message
         .field
         .iter()
         .map(|f| f.name().to_owned())
         .chain(message.oneof_decl.iter().map(|o| o.name().to_owned()))
         .collect();
+    let mut prefixes: HashMap<String, usize> = HashMap::new();
     for field in &mut message.field {
         if field.proto3_optional != Some(true) {
             continue;
         }
-        let mut name = field.name().to_owned();
-        if !name.starts_with('_') {
-            name.insert(0, '_');
+        let mut base = field.name().to_owned();
+        if !base.starts_with('_') {
+            base.insert(0, '_');
         }
-        while names.contains(&name) {
+        let tried = prefixes.entry(base.clone()).or_insert(0);
+        let mut name = format!("{}{base}", "X".repeat(*tried));
+        while *tried < MAX_ONEOF_PREFIX && names.contains(&name) {
             name.insert(0, 'X');
+            *tried += 1;
         }
         names.insert(name.clone());
         field.oneof_index = Some(message.oneof_decl.len() as i32);

@@ -15,7 +15,11 @@ mod service;
 mod tokenizer;
 
 #[cfg(test)]
+mod robustness_tests;
+#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod value_tests;
 
 use buffa::Enumeration;
 use buffa_types::google::protobuf::{
