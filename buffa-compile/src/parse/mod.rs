@@ -541,7 +541,10 @@ impl<'a> Parser<'a> {
             let identifier = match self.consume_identifier("Expected identifier.") {
                 Ok(identifier) => identifier,
                 Err(stop) => {
-                    file.package = Some(package);
+                    // protoc's parser has set the package once a part was read.
+                    if !package.is_empty() {
+                        file.package = Some(package);
+                    }
                     return Err(stop);
                 }
             };

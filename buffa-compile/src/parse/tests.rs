@@ -30,6 +30,7 @@ fn protoc_files(root: &Path, files: &[String]) -> Result<Vec<FileDescriptorProto
     let out = temp_path("set.pb");
     let wkt = protoc_bin_vendored::include_path().expect("vendored includes");
     let output = Command::new(protoc())
+        .current_dir(root)
         .arg(format!("--proto_path={}", root.display()))
         .arg(format!("--proto_path={}", wkt.display()))
         .arg("--include_source_info")
@@ -76,16 +77,21 @@ fn proto_files(root: &Path, dir: &str, recursive: bool) -> Vec<String> {
 }
 
 /// protoc's descriptors of those of `files` it accepts (all in one run
-/// when it accepts them all, else file by file).
-fn accepted(root: &Path, files: &[String]) -> Vec<FileDescriptorProto> {
+/// when it accepts them all, else file by file), and the others with
+/// protoc's error output.
+fn accepted(root: &Path, files: &[String]) -> (Vec<FileDescriptorProto>, Vec<(String, String)>) {
     if let Ok(all) = protoc_files(root, files) {
-        return all;
+        return (all, Vec::new());
     }
-    files
-        .iter()
-        .filter_map(|f| protoc_files(root, std::slice::from_ref(f)).ok())
-        .flatten()
-        .collect()
+    let mut ok = Vec::new();
+    let mut rejected = Vec::new();
+    for file in files {
+        match protoc_files(root, std::slice::from_ref(file)) {
+            Ok(set) => ok.extend(set),
+            Err(stderr) => rejected.push((file.clone(), stderr)),
+        }
+    }
+    (ok, rejected)
 }
 
 /// What linking fills in or changes, cleared, so that the rest can be
@@ -220,8 +226,31 @@ fn first_difference(ours: &FileDescriptorProto, theirs: &FileDescriptorProto) ->
 /// Parses each file protoc accepts and compares source info and
 /// structure; the number compared.
 fn compare_corpus(root: &Path, files: &[String]) -> usize {
-    let expected = accepted(root, files);
+    let (expected, rejected) = accepted(root, files);
     let mut failures = Vec::new();
+    // A file protoc rejects: when the parser rejects it too, it reports
+    // protoc's first error for it (else protoc's errors come from linking).
+    let mut parse_rejected = 0;
+    for (name, stderr) in &rejected {
+        let text = std::fs::read_to_string(root.join(name)).expect("read");
+        if let Err(errors) = parse_file(name, &text) {
+            parse_rejected += 1;
+            let theirs = stderr
+                .lines()
+                .find(|l| l.starts_with(&format!("{name}:")) && !l.contains(": warning:"));
+            let ours = errors[0].to_string();
+            if theirs != Some(ours.as_str()) {
+                failures.push(format!("{name}: ours {ours:?}, protoc {theirs:?}"));
+            }
+        }
+    }
+    if !rejected.is_empty() {
+        eprintln!(
+            "{}: protoc rejects {} files, {parse_rejected} of them in the parser",
+            root.display(),
+            rejected.len()
+        );
+    }
     for theirs in &expected {
         let name = theirs.name().to_owned();
         let text = std::fs::read_to_string(root.join(&name)).expect("read");
@@ -263,7 +292,7 @@ fn protobuf_test_protos_match_protoc() {
     let root = protobuf_sources::protobuf_source_dir()
         .expect("protobuf sources")
         .join("src");
-    let files = proto_files(&root, "google/protobuf", false);
+    let files = proto_files(&root, "google/protobuf", true);
     compare_corpus(&root, &files);
 }
 
@@ -387,7 +416,7 @@ fn all_of_googleapis_matches_protoc() {
 
 /// [`compare_corpus`] that tolerates directories protoc rejects entirely.
 fn compare_corpus_lenient(root: &Path, files: &[String]) -> usize {
-    if accepted(root, files).is_empty() {
+    if accepted(root, files).0.is_empty() {
         return 0;
     }
     compare_corpus(root, files)
@@ -469,6 +498,43 @@ const BAD: &[&str] = &[
     "// only a comment\n}",
     "syntax = \"proto2\";\nenum E { A = 1 [deprecated = true; }\n",
     "syntax = \"proto2\";\nmessage A { extensions 1 to 5 [declaration = { number: 1 }; }\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 1 }\nmessage B { foo bar baz; optional int32 y = ; }\nenum E { X; Y = ; }\nservice S { rpc ; }\n",
+    "syntax = \"proto2\";\nmessage A {\n  optional int32 x = 1;\n  }\n}\n}\nmessage B {}\n",
+    "syntax = \"proto2\";\nmessage A { optional string s = 1 [default = \"\\xZ\"]; optional string t = 2 [default = \"\\U0020ffff\"]; }\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 1; }\n/* unterminated /* nested\n",
+    "syntax = \"proto2\";\nmessage A { optional double x = 1 [default = 1e]; optional double y = 2 [default = 0x1.5]; }\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 0xFFFFFFFFFFFFFFFFFF; optional int32 y = 2147483648; }\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 1 [default = -2147483649]; optional int64 y = 2 [default = 9223372036854775808]; }\n",
+    "syntax = \"proto2\";\nmessage A { optional uint32 x = 1 [default = 4294967296]; optional uint64 y = 2 [default = 18446744073709551616]; }\n",
+    "syntax = \"proto2\";\nmessage A { optional float x = 1 [default = abc]; optional float y = 2 [default = 0777777777777777777777777]; }\n",
+    "syntax = \"proto2\";\nmessage A { reserved 1 to; reserved to 5; reserved \"a\" \"b\", c; }\n",
+    "syntax = \"proto2\";\nmessage A { extensions 1 to 10 [; extensions; }\n",
+    "syntax = \"proto2\";\nenum E { A = -2147483649; B = 2147483648; C = 0x80000000; }\n",
+    "syntax = \"proto2\";\nmessage A { oneof { int32 x = 1; } oneof o { } oneof p { option foo; } }\n",
+    "syntax = \"proto2\";\nmessage A { map<int32> m = 1; map<int32, int32 m2 = 2; map<,> m3 = 3; }\n",
+    "syntax = \"proto2\";\nimport \"a.proto\"\nimport public;\nimport weak 5;\n",
+    "syntax = \"proto2\";\npackage ;\npackage a..b;\npackage .a;\n",
+    "syntax = \"proto2\";\noption = 1;\noption a;\noption (a = 1;\noption a.(b = 1;\noption a = ;\n",
+    "syntax = \"proto2\";\nmessage A { optional group g = 1 { optional int32 a = 2; } optional group H = 2 { optional int32 b = 3 } }\n",
+    "syntax = \"proto2\";\nservice S { rpc M(.A) returns (B.C) { option a = 1 } rpc N(A) returns B; rpc O returns (B); }\n",
+    "syntax = \"proto2\";\nextend { optional int32 x = 1; }\nextend A { }\nextend A.B { required int32 y = 2 }\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 1 [default = 1 2]; optional A y = 2 [json_name = 5]; }\n",
+    "edition = \"2024\";\nimport option \"a.proto\";\nimport option b.proto;\n",
+    "edition = \"2023\";\nmessage A { reserved \"foo\", bar; reserved 1, foo; }\n",
+    "edition = \"UNSTABLE\";\nmessage A { sint32 x = 1; fixed64 y = 2; zigzag32 z = 3; }\n",
+    "edition = \"2024\";\nlocal export message A {}\nexport local enum E {}\nexport extend A {}\n",
+    "syntax = \"proto2\";\n\u{1}\u{2}message A {}\u{7f}\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x\u{0} = 1; }\n",
+    "syntax = \"proto2\";\nmessage A { optional string s = 1 [default = \"a\n\"]; }\n",
+    "syntax = \"proto2\";\nmessage A {\n\toptional\tint32\tx\t=\t1\t[\tdefault\t=\t\"\\q\"\t];\n}\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 1; optional int32 y = 2 [default = 1.2.3]; optional int32 z = 3abc; }\n",
+    "syntax = \"proto2\";\noption java_package = 1.x;\noption java_package = a.5;\n",
+    "syntax = \"proto2\";\nmessage A { optional int32 x = 1 [a = {]; }\n",
+    "syntax = \"proto2\" \"x\";\n",
+    "syntax = proto2;\n",
+    "syntax;\n",
+    "edition = 2023;\n",
+    "package a;\nsyntax = \"proto2\";\n",
 ];
 
 /// A message nested `depth` times.
@@ -535,7 +601,13 @@ fn first_errors_match_protoc() {
         rejected += 1;
         if ours.first() == theirs.first() {
             first_matches += 1;
-            all_match += usize::from(ours == theirs);
+            if ours == theirs {
+                all_match += 1;
+            } else {
+                eprintln!(
+                    "{text:?}: later errors differ\n  ours:   {ours:?}\n  protoc: {theirs:?}"
+                );
+            }
         } else {
             failures.push(format!(
                 "{text:?}\n  ours:   {:?}\n  protoc: {:?}",
