@@ -1,18 +1,36 @@
 //! Stage two: unlinked `FileDescriptorProto`s to the ones protoc writes.
+//!
+//! Linking a file follows protoc's `DescriptorBuilder`: its symbols join
+//! the table ([`symbols`]), every name it writes is resolved
+//! ([`resolve`]), its options are interpreted, and the result is checked
+//! by a [`DescriptorPool`] holding the files linked before, which applies
+//! protoc's rules once for the compiler and for reflection. The file is
+//! then written as protoc's `CopyTo` writes it ([`copy`]).
 
+mod copy;
+mod locate;
+mod resolve;
 mod scope;
+mod symbols;
 
+use buffa_descriptor::{DescriptorError, DescriptorPool};
 use buffa_types::google::protobuf::FileDescriptorProto;
 
 use crate::diagnostic::Diagnostic;
+use locate::{ErrorLocation, Located};
+use symbols::SymbolTable;
 
 /// The files linked so far, against which the next file is linked.
 #[derive(Debug, Default)]
 pub(crate) struct Linker {
-    files: Vec<FileDescriptorProto>,
+    /// Every symbol of the linked files.
+    symbols: SymbolTable,
+    /// The linked files, checked.
+    pool: DescriptorPool,
 }
 
 impl Linker {
+    /// A linker that has linked no file.
     pub(crate) fn new() -> Linker {
         Linker::default()
     }
@@ -22,9 +40,44 @@ impl Linker {
     /// writes it (with its source info, which the compiler may drop).
     pub(crate) fn add(
         &mut self,
-        file: FileDescriptorProto,
+        mut file: FileDescriptorProto,
     ) -> Result<FileDescriptorProto, Vec<Diagnostic>> {
-        self.files.push(file.clone());
+        let mut staged = self.symbols.stage(&file);
+        let mut errors = staged.add_file(&file);
+        errors.extend(resolve::cross_link(&mut file, &staged));
+        if !errors.is_empty() {
+            return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
+        }
+        copy::copy_to(&mut file);
+        self.interpret_options(&mut file)?;
+        if let Err(error) = self.pool.add_file_descriptor_proto(file.clone()) {
+            return Err(vec![pool_diagnostic(&file, &error)]);
+        }
+        let parts = staged.finish();
+        self.symbols.commit(parts);
         Ok(file)
     }
+
+    /// Interprets the options of `file` (linked, not yet in the pool), as
+    /// protoc does after cross-linking and before validating the file.
+    ///
+    /// Option interpretation (`options::interpret`) lands with its own
+    /// branch; until then options stay uninterpreted.
+    fn interpret_options(&self, file: &mut FileDescriptorProto) -> Result<(), Vec<Diagnostic>> {
+        let _ = file;
+        Ok(())
+    }
 }
+
+/// A pool error as a diagnostic at the element it names (the file's start
+/// when it names none).
+fn pool_diagnostic(file: &FileDescriptorProto, error: &DescriptorError) -> Diagnostic {
+    let path = error
+        .element_name()
+        .and_then(|name| locate::element_path(file, name))
+        .unwrap_or_default();
+    Located::new(path, ErrorLocation::Name, error.message().to_owned()).diagnostic(file)
+}
+
+#[cfg(test)]
+mod tests;
