@@ -198,6 +198,16 @@ impl CrossLinker<'_, '_> {
                 );
                 return;
             }
+            if !self.symbols.is_extension_number(&target, field.number()) {
+                self.error(
+                    path,
+                    ErrorLocation::Number,
+                    format!(
+                        "\"{target}\" does not declare {} as an extension number.",
+                        field.number()
+                    ),
+                );
+            }
             field.extendee = Some(format!(".{target}"));
         }
         if let Some(type_name) = field.type_name.clone() {

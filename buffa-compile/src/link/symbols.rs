@@ -47,6 +47,9 @@ pub(crate) struct SymbolTable {
     symbols: HashMap<String, Symbol>,
     /// Every enum value, as `enum_full_name value_name`.
     enum_values: HashSet<String>,
+    /// The extension ranges (start, end exclusive) of every message that
+    /// has some, by full name.
+    extension_ranges: HashMap<String, Vec<(i32, i32)>>,
 }
 
 /// The symbols of the file being linked, on top of the table.
@@ -61,6 +64,8 @@ pub(crate) struct Staged<'a> {
     symbols: HashMap<String, Symbol>,
     /// The new file's enum values, as `enum_full_name value_name`.
     enum_values: HashSet<String>,
+    /// The new file's messages' extension ranges.
+    extension_ranges: HashMap<String, Vec<(i32, i32)>>,
     /// Files whose symbols the new file sees: itself, its imports and what
     /// they re-export with `import public`, transitively.
     visible: Vec<bool>,
@@ -103,6 +108,7 @@ impl SymbolTable {
             index,
             symbols: HashMap::new(),
             enum_values: HashSet::new(),
+            extension_ranges: HashMap::new(),
             visible,
             undeclared: RefCell::new(None),
         }
@@ -115,6 +121,7 @@ impl SymbolTable {
         self.files.push(staged.entry);
         self.symbols.extend(staged.symbols);
         self.enum_values.extend(staged.enum_values);
+        self.extension_ranges.extend(staged.extension_ranges);
     }
 }
 
@@ -127,6 +134,8 @@ pub(crate) struct StagedParts {
     symbols: HashMap<String, Symbol>,
     /// The new file's enum values.
     enum_values: HashSet<String>,
+    /// The new file's extension ranges.
+    extension_ranges: HashMap<String, Vec<(i32, i32)>>,
 }
 
 /// Whether `package` is `name` or inside it (`a.b` is in `a`, `ab` is not).
@@ -142,6 +151,7 @@ impl Staged<'_> {
             entry: self.entry,
             symbols: self.symbols,
             enum_values: self.enum_values,
+            extension_ranges: self.extension_ranges,
         }
     }
 
@@ -188,6 +198,15 @@ impl Staged<'_> {
     /// The name of the file being linked.
     pub(crate) fn name(&self) -> &str {
         &self.entry.name
+    }
+
+    /// Whether the message `message` (full name) declares `number` as an
+    /// extension number.
+    pub(crate) fn is_extension_number(&self, message: &str, number: i32) -> bool {
+        self.extension_ranges
+            .get(message)
+            .or_else(|| self.table.extension_ranges.get(message))
+            .is_some_and(|ranges| ranges.iter().any(|&(s, e)| s <= number && number < e))
     }
 
     /// Whether the enum `enum_name` (full name) has a value named `value`.
@@ -358,6 +377,14 @@ impl Staged<'_> {
             path.extend([3, i as i32]);
             self.add_message(nested, &full, path, errors);
             path.truncate(base);
+        }
+        if !message.extension_range.is_empty() {
+            let ranges = message
+                .extension_range
+                .iter()
+                .map(|r| (r.start(), r.end()))
+                .collect();
+            self.extension_ranges.insert(full.clone(), ranges);
         }
         self.add(full, SymbolKind::Message, path, errors);
     }
