@@ -160,7 +160,10 @@ fn message_element(
             return message_element(&message.nested_type[i], rest, path);
         }
         if let Some(i) = message.enum_type.iter().position(|e| e.name() == first)
-            && let Some(j) = message.enum_type[i].value.iter().position(|v| v.name() == rest)
+            && let Some(j) = message.enum_type[i]
+                .value
+                .iter()
+                .position(|v| v.name() == rest)
         {
             path.extend([4, i as i32, 2, j as i32]);
             return true;
@@ -171,7 +174,10 @@ fn message_element(
         (2, message.field.iter().position(|f| f.name() == first)),
         (6, message.extension.iter().position(|f| f.name() == first)),
         (8, message.oneof_decl.iter().position(|o| o.name() == first)),
-        (3, message.nested_type.iter().position(|m| m.name() == first)),
+        (
+            3,
+            message.nested_type.iter().position(|m| m.name() == first),
+        ),
         (4, message.enum_type.iter().position(|e| e.name() == first)),
     ]
     .into_iter()

@@ -7,6 +7,7 @@
 //! protoc's rules once for the compiler and for reflection. The file is
 //! then written as protoc's `CopyTo` writes it ([`copy`]).
 
+mod checks;
 mod copy;
 mod locate;
 mod resolve;
@@ -44,12 +45,17 @@ impl Linker {
     ) -> Result<FileDescriptorProto, Vec<Diagnostic>> {
         let mut staged = self.symbols.stage(&file);
         let mut errors = staged.add_file(&file);
+        errors.extend(checks::build(&file));
         errors.extend(resolve::cross_link(&mut file, &staged));
         if !errors.is_empty() {
             return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
         }
         copy::copy_to(&mut file);
         self.interpret_options(&mut file)?;
+        let errors = checks::validate(&file);
+        if !errors.is_empty() {
+            return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
+        }
         if let Err(error) = self.pool.add_file_descriptor_proto(file.clone()) {
             return Err(vec![pool_diagnostic(&file, &error)]);
         }

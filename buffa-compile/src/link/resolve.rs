@@ -157,13 +157,10 @@ impl CrossLinker<'_, '_> {
         path: &[i32],
         location: ErrorLocation,
     ) -> Option<String> {
-        let (full, kind) = self.lookup(name, relative_to, LookupMode::AllSymbols, path, location)?;
+        let (full, kind) =
+            self.lookup(name, relative_to, LookupMode::AllSymbols, path, location)?;
         if kind != SymbolKind::Message {
-            self.error(
-                path,
-                location,
-                format!("\"{name}\" is not a message type."),
-            );
+            self.error(path, location, format!("\"{name}\" is not a message type."));
             return None;
         }
         Some(format!(".{full}"))
@@ -266,8 +263,7 @@ impl CrossLinker<'_, '_> {
                             self.error(
                                 path,
                                 ErrorLocation::DefaultValue,
-                                "Default value for an enum field must be an identifier."
-                                    .to_owned(),
+                                "Default value for an enum field must be an identifier.".to_owned(),
                             );
                         } else if !self.symbols.enum_has_value(&target, value) {
                             self.error(

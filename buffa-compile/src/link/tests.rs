@@ -17,7 +17,11 @@ use buffa_types::google::protobuf::{
 use super::Linker;
 
 /// protoc's descriptor set for `files` under `include`, or its errors.
-fn protoc(include: &Path, files: &[String], source_info: bool) -> Result<FileDescriptorSet, String> {
+fn protoc(
+    include: &Path,
+    files: &[String],
+    source_info: bool,
+) -> Result<FileDescriptorSet, String> {
     let protoc = protoc_bin_vendored::protoc_bin_path().expect("vendored protoc");
     let wkt = protoc_bin_vendored::include_path().expect("vendored includes");
     let mut command = Command::new(protoc);
@@ -48,7 +52,9 @@ fn as_written(full: &str, package: &str, nested: &HashSet<String>) -> String {
     let relative = if package.is_empty() {
         Some(dotless)
     } else {
-        dotless.strip_prefix(package).and_then(|r| r.strip_prefix('.'))
+        dotless
+            .strip_prefix(package)
+            .and_then(|r| r.strip_prefix('.'))
     };
     match relative {
         Some(relative) => {
@@ -192,14 +198,7 @@ fn protos_in(include: &Path, dir: &Path) -> Vec<String> {
                 .filter_map(|e| e.ok())
                 .map(|e| e.path())
                 .filter(|p| p.extension().is_some_and(|e| e == "proto"))
-                .filter_map(|p| {
-                    Some(
-                        p.strip_prefix(include)
-                            .ok()?
-                            .to_string_lossy()
-                            .into_owned(),
-                    )
-                })
+                .filter_map(|p| Some(p.strip_prefix(include).ok()?.to_string_lossy().into_owned()))
                 .collect()
         })
         .unwrap_or_default();
@@ -266,7 +265,12 @@ fn relinks_googleapis_as_protoc_wrote_them() {
             batches.push(files);
         }
         if let Ok(entries) = std::fs::read_dir(&dir) {
-            dirs.extend(entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()));
+            dirs.extend(
+                entries
+                    .filter_map(|e| e.ok())
+                    .map(|e| e.path())
+                    .filter(|p| p.is_dir()),
+            );
         }
     }
     let (compared, differences) = relink(&root, &batches);
@@ -298,7 +302,8 @@ fn assert_protoc_error(
     let dir = std::env::temp_dir().join(format!(
         "buffa-link-{}-{:x}",
         std::process::id(),
-        bad.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)))
+        bad.bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)))
     ));
     std::fs::create_dir_all(&dir).unwrap();
     for (name, text) in others {
@@ -320,7 +325,11 @@ fn assert_protoc_error(
     let _ = std::fs::remove_dir_all(&dir);
     let errors = linker.add(file).expect_err("the linker rejects");
     let expected_first = expected.lines().next().unwrap_or_default();
-    assert_eq!(errors[0].to_string(), expected_first, "protoc said:\n{expected}");
+    assert_eq!(
+        errors[0].to_string(),
+        expected_first,
+        "protoc said:\n{expected}"
+    );
 }
 
 #[test]
@@ -338,7 +347,10 @@ fn a_type_defined_in_a_file_not_imported() {
     assert_protoc_error(
         &[
             ("dep.proto", "package p;\nmessage D {}\n"),
-            ("de2.proto", "import \"dep.proto\";\nimport \"de3.proto\";\n"),
+            (
+                "de2.proto",
+                "import \"dep.proto\";\nimport \"de3.proto\";\n",
+            ),
             ("de3.proto", "package q;\n"),
         ],
         "import \"dep.proto\";\nimport \"de2.proto\";\nmessage A { optional p.D d = 1; }\n",
@@ -444,5 +456,100 @@ fn an_extension_outside_the_extendees_ranges() {
         "package p;\nmessage M { extensions 1 to 8; }\nextend M { optional int32 x = 1; }\n",
         "package p;\nmessage M { extensions 1 to 8; }\nextend M { optional int32 x = 9; }\n",
         |f| f.extension[0].number = Some(9),
+    );
+}
+
+#[test]
+fn a_reserved_number_used() {
+    assert_protoc_error(
+        &[],
+        "package p;\nmessage M { reserved 5; optional int32 x = 1; }\n",
+        "package p;\nmessage M { reserved 5; optional int32 x = 5; }\n",
+        |f| f.message_type[0].field[0].number = Some(5),
+    );
+}
+
+#[test]
+fn a_reserved_name_used() {
+    assert_protoc_error(
+        &[],
+        "package p;\nmessage M { reserved \"y\"; optional int32 x = 1; }\n",
+        "package p;\nmessage M { reserved \"x\"; optional int32 x = 1; }\n",
+        |f| f.message_type[0].reserved_name[0] = "x".into(),
+    );
+}
+
+#[test]
+fn an_extension_range_that_includes_a_field() {
+    assert_protoc_error(
+        &[],
+        "package p;\nmessage M { extensions 5 to 9; optional int32 x = 1; }\n",
+        "package p;\nmessage M { extensions 1 to 9; optional int32 x = 1; }\n",
+        |f| f.message_type[0].extension_range[0].start = Some(1),
+    );
+}
+
+#[test]
+fn overlapping_extension_ranges() {
+    assert_protoc_error(
+        &[],
+        "package p;\nmessage M { extensions 1 to 4; extensions 5 to 9; }\n",
+        "package p;\nmessage M { extensions 1 to 5; extensions 5 to 9; }\n",
+        |f| f.message_type[0].extension_range[0].end = Some(6),
+    );
+}
+
+#[test]
+fn proto3_forbids_default_values() {
+    assert_protoc_error(
+        &[],
+        "syntax = \"proto3\";\nmessage M { int32 x = 1 [deprecated = true]; }\n",
+        "syntax = \"proto3\";\nmessage M { int32 x = 1 [default    =    7]; }\n",
+        |f| {
+            let field = &mut f.message_type[0].field[0];
+            field.options = Default::default();
+            field.default_value = Some("7".into());
+            // The parser records the default's location at its value.
+            if let Some(info) = f.source_code_info.as_option_mut() {
+                info.location
+                    .retain(|l| !l.path.starts_with(&[4, 0, 2, 0, 8]));
+                info.location
+                    .push(buffa_types::google::protobuf::source_code_info::Location {
+                        path: vec![4, 0, 2, 0, 7],
+                        span: vec![1, 41, 42],
+                        ..Default::default()
+                    });
+            }
+        },
+    );
+}
+
+#[test]
+fn proto3_enums_start_at_zero() {
+    assert_protoc_error(
+        &[],
+        "syntax = \"proto3\";\nenum E { A = 0; B = 1; }\n",
+        "syntax = \"proto3\";\nenum E { A = 2; B = 1; }\n",
+        |f| f.enum_type[0].value[0].number = Some(2),
+    );
+}
+
+#[test]
+fn json_names_that_conflict() {
+    assert_protoc_error(
+        &[],
+        "syntax = \"proto3\";\nmessage M { int32 a_b = 1; int32 aBc = 2; }\n",
+        "syntax = \"proto3\";\nmessage M { int32 a_b = 1; int32 aB = 2;  }\n",
+        |f| f.message_type[0].field[1].name = Some("aB".into()),
+    );
+}
+
+#[test]
+fn enum_values_that_conflict_without_their_prefix() {
+    assert_protoc_error(
+        &[],
+        "syntax = \"proto3\";\nenum Color { COLOR_RED = 0; BLUE = 1; }\n",
+        "syntax = \"proto3\";\nenum Color { COLOR_RED = 0; RED_ = 1; }\n",
+        |f| f.enum_type[0].value[1].name = Some("RED_".into()),
     );
 }
