@@ -22,6 +22,16 @@ const MAX_FIELD_NUMBER: i32 = (1 << 29) - 1;
 /// The build-phase checks of every message and enum of `file`.
 pub(crate) fn build(file: &FileDescriptorProto) -> Vec<Located> {
     let mut errors = Vec::new();
+    let mut imports = HashSet::new();
+    for (i, import) in file.dependency.iter().enumerate() {
+        if !imports.insert(import.as_str()) {
+            errors.push(Located::new(
+                vec![3, i as i32],
+                ErrorLocation::Other,
+                format!("Import \"{import}\" was listed twice."),
+            ));
+        }
+    }
     let package = file.package();
     for (i, message) in file.message_type.iter().enumerate() {
         build_message(message, package, &[4, i as i32], &mut errors);
@@ -306,6 +316,9 @@ fn validate_message(
             ));
         }
     }
+    for (i, field) in message.field.iter().enumerate() {
+        map_key(message, field, &child(path, &[2, i as i32]), errors);
+    }
     if !legacy_json(message.options.as_option()) {
         json_names(message, path, false, json, errors);
         json_names(message, path, true, json, errors);
@@ -320,6 +333,53 @@ fn validate_message(
             errors,
         );
     }
+}
+
+/// The key of a map field (a field whose type is a map entry nested next
+/// to it) must be a scalar that is not a float, a double or bytes.
+fn map_key(
+    message: &DescriptorProto,
+    field: &FieldDescriptorProto,
+    path: &[i32],
+    errors: &mut Vec<Located>,
+) {
+    let Some(entry_name) = field
+        .type_name
+        .as_deref()
+        .and_then(|t| t.rsplit('.').next())
+    else {
+        return;
+    };
+    let Some(entry) = message.nested_type.iter().find(|m| {
+        m.name() == entry_name
+            && m.options
+                .as_option()
+                .is_some_and(|o| o.map_entry == Some(true))
+    }) else {
+        return;
+    };
+    if field
+        .type_name
+        .as_deref()
+        .is_none_or(|t| !t.ends_with(&format!("{}.{entry_name}", message.name())))
+    {
+        return;
+    }
+    let Some(key) = entry.field.iter().find(|f| f.number() == 1) else {
+        return;
+    };
+    let message = match key.r#type {
+        Some(Type::Enum) => "Key in map fields cannot be enum types.",
+        Some(Type::Float | Type::Double | Type::Message | Type::Group | Type::Bytes) => {
+            "Key in map fields cannot be float/double, bytes or message types."
+        }
+        _ => return,
+    };
+    errors.push(Located::new(
+        path.to_vec(),
+        ErrorLocation::Type,
+        message.to_owned(),
+    ));
 }
 
 /// proto3's rules for one field or extension.

@@ -350,7 +350,7 @@ fn next_available_number(message: &DescriptorProto) -> String {
             break;
         }
     }
-    if proposed <= (1 << 29) - 1 {
+    if proposed < (1 << 29) {
         format!("Next available field number is {proposed}")
     } else {
         "There are no available field numbers".to_owned()

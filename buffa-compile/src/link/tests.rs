@@ -553,3 +553,29 @@ fn enum_values_that_conflict_without_their_prefix() {
         |f| f.enum_type[0].value[1].name = Some("RED_".into()),
     );
 }
+
+#[test]
+fn an_import_listed_twice() {
+    assert_protoc_error(
+        &[("dep.proto", "package d;\n"), ("de2.proto", "package e;\n")],
+        "import \"dep.proto\";\nimport \"de2.proto\";\n",
+        "import \"dep.proto\";\nimport \"dep.proto\";\n",
+        |f| f.dependency[1] = "dep.proto".into(),
+    );
+}
+
+#[test]
+fn a_map_keyed_by_an_enum() {
+    assert_protoc_error(
+        &[],
+        "syntax = \"proto3\";\nenum E { Z = 0; }\nmessage M { map<int32, E> m = 1; }\n",
+        "syntax = \"proto3\";\nenum E { Z = 0; }\nmessage M { map<E, int32> m = 1; }\n",
+        |f| {
+            let entry = &mut f.message_type[0].nested_type[0];
+            entry.field[0].r#type = None;
+            entry.field[0].type_name = Some("E".into());
+            entry.field[1].r#type = Some(Type::Int32);
+            entry.field[1].type_name = None;
+        },
+    );
+}
