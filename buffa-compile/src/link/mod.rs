@@ -15,7 +15,9 @@ mod scope;
 mod symbols;
 
 use buffa_descriptor::{DescriptorError, DescriptorPool};
-use buffa_types::google::protobuf::FileDescriptorProto;
+use buffa_types::google::protobuf::{
+    DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto,
+};
 
 use crate::diagnostic::Diagnostic;
 use locate::{ErrorLocation, Located};
@@ -51,7 +53,7 @@ impl Linker {
             return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
         }
         copy::copy_to(&mut file);
-        self.interpret_options(&mut file)?;
+        interpret_options(&mut self.pool, &mut file)?;
         let errors = checks::validate(&file);
         if !errors.is_empty() {
             return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
@@ -63,16 +65,94 @@ impl Linker {
         self.symbols.commit(parts);
         Ok(file)
     }
+}
 
-    /// Interprets the options of `file` (linked, not yet in the pool), as
-    /// protoc does after cross-linking and before validating the file.
-    ///
-    /// Option interpretation (`options::interpret`) lands with its own
-    /// branch; until then options stay uninterpreted.
-    fn interpret_options(&self, file: &mut FileDescriptorProto) -> Result<(), Vec<Diagnostic>> {
-        let _ = file;
+/// Interprets the options of `file` (linked, not yet in the pool), as
+/// protoc does after cross-linking and before validating the file,
+/// against a pool holding its imports and the file itself.
+fn interpret_options(
+    pool: &mut DescriptorPool,
+    file: &mut FileDescriptorProto,
+) -> Result<(), Vec<Diagnostic>> {
+    if !has_uninterpreted_options(file) {
+        return Ok(());
+    }
+    let linked = file.clone();
+    match pool.with_file(linked, |pool| options::interpret(file, pool)) {
+        Ok(result) => result,
+        Err(error) => Err(vec![pool_diagnostic(file, &error)]),
+    }
+}
+
+/// Option interpretation, written on its own branch (`link/options/`);
+/// until it lands, options stay uninterpreted.
+mod options {
+    use buffa_descriptor::DescriptorPool;
+    use buffa_types::google::protobuf::FileDescriptorProto;
+
+    use crate::diagnostic::Diagnostic;
+
+    /// Interprets the options of `file` against `pool` (which holds it).
+    pub(crate) fn interpret(
+        file: &mut FileDescriptorProto,
+        pool: &DescriptorPool,
+    ) -> Result<(), Vec<Diagnostic>> {
+        let _ = (file, pool);
         Ok(())
     }
+}
+
+/// Whether any element of `file` has options still to interpret.
+fn has_uninterpreted_options(file: &FileDescriptorProto) -> bool {
+    fn message(m: &DescriptorProto) -> bool {
+        m.options
+            .as_option()
+            .is_some_and(|o| !o.uninterpreted_option.is_empty())
+            || m.field.iter().chain(&m.extension).any(field)
+            || m.oneof_decl.iter().any(|o| {
+                o.options
+                    .as_option()
+                    .is_some_and(|o| !o.uninterpreted_option.is_empty())
+            })
+            || m.extension_range.iter().any(|r| {
+                r.options
+                    .as_option()
+                    .is_some_and(|o| !o.uninterpreted_option.is_empty())
+            })
+            || m.enum_type.iter().any(enumeration)
+            || m.nested_type.iter().any(message)
+    }
+    fn field(f: &FieldDescriptorProto) -> bool {
+        f.options
+            .as_option()
+            .is_some_and(|o| !o.uninterpreted_option.is_empty())
+    }
+    fn enumeration(e: &EnumDescriptorProto) -> bool {
+        e.options
+            .as_option()
+            .is_some_and(|o| !o.uninterpreted_option.is_empty())
+            || e.value.iter().any(|v| {
+                v.options
+                    .as_option()
+                    .is_some_and(|o| !o.uninterpreted_option.is_empty())
+            })
+    }
+    file.options
+        .as_option()
+        .is_some_and(|o| !o.uninterpreted_option.is_empty())
+        || file.message_type.iter().any(message)
+        || file.enum_type.iter().any(enumeration)
+        || file.extension.iter().any(field)
+        || file.service.iter().any(|s| {
+            s.options
+                .as_option()
+                .is_some_and(|o| !o.uninterpreted_option.is_empty())
+                || s.method.iter().any(|m| {
+                    m.options
+                        .as_option()
+                        .is_some_and(|o| !o.uninterpreted_option.is_empty())
+                })
+        })
 }
 
 /// A pool error as a diagnostic at the element it names (the file's start
