@@ -15,21 +15,33 @@ use super::option::Style;
 use super::reserved::{Reserved, ReservedKind};
 use super::{Parser, Step, Stop};
 
-// Field numbers of DescriptorProto.
+/// `DescriptorProto.name`.
 const NAME: i32 = 1;
+/// `DescriptorProto.field`.
 const FIELD: i32 = 2;
+/// `DescriptorProto.nested_type`.
 const NESTED_TYPE: i32 = 3;
+/// `DescriptorProto.enum_type`.
 const ENUM_TYPE: i32 = 4;
+/// `DescriptorProto.extension_range`.
 const EXTENSION_RANGE: i32 = 5;
+/// `DescriptorProto.extension`.
 const EXTENSION: i32 = 6;
+/// `DescriptorProto.options`.
 const OPTIONS: i32 = 7;
+/// `DescriptorProto.oneof_decl`.
 const ONEOF_DECL: i32 = 8;
-// Field numbers of FieldDescriptorProto.
+/// `FieldDescriptorProto.name`.
 const FIELD_NAME: i32 = 1;
+/// `FieldDescriptorProto.extendee`.
 const FIELD_EXTENDEE: i32 = 2;
+/// `FieldDescriptorProto.number`.
 const FIELD_NUMBER: i32 = 3;
+/// `FieldDescriptorProto.label`.
 const FIELD_LABEL: i32 = 4;
+/// `FieldDescriptorProto.type`.
 const FIELD_TYPE: i32 = 5;
+/// `FieldDescriptorProto.type_name`.
 const FIELD_TYPE_NAME: i32 = 6;
 
 /// The most `X`s a synthetic oneof's name is given.
@@ -45,7 +57,9 @@ const MAX_FIELD_END: i32 = 536_870_912;
 /// A map field's key and value types, as parsed.
 #[derive(Default)]
 struct MapTypes {
+    /// The key's scalar type, or its type name as written.
     key: (Option<Type>, String),
+    /// The value's scalar type, or its type name as written.
     value: (Option<Type>, String),
 }
 

@@ -73,7 +73,10 @@ const MAX_NESTING: i32 = 32;
 
 /// protoc's parser state.
 pub(crate) struct Parser<'a> {
+    /// The tokens, and the errors found so far (the tokenizer's and the
+    /// parser's, in the order found).
     input: Tokenizer<'a>,
+    /// The source info recorded so far.
     locations: Locations,
     /// `proto2`, `proto3` or `editions`, as the syntax statement says.
     syntax: String,

@@ -182,3 +182,38 @@ fn nesting_stops_at_protocs_limit() {
         "a.proto:33:1: Reached maximum recursion limit for nested messages."
     );
 }
+
+/// Parsing speed over googleapis (run by hand: `cargo test --release
+/// parse_speed -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn parse_speed() {
+    let Some(home) = std::env::var_os("HOME") else {
+        return;
+    };
+    let root = std::path::Path::new(&home).join(".cache/buffa/google-proto-files-6.0.1/google");
+    let mut texts = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "proto") {
+                texts.push(std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let start = Instant::now();
+    for text in &texts {
+        let _ = parse_file("x.proto", text);
+    }
+    let took = start.elapsed();
+    eprintln!(
+        "{} files, {} MB in {took:?}: {:.1} MB/s",
+        texts.len(),
+        bytes / 1_000_000,
+        bytes as f64 / 1e6 / took.as_secs_f64()
+    );
+}
