@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use super::parse_file;
 
 /// A small deterministic generator (xorshift).
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
     /// The next pseudo-random number.
@@ -17,7 +17,7 @@ impl Rng {
     }
 
     /// A number below `n`.
-    fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
 }
@@ -77,7 +77,7 @@ const INTERESTING: &[&str] = &[
 ];
 
 /// Random edits of `seed`: replacements, insertions, deletions and cuts.
-fn mutate(seed: &str, rng: &mut Rng) -> String {
+pub(super) fn mutate(seed: &str, rng: &mut Rng) -> String {
     let mut text: Vec<char> = seed.chars().collect();
     for _ in 0..1 + rng.below(8) {
         let at = rng.below(text.len() + 1);
