@@ -663,6 +663,23 @@ fn mutants_parse_as_protoc_parses_them() {
             }
         }
     }
+    // Some of protobuf's test protos too (options and aggregates, maps,
+    // proto3), with what they import.
+    let protobuf = protobuf_sources::protobuf_source_dir().expect("protobuf sources").join("src");
+    std::fs::create_dir_all(root.join("google/protobuf")).unwrap();
+    for name in [
+        "unittest_custom_options.proto",
+        "unittest_proto3.proto",
+        "map_unittest.proto",
+        "unittest_import.proto",
+        "unittest_import_public.proto",
+        "unittest_proto3_optional.proto",
+    ] {
+        let relative = format!("google/protobuf/{name}");
+        let text = std::fs::read_to_string(protobuf.join(&relative)).unwrap();
+        std::fs::write(root.join(&relative), &text).unwrap();
+        seeds.push(text);
+    }
     let name = "mutant.proto".to_owned();
     let seed = std::env::var("PARSE_MUTANTS_SEED")
         .ok()
