@@ -10,6 +10,7 @@
 mod checks;
 mod copy;
 mod locate;
+mod ranges;
 mod resolve;
 mod scope;
 mod symbols;

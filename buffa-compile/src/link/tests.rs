@@ -579,3 +579,32 @@ fn a_map_keyed_by_an_enum() {
         },
     );
 }
+
+#[test]
+fn a_json_name_on_an_extension() {
+    let text = |option: &str| {
+        format!(
+            "package p;\nmessage M {{ extensions 1 to 9; }}\nextend M {{ optional int32 x = 1 [{option}]; }}\n"
+        )
+    };
+    assert_protoc_error(
+        &[],
+        &text("deprecated=true"),
+        &text("json_name=\"yyy\""),
+        |f| {
+            let extension = &mut f.extension[0];
+            extension.options = Default::default();
+            extension.json_name = Some("yyy".into());
+            // The parser records `json_name` where the option was.
+            if let Some(info) = f.source_code_info.as_option_mut() {
+                info.location.retain(|l| !l.path.starts_with(&[7, 0, 8]));
+                info.location
+                    .push(buffa_types::google::protobuf::source_code_info::Location {
+                        path: vec![7, 0, 10],
+                        span: vec![2, 33, 47],
+                        ..Default::default()
+                    });
+            }
+        },
+    );
+}
