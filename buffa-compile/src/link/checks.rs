@@ -39,11 +39,12 @@ pub(crate) fn build(file: &FileDescriptorProto) -> Vec<Located> {
         }
     }
     let package = file.package();
+    let proto3 = file.syntax.as_deref() == Some("proto3");
     for (i, message) in file.message_type.iter().enumerate() {
-        build_message(message, package, &[4, i as i32], &mut errors);
+        build_message(message, package, proto3, &[4, i as i32], &mut errors);
     }
     for (i, enumeration) in file.enum_type.iter().enumerate() {
-        build_enum(enumeration, &[5, i as i32], &mut errors);
+        build_enum(enumeration, proto3, &[5, i as i32], &mut errors);
     }
     for (i, extension) in file.extension.iter().enumerate() {
         field_number(extension, true, &[7, i as i32], &mut errors);
@@ -78,19 +79,25 @@ fn field_number(
 }
 
 /// A message's build-phase checks, then its nested messages' and enums'.
-fn build_message(message: &DescriptorProto, scope: &str, path: &[i32], errors: &mut Vec<Located>) {
+fn build_message(
+    message: &DescriptorProto,
+    scope: &str,
+    proto3: bool,
+    path: &[i32],
+    errors: &mut Vec<Located>,
+) {
     let full = join(scope, message.name());
     for (i, field) in message.field.iter().enumerate() {
         field_number(field, false, &child(path, &[2, i as i32]), errors);
     }
     for (i, enumeration) in message.enum_type.iter().enumerate() {
-        build_enum(enumeration, &child(path, &[4, i as i32]), errors);
+        build_enum(enumeration, proto3, &child(path, &[4, i as i32]), errors);
     }
     for (i, extension) in message.extension.iter().enumerate() {
         field_number(extension, true, &child(path, &[6, i as i32]), errors);
     }
     for (i, nested) in message.nested_type.iter().enumerate() {
-        build_message(nested, &full, &child(path, &[3, i as i32]), errors);
+        build_message(nested, &full, proto3, &child(path, &[3, i as i32]), errors);
     }
     let reserved: Vec<(i32, i32)> = message
         .reserved_range
@@ -204,8 +211,22 @@ fn build_message(message: &DescriptorProto, scope: &str, path: &[i32], errors: &
 }
 
 /// An enum's build-phase checks: values present, reserved numbers and
-/// names not used.
-fn build_enum(enumeration: &EnumDescriptorProto, path: &[i32], errors: &mut Vec<Located>) {
+/// names not used, and a proto3 enum's first value zero.
+fn build_enum(
+    enumeration: &EnumDescriptorProto,
+    proto3: bool,
+    path: &[i32],
+    errors: &mut Vec<Located>,
+) {
+    // protoc checks this once options are interpreted, but no option can
+    // make a proto3 enum closed: checked here, before the pool sees it.
+    if proto3 && enumeration.value.first().is_some_and(|v| v.number() != 0) {
+        errors.push(Located::new(
+            child(path, &[2, 0, 2]),
+            ErrorLocation::Other,
+            "The first enum value must be zero for open enums.".to_owned(),
+        ));
+    }
     if enumeration.value.is_empty() {
         errors.push(Located::new(
             path.to_vec(),
@@ -268,7 +289,7 @@ pub(crate) fn validate(file: &FileDescriptorProto) -> Vec<Located> {
     }
     let proto2 = json == JsonConflicts::LegacyBestEffort;
     for (i, enumeration) in file.enum_type.iter().enumerate() {
-        validate_enum(enumeration, &[5, i as i32], proto3, proto2, &mut errors);
+        validate_enum(enumeration, &[5, i as i32], proto2, &mut errors);
     }
     errors
 }
@@ -333,13 +354,7 @@ fn validate_message(
     }
     let proto2 = json == JsonConflicts::LegacyBestEffort;
     for (i, enumeration) in message.enum_type.iter().enumerate() {
-        validate_enum(
-            enumeration,
-            &child(path, &[4, i as i32]),
-            proto3,
-            proto2,
-            errors,
-        );
+        validate_enum(enumeration, &child(path, &[4, i as i32]), proto2, errors);
     }
 }
 
@@ -525,12 +540,10 @@ fn json_names(
 }
 
 /// An enum's validation-phase checks: value names that clash once the
-/// enum's name is stripped and case ignored, and (proto3) a first value
-/// of zero.
+/// enum's name is stripped and case ignored.
 fn validate_enum(
     enumeration: &EnumDescriptorProto,
     path: &[i32],
-    proto3: bool,
     proto2: bool,
     errors: &mut Vec<Located>,
 ) {
@@ -571,13 +584,6 @@ fn validate_enum(
                 }
             }
         }
-    }
-    if proto3 && enumeration.value.first().is_some_and(|v| v.number() != 0) {
-        errors.push(Located::new(
-            child(path, &[2, 0, 2]),
-            ErrorLocation::Other,
-            "The first enum value must be zero for open enums.".to_owned(),
-        ));
     }
 }
 

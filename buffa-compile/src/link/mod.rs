@@ -10,6 +10,7 @@
 mod checks;
 mod copy;
 mod locate;
+mod pending;
 mod ranges;
 mod resolve;
 mod scope;
@@ -62,6 +63,8 @@ impl Linker {
         if let Err(error) = self.pool.add_file_descriptor_proto(file.clone()) {
             return Err(vec![pool_diagnostic(&file, &error)]);
         }
+        // What protoc leaves out of the descriptor sets it writes.
+        options::strip_source_retention(&mut file, &self.pool);
         let parts = staged.finish();
         self.symbols.commit(parts);
         Ok(file)
@@ -78,7 +81,7 @@ fn interpret_options(
     if !has_uninterpreted_options(file) {
         return Ok(());
     }
-    let linked = file.clone();
+    let linked = pending::for_interpretation(file);
     match pool.with_file(linked, |pool| options::interpret(file, pool)) {
         Ok(result) => result,
         Err(error) => Err(vec![pool_diagnostic(file, &error)]),
@@ -86,7 +89,8 @@ fn interpret_options(
 }
 
 /// Option interpretation, written on its own branch (`link/options/`);
-/// until it lands, options stay uninterpreted.
+/// until it lands, options stay uninterpreted. Merging it replaces this
+/// module with `mod options;`.
 mod options {
     use buffa_descriptor::DescriptorPool;
     use buffa_types::google::protobuf::FileDescriptorProto;
@@ -100,6 +104,12 @@ mod options {
     ) -> Result<(), Vec<Diagnostic>> {
         let _ = (file, pool);
         Ok(())
+    }
+
+    /// Strips the options declared with source retention from `file`,
+    /// which `pool` holds, options interpreted.
+    pub(crate) fn strip_source_retention(file: &mut FileDescriptorProto, pool: &DescriptorPool) {
+        let _ = (file, pool);
     }
 }
 
