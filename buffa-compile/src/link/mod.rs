@@ -10,6 +10,7 @@
 mod checks;
 mod copy;
 mod locate;
+mod option_checks;
 mod pending;
 mod ranges;
 mod resolve;
@@ -56,7 +57,8 @@ impl Linker {
         }
         copy::copy_to(&mut file);
         interpret_options(&mut self.pool, &mut file)?;
-        let errors = checks::validate(&file);
+        let mut errors = checks::validate(&file);
+        errors.extend(option_checks::validate(&file, &self.pool));
         if !errors.is_empty() {
             return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
         }

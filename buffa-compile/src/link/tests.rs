@@ -608,3 +608,33 @@ fn a_json_name_on_an_extension() {
         },
     );
 }
+
+#[test]
+fn packed_on_a_field_that_cannot_pack() {
+    assert_protoc_error(
+        &[],
+        "package p;\nmessage M { repeated string s = 1 [deprecated = true]; }\n",
+        "package p;\nmessage M { repeated string s = 1 [packed     = true]; }\n",
+        |f| {
+            let options = f.message_type[0].field[0].options.get_or_insert_default();
+            options.deprecated = None;
+            options.packed = Some(true);
+        },
+    );
+}
+
+#[test]
+fn a_file_that_is_not_lite_importing_one_that_is() {
+    assert_protoc_error(
+        &[(
+            "dep.proto",
+            "package d;\noption optimize_for = LITE_RUNTIME;\n",
+        )],
+        "import \"dep.proto\";\noption optimize_for = LITE_RUNTIME;\n",
+        "import \"dep.proto\";\noption optimize_for = SPEED       ;\n",
+        |f| {
+            f.options.get_or_insert_default().optimize_for =
+                Some(buffa_types::google::protobuf::file_options::OptimizeMode::Speed);
+        },
+    );
+}
