@@ -10,6 +10,9 @@
 mod checks;
 mod copy;
 mod locate;
+mod option_checks;
+mod pending;
+mod ranges;
 mod resolve;
 mod scope;
 mod symbols;
@@ -54,13 +57,16 @@ impl Linker {
         }
         copy::copy_to(&mut file);
         interpret_options(&mut self.pool, &mut file)?;
-        let errors = checks::validate(&file);
+        let mut errors = checks::validate(&file);
+        errors.extend(option_checks::validate(&file, &self.pool));
         if !errors.is_empty() {
             return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
         }
         if let Err(error) = self.pool.add_file_descriptor_proto(file.clone()) {
             return Err(vec![pool_diagnostic(&file, &error)]);
         }
+        // What protoc leaves out of the descriptor sets it writes.
+        options::strip_source_retention(&mut file, &self.pool);
         let parts = staged.finish();
         self.symbols.commit(parts);
         Ok(file)
@@ -77,7 +83,7 @@ fn interpret_options(
     if !has_uninterpreted_options(file) {
         return Ok(());
     }
-    let linked = file.clone();
+    let linked = pending::for_interpretation(file);
     match pool.with_file(linked, |pool| options::interpret(file, pool)) {
         Ok(result) => result,
         Err(error) => Err(vec![pool_diagnostic(file, &error)]),
@@ -85,7 +91,8 @@ fn interpret_options(
 }
 
 /// Option interpretation, written on its own branch (`link/options/`);
-/// until it lands, options stay uninterpreted.
+/// until it lands, options stay uninterpreted. Merging it replaces this
+/// module with `mod options;`.
 mod options {
     use buffa_descriptor::DescriptorPool;
     use buffa_types::google::protobuf::FileDescriptorProto;
@@ -99,6 +106,12 @@ mod options {
     ) -> Result<(), Vec<Diagnostic>> {
         let _ = (file, pool);
         Ok(())
+    }
+
+    /// Strips the options declared with source retention from `file`,
+    /// which `pool` holds, options interpreted.
+    pub(crate) fn strip_source_retention(file: &mut FileDescriptorProto, pool: &DescriptorPool) {
+        let _ = (file, pool);
     }
 }
 
