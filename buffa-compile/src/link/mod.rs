@@ -1,5 +1,8 @@
 //! Stage two: unlinked `FileDescriptorProto`s to the ones protoc writes.
 
+// Called by the linker (branch compile-link) once it builds the pool.
+#[allow(dead_code)]
+mod options;
 mod scope;
 
 use buffa_types::google::protobuf::FileDescriptorProto;
