@@ -20,6 +20,8 @@ mod value;
 mod wire;
 
 #[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
 mod tests;
 
 use std::collections::HashMap;

@@ -226,7 +226,15 @@ fn canonical_at(
     if depth > MAX_DEPTH {
         return None;
     }
-    let records = records(bytes)?;
+    let message_set = message.options().message_set_wire_format == Some(true);
+    let mut records = records(bytes)?;
+    if message_set {
+        for record in &mut records {
+            if let Some(item) = message_set_item(record) {
+                *record = item;
+            }
+        }
+    }
     let mut known: Vec<(FieldDescriptor, Values<'_>)> = Vec::new();
     let mut unknown = Vec::new();
     for record in &records {
@@ -267,10 +275,45 @@ fn canonical_at(
         if canon.strip_source_retention && is_source_retention(&field) {
             continue;
         }
+        if message_set && field.is_extension() {
+            if let Values::Payloads(values) = values {
+                let Kind::Message(item_type) = field.kind() else {
+                    continue;
+                };
+                let payload = canonical_at(&values.concat(), &item_type, pool, canon, depth + 1)?;
+                put_tag(&mut out, 1, START_GROUP);
+                put_tag(&mut out, 2, VARINT);
+                put_varint(&mut out, u64::from(field.number()));
+                put_len(&mut out, 3, &payload);
+                put_tag(&mut out, 1, END_GROUP);
+            }
+            continue;
+        }
         write_field(&mut out, &field, values, pool, canon, depth)?;
     }
     out.extend_from_slice(&unknown);
     Some(out)
+}
+
+/// A MessageSet item (group 1 holding `type_id` = 2 and `message` = 3)
+/// as the record of the extension it holds.
+fn message_set_item<'a>(record: &Record<'a>) -> Option<Record<'a>> {
+    if record.number != 1 || record.wire_type != START_GROUP {
+        return None;
+    }
+    let inner = records(record.value)?;
+    let type_id = inner
+        .iter()
+        .find(|r| r.number == 2 && r.wire_type == VARINT)?;
+    let mut at = 0;
+    let number = u32::try_from(get_varint(type_id.value, &mut at)?).ok()?;
+    let message = inner.iter().find(|r| r.number == 3 && r.wire_type == LEN)?;
+    Some(Record {
+        number,
+        wire_type: LEN,
+        value: message.value,
+        raw: record.raw,
+    })
 }
 
 /// Whether `field` is declared with `retention = RETENTION_SOURCE`.
