@@ -339,8 +339,13 @@ fn check(set: &FileDescriptorSet, include: &Path, name: &str) -> Outcome {
         for dep in &deps {
             pool.add_file_descriptor_proto(dep.clone()).ok()?;
         }
-        pool.add_file_descriptor_proto(file.clone()).ok()?;
-        Some(pool)
+        match pool.add_file_descriptor_proto(file.clone()) {
+            Ok(()) => Some(pool),
+            Err(e) => {
+                eprintln!("{name}: the pool rejects the file: {e}");
+                None
+            }
+        }
     };
     // A pool checks rules that depend on options (`allow_alias`,
     // `message_set_wire_format`, features): where the file with its options
@@ -447,4 +452,51 @@ fn googleapis_api_protos() {
         &include,
         &files,
     );
+}
+
+#[test]
+fn protobuf_33_conformance_protos() {
+    let include = Path::new(&std::env::var("HOME").unwrap())
+        .join(".cache/buffa/protobuf-33.2/package/include");
+    if !include.exists() {
+        return;
+    }
+    let files = protos_in(&include, "google/protobuf");
+    assert_corpus("protobuf 33.2 conformance protos", &include, &files);
+}
+
+/// Every `.proto` file under `dir` (relative to `include`), recursively.
+fn protos_under(include: &Path, dir: &str) -> Vec<String> {
+    let mut names = protos_in(include, dir);
+    if let Ok(entries) = std::fs::read_dir(include.join(dir)) {
+        let mut subdirs: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().is_dir())
+            .map(|e| format!("{dir}/{}", e.file_name().to_string_lossy()))
+            .collect();
+        subdirs.sort();
+        for sub in subdirs {
+            names.extend(protos_under(include, &sub));
+        }
+    }
+    names
+}
+
+/// All of googleapis (8,000 files, minutes): `cargo test -p buffa-compile
+/// --lib googleapis_all -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn googleapis_all() {
+    let include =
+        Path::new(&std::env::var("HOME").unwrap()).join(".cache/buffa/google-proto-files-6.0.1");
+    let step: usize = std::env::var("BUFFA_OPTIONS_STEP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let root = std::env::var("BUFFA_OPTIONS_DIR").unwrap_or_else(|_| "google".to_owned());
+    let files: Vec<String> = protos_under(&include, &root)
+        .into_iter()
+        .step_by(step)
+        .collect();
+    assert_corpus("googleapis", &include, &files);
 }
