@@ -33,7 +33,7 @@ use crate::diagnostic::Diagnostic;
 
 use names::Symbols;
 use slot::{Element, walk};
-use wire::{Canon, LEN, START_GROUP, put_len, put_tag};
+use wire::{Canon, LEN, START_GROUP, put_tag};
 
 /// Field number of `uninterpreted_option` in every options message.
 const UNINTERPRETED_OPTION: i32 = 999;
@@ -275,7 +275,7 @@ impl Interpreter<'_> {
                 )));
                 return;
             }
-            let mut record = match value::encode(leaf, option, self.pool) {
+            let record = match value::encode(leaf, option, self.pool, self.symbols) {
                 Ok(record) => record,
                 Err(message) => {
                     let paths = [3, 4, 5, 6, 7, 8]
@@ -287,17 +287,7 @@ impl Interpreter<'_> {
                     return;
                 }
             };
-            for field in intermediate.iter().rev() {
-                let mut outer = Vec::new();
-                if field.is_group() {
-                    put_tag(&mut outer, field.number(), START_GROUP);
-                    outer.extend_from_slice(&record);
-                    put_tag(&mut outer, field.number(), wire::END_GROUP);
-                } else {
-                    put_len(&mut outer, field.number(), &record);
-                }
-                record = outer;
-            }
+            let record = wrap(intermediate, &record);
             pass_records.extend_from_slice(&record);
             let mut dest = target.element.options_path.clone();
             dest.extend(resolved.fields.iter().map(|f| f.number() as i32));
@@ -313,21 +303,65 @@ impl Interpreter<'_> {
     }
 }
 
+/// `record` wrapped in a record per message of `intermediate` (the
+/// outermost first): length-delimited, or a group. Built in one pass, so
+/// that a name of many parts costs time in proportion to its length.
+fn wrap(intermediate: &[FieldDescriptor], record: &[u8]) -> Vec<u8> {
+    let varint_len = |v: u64| (64 - (v | 1).leading_zeros()).div_ceil(7) as usize;
+    let tag_len = |n: u32| varint_len(u64::from(n) << 3);
+    // sizes[i]: the size of what the i-th wrapper holds.
+    let mut sizes = vec![0; intermediate.len()];
+    let mut inner = record.len();
+    for (i, field) in intermediate.iter().enumerate().rev() {
+        sizes[i] = inner;
+        inner += if field.is_group() {
+            2 * tag_len(field.number())
+        } else {
+            tag_len(field.number()) + varint_len(inner as u64)
+        };
+    }
+    let mut out = Vec::with_capacity(inner);
+    for (field, size) in intermediate.iter().zip(&sizes) {
+        if field.is_group() {
+            put_tag(&mut out, field.number(), START_GROUP);
+        } else {
+            put_tag(&mut out, field.number(), LEN);
+            wire::put_varint(&mut out, *size as u64);
+        }
+    }
+    out.extend_from_slice(record);
+    for field in intermediate.iter().rev() {
+        if field.is_group() {
+            put_tag(&mut out, field.number(), wire::END_GROUP);
+        }
+    }
+    out
+}
+
 /// Whether `records` (one pass's records of an options message) already
 /// set the field numbered `number` in the message reached through
 /// `intermediate` (protoc's `ExamineIfOptionIsSet`).
 fn is_set(records: &[u8], intermediate: &[FieldDescriptor], number: u32) -> bool {
-    let Some(records) = wire::records(records) else {
-        return false;
-    };
-    let Some((first, rest)) = intermediate.split_first() else {
-        return records.iter().any(|r| r.number == number);
-    };
-    records.iter().any(|record| {
-        if record.number != first.number() || !matches!(first.kind(), Kind::Message(_)) {
+    let mut level = vec![records];
+    for field in intermediate {
+        if !matches!(field.kind(), Kind::Message(_)) {
             return false;
         }
-        let expected = if first.is_group() { START_GROUP } else { LEN };
-        record.wire_type == expected && is_set(record.value, rest, number)
+        let expected = if field.is_group() { START_GROUP } else { LEN };
+        let mut next = Vec::new();
+        for bytes in level {
+            for record in wire::records(bytes).unwrap_or_default() {
+                if record.number == field.number() && record.wire_type == expected {
+                    next.push(record.value);
+                }
+            }
+        }
+        level = next;
+    }
+    level.iter().any(|bytes| {
+        wire::records(bytes)
+            .unwrap_or_default()
+            .iter()
+            .any(|r| r.number == number)
     })
 }

@@ -5,6 +5,9 @@
 use buffa_descriptor::{DescriptorPool, FieldDescriptor, Kind};
 use buffa_types::google::protobuf::UninterpretedOption;
 
+use super::names::Symbols;
+use crate::link::scope::{self, Lookup, LookupMode, SymbolKind};
+
 use super::wire::{FIXED32, FIXED64, START_GROUP, VARINT, put_len, put_tag, put_varint};
 
 /// Encodes `option`'s value as the record of `field`, or says what is
@@ -13,6 +16,7 @@ pub(crate) fn encode(
     field: &FieldDescriptor,
     option: &UninterpretedOption,
     pool: &DescriptorPool,
+    symbols: &Symbols<'_>,
 ) -> Result<Vec<u8>, String> {
     let name = field.full_name();
     let number = field.number();
@@ -133,11 +137,12 @@ pub(crate) fn encode(
                     "Option \"{name}\" is a message. To set the entire message, use syntax like \"{short} = {{ <proto text format> }}\". To set fields within it, use syntax like \"{short}.foo = value\"."
                 ));
             };
-            let parsed = buffa_reflect::text::parse(&message, text).map_err(|e| {
+            let text = qualify_extension_names(text, message.full_name(), symbols);
+            let parsed = buffa_reflect::text::parse(&message, &text).map_err(|e| {
                 format!(
                     "Error while parsing option value for \"{}\": {}",
                     field.name(),
-                    e.message()
+                    text_error(e.message())
                 )
             })?;
             let encoded = parsed.encode_to_vec();
@@ -223,4 +228,119 @@ fn must_be_integer(
     option: &str,
 ) -> String {
     format!("Value must be integer, from {min} to {max}, for {type_name} option \"{option}\".")
+}
+
+/// A text-format error of buffa-reflect's parser in the words of C++'s
+/// (those an aggregate option most often meets; others as buffa words
+/// them).
+fn text_error(message: &str) -> String {
+    let ticked = |s: &str| {
+        s.strip_prefix('`')
+            .and_then(|s| s.strip_suffix('`'))
+            .map(str::to_owned)
+    };
+    if let Some(rest) = message.strip_prefix("unknown field `")
+        && let Some((field, message_type)) = rest.split_once("` in ")
+    {
+        return format!("Message type \"{message_type}\" has no field named \"{field}\".");
+    }
+    if let Some(rest) = message.strip_prefix("expected an integer, found ")
+        && let Some(token) = ticked(rest)
+    {
+        return format!("Expected integer, got: {token}");
+    }
+    if let Some(rest) = message.strip_prefix("non-repeated field `")
+        && let Some(field) = rest.strip_suffix("` is set twice")
+    {
+        return format!("Non-repeated field \"{field}\" is specified multiple times.");
+    }
+    if let Some(rest) = message.strip_prefix("expected `{` or `<`, found ")
+        && let Some(token) = ticked(rest)
+    {
+        return format!("Expected \"{{\", found \"{token}\".");
+    }
+    if let Some(rest) = message.strip_prefix('`')
+        && let Some((name, message_type)) = rest.split_once("` is not an extension of ")
+    {
+        return format!(
+            "Extension \"{name}\" is not defined or is not an extension of \"{message_type}\"."
+        );
+    }
+    if let Some(number) = message.strip_prefix("integer out of range: ") {
+        return format!("Integer out of range ({number})");
+    }
+    message.to_owned()
+}
+
+/// `text` with each extension name in brackets (`[my.ext]`) written in
+/// full: C++'s text parser looks them up from the scope of the message
+/// they extend (taken here as `scope`, the option's type, for every
+/// level), buffa-reflect's only by full name. Any type URLs and names
+/// that do not resolve are left as written.
+fn qualify_extension_names(text: &str, scope: &str, symbols: &Symbols<'_>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' | '\'' => {
+                out.push(c);
+                let mut escaped = false;
+                for (_, d) in chars.by_ref() {
+                    out.push(d);
+                    if escaped {
+                        escaped = false;
+                    } else if d == '\\' {
+                        escaped = true;
+                    } else if d == c || d == '\n' {
+                        break;
+                    }
+                }
+            }
+            '#' => {
+                for (_, d) in chars.by_ref() {
+                    out.push(d);
+                    if d == '\n' {
+                        break;
+                    }
+                }
+            }
+            '[' => {
+                let rest = &text[i + 1..];
+                let Some(close) = rest.find(']') else {
+                    out.push(c);
+                    continue;
+                };
+                let name: String = rest[..close]
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                let plain = !name.is_empty()
+                    && !name.starts_with('.')
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+                let found = if plain {
+                    match scope::lookup(&name, scope, LookupMode::AllSymbols, |n| symbols.find(n)) {
+                        Lookup::Found(full, SymbolKind::Extension) => Some(full),
+                        _ => None,
+                    }
+                } else {
+                    None
+                };
+                match found {
+                    Some(full) => {
+                        out.push('[');
+                        out.push_str(&full);
+                        out.push(']');
+                        for _ in 0..=close {
+                            chars.next();
+                        }
+                    }
+                    None => out.push(c),
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
