@@ -14,10 +14,14 @@
 //!
 //! and in the crate, `buffa::include_proto!("shop.v1");`.
 //!
-//! protoc is taken from the `PROTOC` environment variable, else from the
-//! `protoc-bin-vendored` crate (default feature `vendored-protoc`, so a
-//! fresh machine needs no install), else from `PATH`.
-//! [`Config::descriptor_set`] skips protoc altogether.
+//! The `.proto` files are compiled in process by `buffa-compile`, a
+//! compiler written in Rust whose descriptors are those protoc writes,
+//! byte for byte: a build needs no protoc binary and no C++ toolchain.
+//! [`Config::protoc`] runs protoc instead, taken from
+//! [`Config::protoc_executable`], else the `PROTOC` environment variable,
+//! else the `protoc-bin-vendored` crate (feature `vendored-protoc`), else
+//! `PATH`. [`Config::descriptor_set`] reads a prebuilt descriptor set and
+//! compiles nothing.
 //!
 //! ## Pointer layout
 //!
@@ -69,7 +73,8 @@
 //! ## Well-known types
 //!
 //! Imports of `google/protobuf/timestamp.proto` and the other well-known
-//! types need no include path (the vendored protoc brings them), and by
+//! types need no include path (buffa-compile bundles them, as protoc's
+//! release does), and by
 //! default they are not generated: generated code names them in the
 //! `buffa-types` crate (`::buffa_types::google::protobuf::Timestamp`),
 //! which the crate then depends on. [`Config::compile_well_known_types`]
@@ -92,6 +97,9 @@ pub enum Error {
     /// protoc could not be run or rejected the input; carries protoc's own
     /// messages (`file:line:column: ...`).
     Protoc(String),
+    /// buffa-compile rejected the input; displayed with the offending
+    /// lines and a caret under each error.
+    Compile(buffa_compile::CompileError),
     /// Reading or writing a file failed.
     Io(PathBuf, std::io::Error),
     /// The configuration is invalid (e.g. a missing file or a bad option).
@@ -104,6 +112,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Protoc(message) => write!(f, "buffa-build: {message}"),
+            Error::Compile(e) => write!(f, "buffa-build: .proto files rejected\n{}", e.render()),
             Error::Io(path, e) => write!(f, "buffa-build: {}: {e}", path.display()),
             Error::Config(message) => write!(f, "buffa-build: {message}"),
             Error::Codegen(e) => write!(f, "buffa-build: {e}"),
@@ -116,6 +125,7 @@ impl std::error::Error for Error {
         match self {
             Error::Io(_, e) => Some(e),
             Error::Codegen(e) => Some(e),
+            Error::Compile(e) => Some(e),
             _ => None,
         }
     }
@@ -134,6 +144,7 @@ pub struct Config {
     includes: Vec<PathBuf>,
     out_dir: Option<PathBuf>,
     descriptor_set: Option<PathBuf>,
+    use_protoc: bool,
     protoc: Option<PathBuf>,
     protoc_args: Vec<String>,
     include_file: Option<String>,
@@ -183,16 +194,25 @@ impl Config {
         self
     }
 
-    /// Uses this protoc binary.
-    pub fn protoc_executable(&mut self, path: impl AsRef<Path>) -> &mut Self {
-        self.protoc = Some(path.as_ref().to_owned());
+    /// Compiles the files with protoc instead of buffa-compile: the binary
+    /// of [`Config::protoc_executable`], else `PROTOC`, else the vendored
+    /// one (feature `vendored-protoc`), else `protoc` on `PATH`.
+    pub fn protoc(&mut self) -> &mut Self {
+        self.use_protoc = true;
         self
     }
 
-    /// Passes an extra argument to protoc.
+    /// Compiles the files with this protoc binary (implies
+    /// [`Config::protoc`]).
+    pub fn protoc_executable(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.protoc = Some(path.as_ref().to_owned());
+        self.protoc()
+    }
+
+    /// Passes an extra argument to protoc (implies [`Config::protoc`]).
     pub fn protoc_arg(&mut self, arg: impl Into<String>) -> &mut Self {
         self.protoc_args.push(arg.into());
-        self
+        self.protoc()
     }
 
     /// Also writes `name` to the output directory: a file that mounts every
@@ -756,8 +776,8 @@ impl Config {
         self
     }
 
-    /// Runs protoc (unless a descriptor set was given) and code generation,
-    /// and returns the generated files without writing them.
+    /// Compiles the files (unless a descriptor set was given) and generates
+    /// code, and returns the generated files without writing them.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Error> {
         let descriptor_set = self.load_descriptor_set()?;
         let input = Input::parse(&descriptor_set, &self.options)?;
@@ -765,44 +785,50 @@ impl Config {
     }
 
     /// The encoded `FileDescriptorSet`: read from [`Config::descriptor_set`]
-    /// or produced by protoc.
+    /// or compiled, by buffa-compile or protoc, with source info (the doc
+    /// comments of the generated code).
     fn load_descriptor_set(&self) -> Result<Vec<u8>, Error> {
-        Ok(match &self.descriptor_set {
-            Some(path) => std::fs::read(path).map_err(|e| Error::Io(path.clone(), e))?,
-            None => {
-                if self.files.is_empty() {
-                    return Err(Error::Config(
-                        "no .proto files given: call Config::files".into(),
-                    ));
-                }
-                let well_known = protoc::well_known_includes();
-                for file in &self.files {
-                    let found = file.is_file()
-                        || self
-                            .includes
-                            .iter()
-                            .chain(&well_known)
-                            .any(|include| include.join(file).is_file());
-                    if !found {
-                        return Err(Error::Config(format!(
-                            "proto file {} not found (include paths: {:?})",
-                            file.display(),
-                            self.includes
-                        )));
-                    }
-                }
-                for include in &self.includes {
-                    if !include.is_dir() {
-                        return Err(Error::Config(format!(
-                            "include path {} is not a directory",
-                            include.display()
-                        )));
-                    }
-                }
-                let protoc = protoc::locate(self.protoc.as_deref())?;
-                protoc::descriptor_set(&protoc, &self.includes, &self.files, &self.protoc_args)?
+        if let Some(path) = &self.descriptor_set {
+            return std::fs::read(path).map_err(|e| Error::Io(path.clone(), e));
+        }
+        if self.files.is_empty() {
+            return Err(Error::Config(
+                "no .proto files given: call Config::files".into(),
+            ));
+        }
+        for include in &self.includes {
+            if !include.is_dir() {
+                return Err(Error::Config(format!(
+                    "include path {} is not a directory",
+                    include.display()
+                )));
             }
-        })
+        }
+        if !self.use_protoc {
+            let mut compiler = buffa_compile::Compiler::new();
+            compiler.includes(&self.includes).include_source_info(true);
+            return compiler
+                .compile_to_bytes(&self.files)
+                .map_err(Error::Compile);
+        }
+        let well_known = protoc::well_known_includes();
+        for file in &self.files {
+            let found = file.is_file()
+                || self
+                    .includes
+                    .iter()
+                    .chain(&well_known)
+                    .any(|include| include.join(file).is_file());
+            if !found {
+                return Err(Error::Config(format!(
+                    "proto file {} not found (include paths: {:?})",
+                    file.display(),
+                    self.includes
+                )));
+            }
+        }
+        let protoc = protoc::locate(self.protoc.as_deref())?;
+        protoc::descriptor_set(&protoc, &self.includes, &self.files, &self.protoc_args)
     }
 
     /// Generates code and writes it to the output directory (`OUT_DIR`
@@ -856,7 +882,8 @@ impl Config {
 impl Config {
     /// Tells cargo to rerun the build script when any input changes: every
     /// .proto file of the set found under the include paths (imports
-    /// included), the descriptor set file, and `PROTOC`.
+    /// included), the descriptor set file, and `PROTOC` when protoc
+    /// compiles.
     fn emit_rerun_if_changed(&self, input: &Input<'_>) {
         if let Some(path) = &self.descriptor_set {
             println!("cargo:rerun-if-changed={}", path.display());
@@ -871,7 +898,9 @@ impl Config {
                 println!("cargo:rerun-if-changed={}", path.display());
             }
         }
-        println!("cargo:rerun-if-env-changed=PROTOC");
+        if self.use_protoc {
+            println!("cargo:rerun-if-env-changed=PROTOC");
+        }
     }
 }
 

@@ -13,6 +13,7 @@ const NOT_OPTIONS: &[&str] = &[
     "includes",
     "out_dir",
     "descriptor_set",
+    "protoc",
     "protoc_executable",
     "protoc_arg",
     "include_file",

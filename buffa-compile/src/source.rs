@@ -90,10 +90,10 @@ impl SourceTree {
                 }
             }
         }
-        if self.bundled {
-            if let Some((_, text)) = BUNDLED.iter().find(|(n, _)| *n == name) {
-                return Ok(Some((*text).to_owned()));
-            }
+        if self.bundled
+            && let Some((_, text)) = BUNDLED.iter().find(|(n, _)| *n == name)
+        {
+            return Ok(Some((*text).to_owned()));
         }
         Ok(None)
     }

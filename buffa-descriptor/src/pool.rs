@@ -76,6 +76,47 @@ impl DescriptorPool {
         self.add_files(vec![file])
     }
 
+    /// Adds `file` (whose dependencies must already be in the pool) for as
+    /// long as `f` runs, then takes it out again, returning what `f`
+    /// returns.
+    ///
+    /// A compiler needs a file in a pool before the file is final: options
+    /// are interpreted against a pool that holds the file they belong to,
+    /// and the file, options interpreted, is then checked again. A file
+    /// identical to one already in the pool stays in it.
+    ///
+    /// ```
+    /// use buffa_descriptor::DescriptorPool;
+    /// use buffa_types::google::protobuf::FileDescriptorProto;
+    ///
+    /// let file = FileDescriptorProto {
+    ///     name: Some("a.proto".into()),
+    ///     ..Default::default()
+    /// };
+    /// let mut pool = DescriptorPool::new();
+    /// let seen = pool.with_file(file, |pool| pool.files().len()).unwrap();
+    /// assert_eq!(seen, 1);
+    /// assert_eq!(pool.files().len(), 0);
+    /// ```
+    pub fn with_file<R>(
+        &mut self,
+        file: FileDescriptorProto,
+        f: impl FnOnce(&DescriptorPool) -> R,
+    ) -> Result<R, DescriptorError> {
+        let checkpoint = self.inner.checkpoint();
+        self.add_files(vec![file])?;
+        let result = f(self);
+        match Arc::get_mut(&mut self.inner) {
+            Some(inner) => inner.rollback(checkpoint),
+            None => {
+                let mut inner = PoolInner::clone(&self.inner);
+                inner.rollback(checkpoint);
+                self.inner = Arc::new(inner);
+            }
+        }
+        Ok(result)
+    }
+
     fn add_files(&mut self, files: Vec<FileDescriptorProto>) -> Result<(), DescriptorError> {
         match Arc::get_mut(&mut self.inner) {
             Some(inner) => build::add_files(inner, files),

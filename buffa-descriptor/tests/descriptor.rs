@@ -682,3 +682,30 @@ fn adding_files() {
     assert_eq!((snapshot.files().len(), first.files().len()), (1, 2));
     assert!(format!("{first:?}").contains("proto3.proto"));
 }
+
+#[test]
+fn a_file_added_for_a_while_is_taken_out_again() {
+    let full = pool();
+    let set = full.file_descriptor_set();
+    let (last, first) = set.file.split_last().unwrap();
+    let mut pool = DescriptorPool::new();
+    pool.add_file_descriptor_set(FileDescriptorSet {
+        file: first.to_vec(),
+        ..Default::default()
+    })
+    .unwrap();
+    let before = pool.all_messages().len();
+    // A handle taken inside outlives the call and keeps describing the
+    // pool with the file.
+    let (kept, messages) = pool
+        .with_file(last.clone(), |p| (p.clone(), p.all_messages().len()))
+        .unwrap();
+    assert!(messages > before);
+    assert_eq!(kept.files().len(), first.len() + 1);
+    assert_eq!(pool.files().len(), first.len());
+    assert_eq!(pool.all_messages().len(), before);
+    assert!(pool.get_file_by_name(last.name()).is_none());
+    // And the file can then be added for good.
+    pool.add_file_descriptor_proto(last.clone()).unwrap();
+    assert_eq!(pool.file_descriptor_set(), set);
+}

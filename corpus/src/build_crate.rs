@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::option_set::OptionSet;
-use crate::packages::Package;
+use buffa_corpus::packages::Package;
 
 /// What building one option set's crate gave.
 pub struct Built {

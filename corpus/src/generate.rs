@@ -2,11 +2,12 @@
 //! then buffa-build's code generation with each option set, as a build
 //! script calling `Config::generate` would.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
+
+use buffa_corpus::protoc::Protoc;
 
 use crate::option_set::OptionSet;
-use crate::packages::Package;
+use buffa_corpus::packages::Package;
 
 /// What generating one package gave.
 pub struct Outcome {
@@ -15,49 +16,6 @@ pub struct Outcome {
     pub protoc: Result<(), String>,
     /// Per option set: the generated lines, or why generation failed.
     pub sets: Vec<(OptionSet, Result<usize, String>)>,
-}
-
-/// Where protoc is and which directories it reads.
-pub struct Protoc {
-    /// The protoc binary: `PROTOC` or the vendored one.
-    pub binary: PathBuf,
-    /// The corpus root, then the well-known types' directory.
-    pub includes: Vec<PathBuf>,
-}
-
-impl Protoc {
-    /// protoc as buffa-build finds it (`PROTOC`, else the vendored
-    /// binary), reading `root` and the well-known types.
-    pub fn new(root: &Path) -> Result<Protoc, String> {
-        let binary = match std::env::var_os("PROTOC") {
-            Some(path) => PathBuf::from(path),
-            None => protoc_bin_vendored::protoc_bin_path().map_err(|e| e.to_string())?,
-        };
-        let mut includes = vec![root.to_owned()];
-        includes.extend(protoc_bin_vendored::include_path().ok());
-        Ok(Protoc { binary, includes })
-    }
-
-    /// Writes the descriptor set of `files` and their imports to `out`.
-    pub fn descriptor_set(&self, files: &[String], out: &Path) -> Result<(), String> {
-        let mut command = Command::new(&self.binary);
-        for include in &self.includes {
-            command.arg("-I").arg(include);
-        }
-        command
-            .arg("--include_imports")
-            .arg("--descriptor_set_out")
-            .arg(out)
-            .args(files);
-        let output = command
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", self.binary.display()))?;
-        if output.status.success() {
-            Ok(())
-        } else {
-            Err(String::from_utf8_lossy(&output.stderr).trim().to_owned())
-        }
-    }
 }
 
 /// Generates `package` with each of `sets`, using `scratch` for its

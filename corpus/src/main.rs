@@ -24,7 +24,6 @@
 mod build_crate;
 mod generate;
 mod option_set;
-mod packages;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -32,10 +31,11 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use buffa_corpus::packages::{self, Package};
+use buffa_corpus::protoc::Protoc;
 use build_crate::Cargo;
-use generate::{Outcome, Protoc};
+use generate::Outcome;
 use option_set::OptionSet;
-use packages::Package;
 
 /// Packages that together show googleapis' conventions: resource views
 /// beside their resources (AIP-157: `WriteStreamView`, `SecretView`),

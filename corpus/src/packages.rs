@@ -19,6 +19,14 @@ pub struct Package {
 /// The directories under `root` whose names the well-known types do not
 /// own, each with its `.proto` files, sorted by directory.
 pub fn discover(root: &Path) -> io::Result<Vec<Package>> {
+    let mut packages = discover_all(root)?;
+    packages.retain(|p| p.dir != "google/protobuf" && !p.dir.starts_with("google/protobuf/"));
+    Ok(packages)
+}
+
+/// Every directory under `root` holding `.proto` files, each with its
+/// files, sorted by directory.
+pub fn discover_all(root: &Path) -> io::Result<Vec<Package>> {
     let mut packages = Vec::new();
     walk(root, root, &mut packages)?;
     packages.sort_by(|a, b| a.dir.cmp(&b.dir));
@@ -38,7 +46,7 @@ fn walk(root: &Path, dir: &Path, packages: &mut Vec<Package>) -> io::Result<()> 
         }
     }
     let dir = relative(root, dir);
-    if !files.is_empty() && dir != "google/protobuf" && !dir.starts_with("google/protobuf/") {
+    if !files.is_empty() {
         packages.push(Package { dir, files });
     }
     Ok(())

@@ -1,21 +1,40 @@
 //! Stage two: unlinked `FileDescriptorProto`s to the ones protoc writes.
+//!
+//! Linking a file follows protoc's `DescriptorBuilder`: its symbols join
+//! the table ([`symbols`]), every name it writes is resolved
+//! ([`resolve`]), its options are interpreted, and the result is checked
+//! by a [`DescriptorPool`] holding the files linked before, which applies
+//! protoc's rules once for the compiler and for reflection. The file is
+//! then written as protoc's `CopyTo` writes it ([`copy`]).
 
-// Called by the linker (branch compile-link) once it builds the pool.
-#[allow(dead_code)]
+mod checks;
+mod copy;
+mod locate;
 mod options;
+mod resolve;
 mod scope;
+mod symbols;
 
-use buffa_types::google::protobuf::FileDescriptorProto;
+use buffa_descriptor::{DescriptorError, DescriptorPool};
+use buffa_types::google::protobuf::{
+    DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto,
+};
 
 use crate::diagnostic::Diagnostic;
+use locate::{ErrorLocation, Located};
+use symbols::SymbolTable;
 
 /// The files linked so far, against which the next file is linked.
 #[derive(Debug, Default)]
 pub(crate) struct Linker {
-    files: Vec<FileDescriptorProto>,
+    /// Every symbol of the linked files.
+    symbols: SymbolTable,
+    /// The linked files, checked.
+    pool: DescriptorPool,
 }
 
 impl Linker {
+    /// A linker that has linked no file.
     pub(crate) fn new() -> Linker {
         Linker::default()
     }
@@ -25,9 +44,116 @@ impl Linker {
     /// writes it (with its source info, which the compiler may drop).
     pub(crate) fn add(
         &mut self,
-        file: FileDescriptorProto,
+        mut file: FileDescriptorProto,
     ) -> Result<FileDescriptorProto, Vec<Diagnostic>> {
-        self.files.push(file.clone());
+        let mut staged = self.symbols.stage(&file);
+        let mut errors = staged.add_file(&file);
+        errors.extend(checks::build(&file));
+        errors.extend(resolve::cross_link(&mut file, &staged));
+        if !errors.is_empty() {
+            return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
+        }
+        copy::copy_to(&mut file);
+        interpret_options(&mut self.pool, &mut file)?;
+        let errors = checks::validate(&file);
+        if !errors.is_empty() {
+            return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
+        }
+        if let Err(error) = self.pool.add_file_descriptor_proto(file.clone()) {
+            return Err(vec![pool_diagnostic(&file, &error)]);
+        }
+        // What protoc writes: source-retention options stripped (the pool
+        // keeps them, as protoc's does, for the files that import this one).
+        options::strip_source_retention(&mut file, &self.pool);
+        let parts = staged.finish();
+        self.symbols.commit(parts);
         Ok(file)
     }
 }
+
+/// Interprets the options of `file` (linked, not yet in the pool), as
+/// protoc does after cross-linking and before validating the file,
+/// against a pool holding its imports and the file itself.
+fn interpret_options(
+    pool: &mut DescriptorPool,
+    file: &mut FileDescriptorProto,
+) -> Result<(), Vec<Diagnostic>> {
+    if !has_uninterpreted_options(file) {
+        return Ok(());
+    }
+    // The pool checks rules that depend on builtin options (`allow_alias`,
+    // `message_set_wire_format`, features): it gets the file with those
+    // interpreted.
+    let mut linked = file.clone();
+    options::interpret_builtin(&mut linked, pool);
+    match pool.with_file(linked, |pool| options::interpret(file, pool)) {
+        Ok(result) => result,
+        Err(error) => Err(vec![pool_diagnostic(file, &error)]),
+    }
+}
+
+/// Whether any element of `file` has options still to interpret.
+fn has_uninterpreted_options(file: &FileDescriptorProto) -> bool {
+    fn message(m: &DescriptorProto) -> bool {
+        m.options
+            .as_option()
+            .is_some_and(|o| !o.uninterpreted_option.is_empty())
+            || m.field.iter().chain(&m.extension).any(field)
+            || m.oneof_decl.iter().any(|o| {
+                o.options
+                    .as_option()
+                    .is_some_and(|o| !o.uninterpreted_option.is_empty())
+            })
+            || m.extension_range.iter().any(|r| {
+                r.options
+                    .as_option()
+                    .is_some_and(|o| !o.uninterpreted_option.is_empty())
+            })
+            || m.enum_type.iter().any(enumeration)
+            || m.nested_type.iter().any(message)
+    }
+    fn field(f: &FieldDescriptorProto) -> bool {
+        f.options
+            .as_option()
+            .is_some_and(|o| !o.uninterpreted_option.is_empty())
+    }
+    fn enumeration(e: &EnumDescriptorProto) -> bool {
+        e.options
+            .as_option()
+            .is_some_and(|o| !o.uninterpreted_option.is_empty())
+            || e.value.iter().any(|v| {
+                v.options
+                    .as_option()
+                    .is_some_and(|o| !o.uninterpreted_option.is_empty())
+            })
+    }
+    file.options
+        .as_option()
+        .is_some_and(|o| !o.uninterpreted_option.is_empty())
+        || file.message_type.iter().any(message)
+        || file.enum_type.iter().any(enumeration)
+        || file.extension.iter().any(field)
+        || file.service.iter().any(|s| {
+            s.options
+                .as_option()
+                .is_some_and(|o| !o.uninterpreted_option.is_empty())
+                || s.method.iter().any(|m| {
+                    m.options
+                        .as_option()
+                        .is_some_and(|o| !o.uninterpreted_option.is_empty())
+                })
+        })
+}
+
+/// A pool error as a diagnostic at the element it names (the file's start
+/// when it names none).
+fn pool_diagnostic(file: &FileDescriptorProto, error: &DescriptorError) -> Diagnostic {
+    let path = error
+        .element_name()
+        .and_then(|name| locate::element_path(file, name))
+        .unwrap_or_default();
+    Located::new(path, ErrorLocation::Name, error.message().to_owned()).diagnostic(file)
+}
+
+#[cfg(test)]
+mod tests;

@@ -10,6 +10,8 @@
 //!   `default_value` text of a field as a [`DefaultValue`];
 //! - C-style escapes ([`unescape`]), in the two dialects of `bytes`
 //!   defaults and text-format literals ([`Escapes`]);
+//! - floats as C++ prints them ([`format_double`], [`format_float`]), as
+//!   protoc writes float defaults;
 //! - a file's syntax ([`file_syntax`]): proto2, proto3 or an edition,
 //!   from its `syntax` and `edition` fields;
 //! - editions features ([`ResolvedFeatures`]): an edition's defaults, the
@@ -20,11 +22,13 @@
 mod defaults;
 mod escape;
 mod features;
+mod float_text;
 mod names;
 mod syntax;
 
 pub use defaults::{DefaultValue, DefaultValueError, parse_default_value};
 pub use escape::{Escapes, UnescapeError, unescape, unescape_into};
 pub use features::{FieldSyntax, ResolvedFeatures, declared_features};
+pub use float_text::{format_double, format_float};
 pub use names::{is_identifier, is_package_name, json_name};
 pub use syntax::file_syntax;

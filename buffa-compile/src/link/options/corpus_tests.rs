@@ -500,3 +500,27 @@ fn googleapis_all() {
         .collect();
     assert_corpus("googleapis", &include, &files);
 }
+
+/// Compiles `BUFFA_OPTIONS_FILE` under googleapis end to end and writes
+/// ours and protoc's sets (debug form) to `BUFFA_OPTIONS_DIFF_DIR`.
+#[test]
+#[ignore]
+fn end_to_end_one_file() {
+    let include =
+        Path::new(&std::env::var("HOME").unwrap()).join(".cache/buffa/google-proto-files-6.0.1");
+    let name = std::env::var("BUFFA_OPTIONS_FILE").unwrap();
+    let dir = std::env::var("BUFFA_OPTIONS_DIFF_DIR").unwrap();
+    let mut compiler = crate::Compiler::new();
+    compiler.include(&include);
+    let ours = compiler.compile(&[&name]).map_err(|e| e.to_string());
+    let mut protoc = protoc_with_info(&include, &[&name]).unwrap();
+    for f in &mut protoc.file {
+        f.source_code_info = Default::default();
+    }
+    std::fs::write(format!("{dir}/e2e.ours"), format!("{ours:#?}")).unwrap();
+    std::fs::write(
+        format!("{dir}/e2e.protoc"),
+        format!("{:#?}", Ok::<_, String>(protoc)),
+    )
+    .unwrap();
+}

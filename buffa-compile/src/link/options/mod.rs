@@ -46,6 +46,25 @@ pub(crate) fn interpret(
     file: &mut FileDescriptorProto,
     pool: &DescriptorPool,
 ) -> Result<(), Vec<Diagnostic>> {
+    run(file, pool, &[false, true])
+}
+
+/// Interprets only the options named by a field of the options message
+/// (`allow_alias`, `message_set_wire_format`, `packed`, `features.*`),
+/// dropping the custom ones, against `pool` holding `file`'s imports (not
+/// the file), and ignores errors: for the copy of the file that the pool
+/// [`interpret`] runs against checks, whose rules depend on those options.
+pub(crate) fn interpret_builtin(file: &mut FileDescriptorProto, pool: &DescriptorPool) {
+    let _ = run(file, pool, &[false]);
+}
+
+/// Interprets the options of `file` in the given passes (`false`: names
+/// starting with a field, `true`: names starting with an extension).
+fn run(
+    file: &mut FileDescriptorProto,
+    pool: &DescriptorPool,
+    passes: &[bool],
+) -> Result<(), Vec<Diagnostic>> {
     let mut pending = Vec::new();
     walk(file, &mut |element, slot| {
         let options = slot.uninterpreted();
@@ -62,7 +81,8 @@ pub(crate) fn interpret(
         return Ok(());
     }
     let name = file.name.clone().unwrap_or_default();
-    let symbols = Symbols::new(pool, &name);
+    let snapshot = file.clone();
+    let symbols = Symbols::new(pool, &snapshot);
     let mut interpreter = Interpreter {
         pool,
         file: &name,
@@ -71,7 +91,7 @@ pub(crate) fn interpret(
         moved: HashMap::new(),
         repeated_counts: HashMap::new(),
     };
-    for extensions in [false, true] {
+    for &extensions in passes {
         for target in &mut pending {
             interpreter.interpret_pass(target, extensions);
         }

@@ -40,17 +40,18 @@ pub(crate) fn options_type(pool: &DescriptorPool, type_name: &str) -> Option<Mes
 /// The names a file sees (its own, its imports', and what those import
 /// publicly), built on first use: most files set no custom option.
 pub(crate) struct Symbols<'a> {
-    /// The pool the file is linked against.
+    /// The pool holding the file's imports.
     pool: &'a DescriptorPool,
-    /// The file's name.
-    file: &'a str,
+    /// The file, whose own names are read from it (it need not be in
+    /// the pool).
+    file: &'a FileDescriptorProto,
     /// Every visible name and what it denotes, once built.
     table: OnceCell<HashMap<String, SymbolKind>>,
 }
 
 impl<'a> Symbols<'a> {
-    /// The names visible to `file` in `pool`.
-    pub(crate) fn new(pool: &'a DescriptorPool, file: &'a str) -> Symbols<'a> {
+    /// The names visible to `file`, whose imports are in `pool`.
+    pub(crate) fn new(pool: &'a DescriptorPool, file: &'a FileDescriptorProto) -> Symbols<'a> {
         Symbols {
             pool,
             file,
@@ -69,11 +70,13 @@ impl<'a> Symbols<'a> {
     /// Indexes the visible files.
     fn build(&self) -> HashMap<String, SymbolKind> {
         let mut table = HashMap::new();
-        let Some(file) = self.pool.get_file_by_name(self.file) else {
-            return table;
-        };
-        let mut visible = vec![file.clone()];
-        let mut queue: Vec<_> = file.dependencies().collect();
+        let mut visible = Vec::new();
+        let mut queue: Vec<_> = self
+            .file
+            .dependency
+            .iter()
+            .filter_map(|name| self.pool.get_file_by_name(name))
+            .collect();
         while let Some(dependency) = queue.pop() {
             if visible.contains(&dependency) {
                 continue;
@@ -84,6 +87,7 @@ impl<'a> Symbols<'a> {
         for file in visible {
             index_file(file.file_descriptor_proto(), &mut table);
         }
+        index_file(self.file, &mut table);
         table
     }
 }

@@ -1,0 +1,444 @@
+//! The symbol table: every name the linked files define (packages and their
+//! prefixes, messages, enums, enum values, fields, oneofs, extensions,
+//! services and methods), which file defines it, and which files a file
+//! may see.
+//!
+//! A new file's symbols are collected in protoc's order (so that of two
+//! clashing definitions the same one is reported) into a [`Staged`] table,
+//! and committed only once the file links.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
+use buffa_types::google::protobuf::{DescriptorProto, EnumDescriptorProto, FileDescriptorProto};
+
+use super::locate::{ErrorLocation, Located};
+use super::scope::SymbolKind;
+
+/// One defined name: what it is and the index of the file defining it (for
+/// a package, the first file that declared it).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Symbol {
+    /// What the name denotes.
+    pub(crate) kind: SymbolKind,
+    /// Index of the defining file in [`SymbolTable::files`].
+    pub(crate) file: usize,
+}
+
+/// What the table remembers of a linked file.
+#[derive(Debug, Clone)]
+pub(crate) struct FileEntry {
+    /// The file's name as imported.
+    pub(crate) name: String,
+    /// The file's package, empty without one.
+    pub(crate) package: String,
+    /// Indices of the files it imports with `import public`.
+    pub(crate) public_dependencies: Vec<usize>,
+}
+
+/// The symbols of every linked file.
+#[derive(Debug, Default)]
+pub(crate) struct SymbolTable {
+    /// The linked files, in the order they were added.
+    pub(crate) files: Vec<FileEntry>,
+    /// File indices by name.
+    pub(crate) by_name: HashMap<String, usize>,
+    /// Every symbol by full name (without leading dot).
+    symbols: HashMap<String, Symbol>,
+    /// Every enum value, as `enum_full_name value_name`.
+    enum_values: HashSet<String>,
+    /// The extension ranges (start, end exclusive) of every message that
+    /// has some, by full name.
+    extension_ranges: HashMap<String, Vec<(i32, i32)>>,
+}
+
+/// The symbols of the file being linked, on top of the table.
+pub(crate) struct Staged<'a> {
+    /// The linked files' symbols.
+    table: &'a SymbolTable,
+    /// The new file as the table will remember it.
+    entry: FileEntry,
+    /// The new file's index.
+    index: usize,
+    /// The new file's symbols.
+    symbols: HashMap<String, Symbol>,
+    /// The new file's enum values, as `enum_full_name value_name`.
+    enum_values: HashSet<String>,
+    /// The new file's messages' extension ranges.
+    extension_ranges: HashMap<String, Vec<(i32, i32)>>,
+    /// Files whose symbols the new file sees: itself, its imports and what
+    /// they re-export with `import public`, transitively.
+    visible: Vec<bool>,
+    /// The last name found only in a file that is not imported, and that
+    /// file's index, as protoc remembers them during one lookup.
+    pub(crate) undeclared: RefCell<Option<(String, usize)>>,
+}
+
+impl SymbolTable {
+    /// Starts linking `file`: its imports must all be in the table.
+    pub(crate) fn stage(&self, file: &FileDescriptorProto) -> Staged<'_> {
+        let index = self.files.len();
+        let imports: Vec<usize> = file
+            .dependency
+            .iter()
+            .filter_map(|d| self.by_name.get(d).copied())
+            .collect();
+        let public_dependencies = file
+            .public_dependency
+            .iter()
+            .filter_map(|&i| file.dependency.get(usize::try_from(i).ok()?))
+            .filter_map(|d| self.by_name.get(d).copied())
+            .collect();
+        let mut visible = vec![false; index + 1];
+        visible[index] = true;
+        let mut queue = imports;
+        while let Some(f) = queue.pop() {
+            if !visible[f] {
+                visible[f] = true;
+                queue.extend(self.files[f].public_dependencies.iter().copied());
+            }
+        }
+        Staged {
+            table: self,
+            entry: FileEntry {
+                name: file.name().to_owned(),
+                package: file.package().to_owned(),
+                public_dependencies,
+            },
+            index,
+            symbols: HashMap::new(),
+            enum_values: HashSet::new(),
+            extension_ranges: HashMap::new(),
+            visible,
+            undeclared: RefCell::new(None),
+        }
+    }
+
+    /// Adds the staged file's symbols for good.
+    pub(crate) fn commit(&mut self, staged: StagedParts) {
+        self.by_name
+            .insert(staged.entry.name.clone(), self.files.len());
+        self.files.push(staged.entry);
+        self.symbols.extend(staged.symbols);
+        self.enum_values.extend(staged.enum_values);
+        self.extension_ranges.extend(staged.extension_ranges);
+    }
+}
+
+/// What [`Staged::finish`] hands back for [`SymbolTable::commit`], free of
+/// the borrow of the table.
+pub(crate) struct StagedParts {
+    /// The new file's entry.
+    entry: FileEntry,
+    /// The new file's symbols.
+    symbols: HashMap<String, Symbol>,
+    /// The new file's enum values.
+    enum_values: HashSet<String>,
+    /// The new file's extension ranges.
+    extension_ranges: HashMap<String, Vec<(i32, i32)>>,
+}
+
+/// Whether `package` is `name` or inside it (`a.b` is in `a`, `ab` is not).
+fn is_in_package(package: &str, name: &str) -> bool {
+    package.starts_with(name)
+        && (package.len() == name.len() || package.as_bytes()[name.len()] == b'.')
+}
+
+impl Staged<'_> {
+    /// The symbols, for [`SymbolTable::commit`].
+    pub(crate) fn finish(self) -> StagedParts {
+        StagedParts {
+            entry: self.entry,
+            symbols: self.symbols,
+            enum_values: self.enum_values,
+            extension_ranges: self.extension_ranges,
+        }
+    }
+
+    /// The name of the file at `index` (the new file included).
+    pub(crate) fn file_name(&self, index: usize) -> &str {
+        if index == self.index {
+            &self.entry.name
+        } else {
+            &self.table.files[index].name
+        }
+    }
+
+    /// The symbol `full_name`, in any file.
+    fn get(&self, full_name: &str) -> Option<Symbol> {
+        self.symbols
+            .get(full_name)
+            .or_else(|| self.table.symbols.get(full_name))
+            .copied()
+    }
+
+    /// What `full_name` denotes among the symbols the new file sees, as
+    /// protoc's `FindSymbol` answers; a symbol of a file not imported is
+    /// remembered in [`Staged::undeclared`].
+    pub(crate) fn find(&self, full_name: &str) -> Option<SymbolKind> {
+        let symbol = self.get(full_name)?;
+        if self.visible[symbol.file] {
+            return Some(symbol.kind);
+        }
+        if symbol.kind == SymbolKind::Package {
+            // A package may be declared by several files: any visible one
+            // will do.
+            let declared = is_in_package(&self.entry.package, full_name)
+                || self.visible.iter().enumerate().any(|(f, &v)| {
+                    v && f != self.index && is_in_package(&self.table.files[f].package, full_name)
+                });
+            if declared {
+                return Some(symbol.kind);
+            }
+        }
+        *self.undeclared.borrow_mut() = Some((full_name.to_owned(), symbol.file));
+        None
+    }
+
+    /// The name of the file being linked.
+    pub(crate) fn name(&self) -> &str {
+        &self.entry.name
+    }
+
+    /// Whether the message `message` (full name) declares `number` as an
+    /// extension number.
+    pub(crate) fn is_extension_number(&self, message: &str, number: i32) -> bool {
+        self.extension_ranges
+            .get(message)
+            .or_else(|| self.table.extension_ranges.get(message))
+            .is_some_and(|ranges| ranges.iter().any(|&(s, e)| s <= number && number < e))
+    }
+
+    /// Whether the enum `enum_name` (full name) has a value named `value`.
+    pub(crate) fn enum_has_value(&self, enum_name: &str, value: &str) -> bool {
+        let key = format!("{enum_name} {value}");
+        self.enum_values.contains(&key) || self.table.enum_values.contains(&key)
+    }
+
+    /// Adds the file's package and its prefixes, as protoc's `AddPackage`.
+    fn add_package(&mut self, errors: &mut Vec<Located>) {
+        let package = self.entry.package.clone();
+        if package.is_empty() {
+            return;
+        }
+        let mut end = package.len();
+        loop {
+            let name = &package[..end];
+            match self.get(name) {
+                None => {
+                    self.symbols.insert(
+                        name.to_owned(),
+                        Symbol {
+                            kind: SymbolKind::Package,
+                            file: self.index,
+                        },
+                    );
+                }
+                Some(existing) if existing.kind == SymbolKind::Package => {}
+                Some(existing) => {
+                    errors.push(Located::new(
+                        vec![2],
+                        ErrorLocation::Other,
+                        format!(
+                            "\"{name}\" is already defined (as something other than a package) \
+                             in file \"{}\".",
+                            self.file_name(existing.file)
+                        ),
+                    ));
+                    // protoc stops at the clash: its parents were added by
+                    // whoever defined it.
+                    return;
+                }
+            }
+            match name.rfind('.') {
+                Some(dot) => end = dot,
+                None => return,
+            }
+        }
+    }
+
+    /// Adds one symbol, or the error protoc reports when the name is taken;
+    /// whether it was added.
+    fn add(
+        &mut self,
+        full_name: String,
+        kind: SymbolKind,
+        path: &[i32],
+        errors: &mut Vec<Located>,
+    ) -> bool {
+        let Some(existing) = self.get(&full_name) else {
+            self.symbols.insert(
+                full_name,
+                Symbol {
+                    kind,
+                    file: self.index,
+                },
+            );
+            return true;
+        };
+        let message = if existing.file == self.index {
+            match full_name.rfind('.') {
+                Some(dot) => format!(
+                    "\"{}\" is already defined in \"{}\".",
+                    &full_name[dot + 1..],
+                    &full_name[..dot]
+                ),
+                None => format!("\"{full_name}\" is already defined."),
+            }
+        } else {
+            format!(
+                "\"{full_name}\" is already defined in file \"{}\".",
+                self.file_name(existing.file)
+            )
+        };
+        errors.push(Located::new(path.to_vec(), ErrorLocation::Name, message));
+        false
+    }
+
+    /// Adds every symbol of `file` in the order protoc's `DescriptorBuilder`
+    /// builds them, returning the clashes.
+    pub(crate) fn add_file(&mut self, file: &FileDescriptorProto) -> Vec<Located> {
+        let mut errors = Vec::new();
+        self.add_package(&mut errors);
+        let package = self.entry.package.clone();
+        let mut path = Vec::new();
+        for (i, message) in file.message_type.iter().enumerate() {
+            path.clear();
+            path.extend([4, i as i32]);
+            self.add_message(message, &package, &mut path, &mut errors);
+        }
+        for (i, enumeration) in file.enum_type.iter().enumerate() {
+            path.clear();
+            path.extend([5, i as i32]);
+            self.add_enum(enumeration, &package, &path, &mut errors);
+        }
+        for (i, service) in file.service.iter().enumerate() {
+            let full = join(&package, service.name());
+            for (j, method) in service.method.iter().enumerate() {
+                let path = [6, i as i32, 2, j as i32];
+                self.add(
+                    join(&full, method.name()),
+                    SymbolKind::Method,
+                    &path,
+                    &mut errors,
+                );
+            }
+            self.add(full, SymbolKind::Service, &[6, i as i32], &mut errors);
+        }
+        for (i, extension) in file.extension.iter().enumerate() {
+            let path = [7, i as i32];
+            self.add(
+                join(&package, extension.name()),
+                SymbolKind::Extension,
+                &path,
+                &mut errors,
+            );
+        }
+        errors
+    }
+
+    /// Adds a message's symbols: oneofs, fields, enums, extensions, nested
+    /// messages, then the message itself.
+    fn add_message(
+        &mut self,
+        message: &DescriptorProto,
+        scope: &str,
+        path: &mut Vec<i32>,
+        errors: &mut Vec<Located>,
+    ) {
+        let full = join(scope, message.name());
+        let base = path.len();
+        for (i, oneof) in message.oneof_decl.iter().enumerate() {
+            path.extend([8, i as i32]);
+            self.add(join(&full, oneof.name()), SymbolKind::Oneof, path, errors);
+            path.truncate(base);
+        }
+        for (i, field) in message.field.iter().enumerate() {
+            path.extend([2, i as i32]);
+            self.add(join(&full, field.name()), SymbolKind::Field, path, errors);
+            path.truncate(base);
+        }
+        for (i, enumeration) in message.enum_type.iter().enumerate() {
+            path.extend([4, i as i32]);
+            self.add_enum(enumeration, &full, path, errors);
+            path.truncate(base);
+        }
+        for (i, extension) in message.extension.iter().enumerate() {
+            path.extend([6, i as i32]);
+            self.add(
+                join(&full, extension.name()),
+                SymbolKind::Extension,
+                path,
+                errors,
+            );
+            path.truncate(base);
+        }
+        for (i, nested) in message.nested_type.iter().enumerate() {
+            path.extend([3, i as i32]);
+            self.add_message(nested, &full, path, errors);
+            path.truncate(base);
+        }
+        if !message.extension_range.is_empty() {
+            let ranges = message
+                .extension_range
+                .iter()
+                .map(|r| (r.start(), r.end()))
+                .collect();
+            self.extension_ranges.insert(full.clone(), ranges);
+        }
+        self.add(full, SymbolKind::Message, path, errors);
+    }
+
+    /// Adds an enum's values (in the scope enclosing the enum, as C++
+    /// scopes them), then the enum.
+    fn add_enum(
+        &mut self,
+        enumeration: &EnumDescriptorProto,
+        scope: &str,
+        path: &[i32],
+        errors: &mut Vec<Located>,
+    ) {
+        let full = join(scope, enumeration.name());
+        let mut seen_in_enum: HashSet<&str> = HashSet::new();
+        for (i, value) in enumeration.value.iter().enumerate() {
+            let mut value_path = path.to_vec();
+            value_path.extend([2, i as i32]);
+            let added = self.add(
+                join(scope, value.name()),
+                SymbolKind::EnumValue,
+                &value_path,
+                errors,
+            );
+            let unique_in_enum = seen_in_enum.insert(value.name());
+            self.enum_values.insert(format!("{full} {}", value.name()));
+            if !added && unique_in_enum {
+                let outer = if scope.is_empty() {
+                    "the global scope".to_owned()
+                } else {
+                    format!("\"{scope}\"")
+                };
+                errors.push(Located::new(
+                    value_path,
+                    ErrorLocation::Name,
+                    format!(
+                        "Note that enum values use C++ scoping rules, meaning that enum values \
+                         are siblings of their type, not children of it.  Therefore, \"{}\" must \
+                         be unique within {outer}, not just within \"{}\".",
+                        value.name(),
+                        enumeration.name()
+                    ),
+                ));
+            }
+        }
+        self.add(full, SymbolKind::Enum, path, errors);
+    }
+}
+
+/// `scope.name`, or `name` at the root.
+pub(crate) fn join(scope: &str, name: &str) -> String {
+    if scope.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{scope}.{name}")
+    }
+}

@@ -1,0 +1,348 @@
+//! The parser against protoc: source info and structure on corpora of
+//! real files, and protoc's first error on bad inputs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use buffa::Message;
+use buffa_types::google::protobuf::{
+    DescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet,
+};
+
+use super::parse_file;
+
+/// protoc's binary.
+fn protoc() -> PathBuf {
+    protoc_bin_vendored::protoc_bin_path().expect("vendored protoc")
+}
+
+/// A fresh path in the temporary directory.
+fn temp_path(what: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("buffa-parse-{}-{n}-{what}", std::process::id()))
+}
+
+/// What protoc writes for `files` under `root` (with source info, without
+/// imports), or its error output.
+fn protoc_files(root: &Path, files: &[String]) -> Result<Vec<FileDescriptorProto>, String> {
+    let out = temp_path("set.pb");
+    let wkt = protoc_bin_vendored::include_path().expect("vendored includes");
+    let output = Command::new(protoc())
+        .arg(format!("--proto_path={}", root.display()))
+        .arg(format!("--proto_path={}", wkt.display()))
+        .arg("--include_source_info")
+        .arg(format!("--descriptor_set_out={}", out.display()))
+        .args(files)
+        .output()
+        .expect("run protoc");
+    if !output.status.success() {
+        return Err(String::from_utf8_lossy(&output.stderr).into_owned());
+    }
+    let bytes = std::fs::read(&out).expect("protoc's output");
+    let _ = std::fs::remove_file(&out);
+    Ok(FileDescriptorSet::decode_from_slice(&bytes)
+        .expect("decode")
+        .file)
+}
+
+/// The `.proto` files under `root/dir`, relative to `root`, sorted.
+fn proto_files(root: &Path, dir: &str, recursive: bool) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut stack = vec![root.join(dir)];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                if recursive {
+                    stack.push(path);
+                }
+            } else if path.extension().is_some_and(|e| e == "proto") {
+                let relative = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                found.push(relative);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// protoc's descriptors of those of `files` it accepts (all in one run
+/// when it accepts them all, else file by file).
+fn accepted(root: &Path, files: &[String]) -> Vec<FileDescriptorProto> {
+    if let Ok(all) = protoc_files(root, files) {
+        return all;
+    }
+    files
+        .iter()
+        .filter_map(|f| protoc_files(root, std::slice::from_ref(f)).ok())
+        .flatten()
+        .collect()
+}
+
+/// What linking fills in or changes, cleared, so that the rest can be
+/// compared with the parser's output.
+fn unlinked(mut file: FileDescriptorProto) -> FileDescriptorProto {
+    fn field(f: &mut FieldDescriptorProto) {
+        if f.type_name.is_some() {
+            f.r#type = None;
+        }
+        f.type_name = None;
+        f.extendee = None;
+        f.json_name = None;
+        f.default_value = None;
+        f.options = Default::default();
+    }
+    fn message(m: &mut DescriptorProto) {
+        m.options = Default::default();
+        m.field
+            .iter_mut()
+            .chain(m.extension.iter_mut())
+            .for_each(field);
+        m.nested_type.iter_mut().for_each(message);
+        m.enum_type.iter_mut().for_each(|e| {
+            e.options = Default::default();
+            e.value
+                .iter_mut()
+                .for_each(|v| v.options = Default::default());
+        });
+        m.oneof_decl
+            .iter_mut()
+            .for_each(|o| o.options = Default::default());
+        m.extension_range
+            .iter_mut()
+            .for_each(|r| r.options = Default::default());
+    }
+    file.syntax = None;
+    file.edition = None;
+    file.options = Default::default();
+    file.source_code_info = Default::default();
+    file.message_type.iter_mut().for_each(message);
+    file.extension.iter_mut().for_each(field);
+    file.enum_type.iter_mut().for_each(|e| {
+        e.options = Default::default();
+        e.value
+            .iter_mut()
+            .for_each(|v| v.options = Default::default());
+    });
+    for service in &mut file.service {
+        service.options = Default::default();
+        for method in &mut service.method {
+            method.options = Default::default();
+            method.input_type = None;
+            method.output_type = None;
+        }
+    }
+    file
+}
+
+/// Where the parser's source info first differs from protoc's.
+///
+/// Linking rewrites one kind of location: an option's (path ending in
+/// `uninterpreted_option` (999) and its index) takes the path of the
+/// option it interprets, and the locations inside it (name, value) are
+/// dropped. So such a location is compared by span and comments only,
+/// protoc's path must start with the options' path, and its children are
+/// skipped.
+fn first_difference(ours: &FileDescriptorProto, theirs: &FileDescriptorProto) -> Option<String> {
+    let ours = &ours.source_code_info.as_option()?.location;
+    let theirs = &theirs.source_code_info.as_option()?.location;
+    let (mut i, mut j) = (0, 0);
+    while i < ours.len() && j < theirs.len() {
+        let (a, b) = (&ours[i], &theirs[j]);
+        let is_option = a.path.len() >= 2 && a.path[a.path.len() - 2] == 999;
+        let same = if is_option {
+            let prefix = &a.path[..a.path.len() - 2];
+            b.path.starts_with(prefix)
+                && b.path.len() > prefix.len()
+                && a.span == b.span
+                && a.leading_comments == b.leading_comments
+                && a.trailing_comments == b.trailing_comments
+                && a.leading_detached_comments == b.leading_detached_comments
+        } else {
+            a == b
+        };
+        if !same {
+            // protoc strips options of source retention (and the
+            // locations of options left empty) when it writes the set.
+            let opens_options = ours.get(i + 1).is_some_and(|n| {
+                n.path.len() > a.path.len()
+                    && n.path.starts_with(&a.path)
+                    && n.path[a.path.len()] == 999
+            });
+            if is_option || opens_options {
+                let prefix = a.path.clone();
+                i += 1;
+                while i < ours.len() && ours[i].path.starts_with(&prefix) {
+                    i += 1;
+                }
+                continue;
+            }
+            return Some(format!("location {i}: ours {a:?}\n protoc's {b:?}"));
+        }
+        i += 1;
+        j += 1;
+        if is_option {
+            while i < ours.len()
+                && ours[i].path.len() > a.path.len()
+                && ours[i].path.starts_with(&a.path)
+            {
+                i += 1;
+            }
+        }
+    }
+    // Options stripped at the end of the file.
+    while i < ours.len() && ours[i].path.contains(&999) {
+        i += 1;
+    }
+    (i != ours.len() || j != theirs.len()).then(|| {
+        format!(
+            "{} locations left, protoc {}",
+            ours.len() - i,
+            theirs.len() - j
+        )
+    })
+}
+
+/// Parses each file protoc accepts and compares source info and
+/// structure; the number compared.
+fn compare_corpus(root: &Path, files: &[String]) -> usize {
+    let expected = accepted(root, files);
+    let mut failures = Vec::new();
+    for theirs in &expected {
+        let name = theirs.name().to_owned();
+        let text = std::fs::read_to_string(root.join(&name)).expect("read");
+        let ours = match parse_file(&name, &text) {
+            Ok(ours) => ours,
+            Err(e) => {
+                failures.push(format!("{name}: rejected: {}", e[0]));
+                continue;
+            }
+        };
+        if let Some(difference) = first_difference(&ours, theirs) {
+            failures.push(format!("{name}: source info differs at {difference}"));
+            continue;
+        }
+        if unlinked(ours.clone()) != unlinked(theirs.clone()) {
+            failures.push(format!("{name}: structure differs"));
+        }
+    }
+    let total = expected.len();
+    eprintln!(
+        "{}: identical to protoc on {} of {total} files",
+        root.display(),
+        total - failures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(total > 0, "no files under {}", root.display());
+    total
+}
+
+#[test]
+fn bundled_files_match_protoc() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("include");
+    let files = proto_files(&root, "google/protobuf", true);
+    assert_eq!(compare_corpus(&root, &files), 20);
+}
+
+#[test]
+fn protobuf_test_protos_match_protoc() {
+    let root = protobuf_sources::protobuf_source_dir()
+        .expect("protobuf sources")
+        .join("src");
+    let files = proto_files(&root, "google/protobuf", false);
+    compare_corpus(&root, &files);
+}
+
+/// A directory of the local cache of downloaded corpora, if present.
+fn cached(dir: &str) -> Option<PathBuf> {
+    let home = std::env::var_os("HOME")?;
+    let path = Path::new(&home).join(".cache/buffa").join(dir);
+    path.is_dir().then_some(path)
+}
+
+#[test]
+fn conformance_protos_match_protoc() {
+    let Some(root) = cached("protobuf-33.2/package/include") else {
+        eprintln!("protobuf 33.2 not cached; skipped");
+        return;
+    };
+    let mut files = proto_files(&root, "google/protobuf", false);
+    files.extend(proto_files(&root, "conformance", false));
+    compare_corpus(&root, &files);
+}
+
+#[test]
+fn googleapis_sample_matches_protoc() {
+    let Some(root) = cached("google-proto-files-6.0.1") else {
+        eprintln!("googleapis not cached; skipped");
+        return;
+    };
+    for dir in [
+        "google/api",
+        "google/rpc",
+        "google/type",
+        "google/longrunning",
+        "google/pubsub/v1",
+        "google/cloud/secretmanager/v1",
+        "google/cloud/aiplatform/v1",
+        "google/storage/v2",
+        "google/spanner/v1",
+        "google/firestore/v1",
+        "google/cloud/bigquery/storage/v1",
+        "google/logging/v2",
+    ] {
+        let files = proto_files(&root, dir, false);
+        compare_corpus(&root, &files);
+    }
+}
+
+/// Prints both location lists of `$PARSE_DEBUG_FILE` under
+/// `$PARSE_DEBUG_ROOT`, for investigating a difference.
+#[test]
+#[ignore]
+fn debug_print_locations() {
+    let root = PathBuf::from(std::env::var("PARSE_DEBUG_ROOT").unwrap());
+    let name = std::env::var("PARSE_DEBUG_FILE").unwrap();
+    let theirs = protoc_files(&root, std::slice::from_ref(&name));
+    let text = std::fs::read_to_string(root.join(&name)).unwrap();
+    let ours = parse_file(&name, &text);
+    match ours {
+        Ok(ours) => {
+            for l in &ours.source_code_info.as_option().unwrap().location {
+                eprintln!(
+                    "ours   {:?} {:?} {:?} {:?} {:?}",
+                    l.path,
+                    l.span,
+                    l.leading_comments,
+                    l.trailing_comments,
+                    l.leading_detached_comments
+                );
+            }
+        }
+        Err(e) => eprintln!("ours: {}", e[0]),
+    }
+    match theirs {
+        Ok(theirs) => {
+            for l in &theirs[0].source_code_info.as_option().unwrap().location {
+                eprintln!(
+                    "protoc {:?} {:?} {:?} {:?} {:?}",
+                    l.path,
+                    l.span,
+                    l.leading_comments,
+                    l.trailing_comments,
+                    l.leading_detached_comments
+                );
+            }
+        }
+        Err(e) => eprintln!("protoc: {e}"),
+    }
+}

@@ -1,0 +1,296 @@
+//! `compare-protoc`: compiles real schemas with buffa-compile and with
+//! protoc and compares the descriptor sets byte for byte, with and without
+//! source info; prints one line per unit that differs and a summary, and
+//! exits non-zero on any difference.
+//!
+//! ```text
+//! compare-protoc [--googleapis ROOT] [--protobuf SRC] [--conformance DIR]
+//!                [--sample N] [--only PREFIX,...] [--jobs N]
+//! ```
+//!
+//! - `--googleapis ROOT`: every package (directory) of a googleapis tree
+//!   is one unit, its files compiled together (`corpus/compare-protoc.sh`
+//!   fetches the tree).
+//! - `--protobuf SRC`: every `.proto` under SRC (protobuf's `src/`; `auto`:
+//!   that of the protobuf-src crate's sources) is one unit, compiled alone.
+//! - `--conformance DIR`: the same for protobuf 33.2's conformance protos.
+//! - `--sample N`: every Nth unit of each corpus (the CI sample).
+//! - `--only`: units whose name starts with one of the prefixes.
+//!
+//! A unit agrees when both accept it and the sets are equal with and
+//! without `--include_source_info`, or when both reject it with the first
+//! error on the same line. The summary gives the files per second of each
+//! compiler over the units both accept (protoc's time includes starting
+//! the process, as a build script's does).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use buffa::Message;
+use buffa_compile::Compiler;
+use buffa_corpus::packages;
+use buffa_corpus::protoc::Protoc;
+use buffa_types::google::protobuf::FileDescriptorSet;
+
+/// Files compiled together, under one include root.
+struct Unit {
+    /// `corpus:name`, for the report.
+    name: String,
+    root: PathBuf,
+    files: Vec<String>,
+}
+
+/// How one unit compared.
+enum Verdict {
+    Identical,
+    BothReject,
+    Differs(String),
+}
+
+#[derive(Default)]
+struct Totals {
+    identical: usize,
+    both_reject: usize,
+    differ: Vec<(String, String)>,
+    files: usize,
+    ours: Duration,
+    protoc: Duration,
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("compare-protoc: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<bool, String> {
+    let mut units = Vec::new();
+    let mut sample = 1;
+    let mut only: Option<Vec<String>> = None;
+    let mut jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = |flag: &str| args.next().ok_or(format!("{flag} needs a value"));
+        match arg.as_str() {
+            "--googleapis" => {
+                let root = PathBuf::from(value("--googleapis")?);
+                let found =
+                    packages::discover(&root).map_err(|e| format!("{}: {e}", root.display()))?;
+                units.push(
+                    found
+                        .into_iter()
+                        .map(|p| Unit {
+                            name: format!("googleapis:{}", p.dir),
+                            root: root.clone(),
+                            files: p.files,
+                        })
+                        .collect::<Vec<_>>(),
+                );
+            }
+            "--protobuf" | "--conformance" => {
+                let mut root = PathBuf::from(value(&arg)?);
+                if arg == "--protobuf" && root == Path::new("auto") {
+                    root = protobuf_sources::protobuf_source_dir()?.join("src");
+                }
+                let corpus = arg.trim_start_matches("--");
+                units.push(single_files(corpus, &root)?);
+            }
+            "--sample" => {
+                sample = value("--sample")?
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or("--sample needs a positive number")?
+            }
+            "--only" => only = Some(value("--only")?.split(',').map(str::to_owned).collect()),
+            "--jobs" => {
+                jobs = value("--jobs")?
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or("--jobs needs a positive number")?
+            }
+            other => return Err(format!("unexpected argument {other}")),
+        }
+    }
+    if units.is_empty() {
+        return Err("name at least one corpus (--googleapis, --protobuf, --conformance)".into());
+    }
+    let units: Vec<Unit> = units
+        .into_iter()
+        .flat_map(|corpus| corpus.into_iter().step_by(sample))
+        .filter(|u| {
+            only.as_ref()
+                .is_none_or(|o| o.iter().any(|p| u.name.contains(p.as_str())))
+        })
+        .collect();
+
+    let next = AtomicUsize::new(0);
+    let totals = Mutex::new(Totals::default());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| {
+                while let Some(unit) = units.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let (verdict, ours, protoc) = compare(unit);
+                    let mut totals = totals.lock().unwrap();
+                    match verdict {
+                        Verdict::Identical => {
+                            totals.identical += 1;
+                            totals.files += unit.files.len();
+                            totals.ours += ours;
+                            totals.protoc += protoc;
+                        }
+                        Verdict::BothReject => totals.both_reject += 1,
+                        Verdict::Differs(why) => {
+                            println!("DIFFERS {}: {why}", unit.name);
+                            totals.differ.push((unit.name.clone(), why));
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let totals = totals.into_inner().unwrap();
+    let rate = |time: Duration| totals.files as f64 / time.as_secs_f64().max(1e-9);
+    println!(
+        "{} units: {} identical, {} rejected by both at the same line, {} differ",
+        units.len(),
+        totals.identical,
+        totals.both_reject,
+        totals.differ.len()
+    );
+    println!(
+        "speed over the identical units ({} files, each compiled twice): buffa-compile {:.0} files/s, protoc {:.0} files/s",
+        totals.files,
+        rate(totals.ours) * 2.0,
+        rate(totals.protoc) * 2.0
+    );
+    Ok(totals.differ.is_empty())
+}
+
+/// Every `.proto` under `root`, each a unit of its own.
+fn single_files(corpus: &str, root: &Path) -> Result<Vec<Unit>, String> {
+    let mut files = Vec::new();
+    for package in packages::discover_all(root).map_err(|e| format!("{}: {e}", root.display()))? {
+        files.extend(package.files);
+    }
+    Ok(files
+        .into_iter()
+        .map(|file| Unit {
+            name: format!("{corpus}:{file}"),
+            root: root.to_owned(),
+            files: vec![file],
+        })
+        .collect())
+}
+
+/// Compiles `unit` with both compilers, with and without source info.
+fn compare(unit: &Unit) -> (Verdict, Duration, Duration) {
+    let protoc = match Protoc::new(&unit.root) {
+        Ok(protoc) => protoc,
+        Err(e) => return (Verdict::Differs(e), Duration::ZERO, Duration::ZERO),
+    };
+    let mut compiler = Compiler::new();
+    compiler.include(&unit.root);
+    let (mut ours_time, mut protoc_time) = (Duration::ZERO, Duration::ZERO);
+    for source_info in [false, true] {
+        let start = Instant::now();
+        let expected = protoc.descriptor_set_bytes(&unit.files, source_info);
+        protoc_time += start.elapsed();
+        let start = Instant::now();
+        let actual = compiler
+            .include_source_info(source_info)
+            .compile_to_bytes(&unit.files);
+        ours_time += start.elapsed();
+        let verdict = match (expected, actual) {
+            (Ok(expected), Ok(actual)) if expected == actual => continue,
+            (Ok(expected), Ok(actual)) => {
+                Verdict::Differs(first_difference(&expected, &actual, source_info))
+            }
+            (Err(expected), Err(actual)) => {
+                // protoc names a file found on disk by its disk path.
+                let ours = &actual.diagnostics()[0];
+                let same_place = first_position(expected.lines().next().unwrap_or_default())
+                    .is_some_and(|(file, line)| file.ends_with(&ours.file) && line == ours.line);
+                if same_place {
+                    Verdict::BothReject
+                } else {
+                    Verdict::Differs(format!(
+                        "both reject, at different places: protoc `{}`, ours `{ours}`",
+                        expected.lines().next().unwrap_or_default()
+                    ))
+                }
+            }
+            (Ok(_), Err(actual)) => {
+                Verdict::Differs(format!("protoc accepts, ours rejects: {actual}"))
+            }
+            (Err(expected), Ok(_)) => Verdict::Differs(format!(
+                "protoc rejects (`{}`), ours accepts",
+                expected.lines().next().unwrap_or_default()
+            )),
+        };
+        return (verdict, ours_time, protoc_time);
+    }
+    (Verdict::Identical, ours_time, protoc_time)
+}
+
+/// The file and 1-based line of protoc's `file:line:column: message`.
+fn first_position(line: &str) -> Option<(String, u32)> {
+    let mut parts = line.splitn(3, ':');
+    let file = parts.next()?.to_owned();
+    let number = parts.next()?.parse().ok()?;
+    Some((file, number))
+}
+
+/// Where two sets first differ: the file, and the first line of their
+/// debug renderings that differs.
+fn first_difference(expected: &[u8], actual: &[u8], source_info: bool) -> String {
+    let (Ok(expected), Ok(actual)) = (
+        FileDescriptorSet::decode_from_slice(expected),
+        FileDescriptorSet::decode_from_slice(actual),
+    ) else {
+        return "one of the sets does not decode".into();
+    };
+    let label = if source_info {
+        " (with source info)"
+    } else {
+        ""
+    };
+    if expected.file.len() != actual.file.len() {
+        let names = |set: &FileDescriptorSet| {
+            set.file
+                .iter()
+                .map(|f| f.name.clone().unwrap_or_default())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return format!(
+            "files{label}: protoc [{}], ours [{}]",
+            names(&expected),
+            names(&actual)
+        );
+    }
+    for (e, a) in expected.file.iter().zip(&actual.file) {
+        if e == a {
+            continue;
+        }
+        let name = e.name.clone().unwrap_or_default();
+        let (e, a) = (format!("{e:#?}"), format!("{a:#?}"));
+        let line = e
+            .lines()
+            .zip(a.lines())
+            .find(|(x, y)| x != y)
+            .map(|(x, y)| format!("protoc `{}`, ours `{}`", x.trim(), y.trim()))
+            .unwrap_or_else(|| "one rendering is a prefix of the other".into());
+        return format!("{name}{label}: {line}");
+    }
+    format!("same files{label}, different bytes (field order or encoding)")
+}
