@@ -723,3 +723,89 @@ fn a_long_sub_field_name_costs_linear_time_and_no_stack() {
     let errors = interpret(&mut file, &linked).unwrap_err();
     assert!(errors[0].message.ends_with(".a\" was already set."));
 }
+
+/// The first line protoc prints for `files` (the last compiled), without
+/// the directory it was given.
+fn protoc_first_error(files: &[(&str, &str)]) -> String {
+    let stderr = protoc(files).expect_err("protoc accepts the case");
+    let line = stderr.lines().next().unwrap();
+    let start = line.find(files.last().unwrap().0).unwrap_or(0);
+    line[start..].to_owned()
+}
+
+/// The first error of the whole compiler on `files`, as protoc prints it.
+fn our_first_error(files: &[(&str, &str)]) -> String {
+    let mut compiler = crate::Compiler::new();
+    for (name, text) in files {
+        compiler.source(*name, *text);
+    }
+    let error = compiler
+        .compile(&[files.last().unwrap().0])
+        .expect_err("buffa-compile accepts the case");
+    error.diagnostics()[0].to_string()
+}
+
+#[test]
+fn errors_are_located_where_protoc_locates_them() {
+    let statements = [
+        "option (my.i32) = 2147483648;",
+        "option (my.i32) = -2147483649;",
+        "option (my.u32) = -1;",
+        "option (my.bl) = yes;",
+        "option (my.color) = YELLOW;",
+        "option (my.sub) = 1;",
+        "option (my.sub) = { zz: 1 };",
+        "option (my.i32).a = 1;",
+        "option (my.nope) = 1;",
+        "option  java_package = 1;",
+        "option (my.sub).a = 1;\noption (my.sub).a = 2;",
+        "option (my.st) = -inf;",
+    ];
+    for statement in statements {
+        let files = [
+            ("custom.proto", CUSTOM),
+            ("bad.proto", &*BAD_FILE.replace("OPTION", statement)),
+        ];
+        assert_eq!(
+            our_first_error(&files),
+            protoc_first_error(&files),
+            "{statement}"
+        );
+    }
+    let field_option = BAD_FILE.replace(
+        "optional int32 f = 1;",
+        "optional int32 f = 1 [deprecated = true, (my.fcolor) = 7];",
+    );
+    let files = [("custom.proto", CUSTOM), ("bad.proto", &*field_option)];
+    assert_eq!(our_first_error(&files), protoc_first_error(&files));
+}
+
+#[test]
+fn every_error_is_reported_in_protoc_order() {
+    let text = r#"syntax = "proto2";
+package bad;
+import "custom.proto";
+option (my.i32) = "x";
+option java_package = 1;
+message M {
+  option (my.mi) = "y";
+  optional int32 f = 1 [(my.fcolor) = 7, deprecated = 2];
+  message N { option deprecated = 3; }
+}
+enum E { A = 0 [(my.vb) = 1]; }
+service S { option (my.svc) = 1; rpc R(M) returns (M) { option deprecated = 4; } }
+"#;
+    let files = [("custom.proto", CUSTOM), ("bad.proto", text)];
+    let stderr = protoc(&files).unwrap_err();
+    let theirs: Vec<&str> = stderr
+        .lines()
+        .map(|l| &l[l.find("bad.proto").unwrap_or(0)..])
+        .collect();
+    let mut compiler = crate::Compiler::new();
+    for (name, text) in files {
+        compiler.source(name, text);
+    }
+    let error = compiler.compile(&["bad.proto"]).unwrap_err();
+    let ours: Vec<String> = error.diagnostics().iter().map(|d| d.to_string()).collect();
+    assert_eq!(ours, theirs);
+}
