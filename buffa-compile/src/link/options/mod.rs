@@ -14,6 +14,7 @@
 //! options: [`strip_source_retention`] does that on the output.
 
 mod names;
+mod required;
 mod slot;
 mod source_info;
 mod value;

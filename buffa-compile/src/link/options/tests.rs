@@ -672,6 +672,23 @@ fn aggregate_errors_are_worded_as_protoc_words_them() {
         "r: [1, x]",
         "a: 99999999999",
     ];
+    let required = "syntax = \"proto2\";\npackage r;\nimport \"google/protobuf/descriptor.proto\";\nmessage Inner { required int32 x = 1; }\nmessage R { required int32 a = 1; optional Inner inner = 2; repeated Inner list = 3; required Inner b = 4; }\nextend google.protobuf.FileOptions { optional R r = 50000; }\nOPTION\n";
+    let rejected = required.replace(
+        "OPTION",
+        "option (r) = { inner { } list { } list { x: 1 } };",
+    );
+    let stderr = protoc(&[("req.proto", &rejected)]).unwrap_err();
+    let (ours, _) = run(
+        &[("req.proto", &required.replace("OPTION", ""))],
+        &[(
+            &[8],
+            vec![opt("(r)", V::Agg("inner { } list { } list { x: 1 }"))],
+        )],
+    );
+    assert_eq!(
+        ours.unwrap_err()[0],
+        stderr.splitn(4, ':').nth(3).unwrap().trim()
+    );
     // protoc's `Expected integer, got: x` (an identifier) and buffa's differ
     // only in quoting a string token, which both keep as written.
     for value in cases {

@@ -146,6 +146,14 @@ pub(crate) fn encode(
                 )
             })?;
             let encoded = parsed.encode_to_vec();
+            let missing = super::required::missing(&encoded, &message, pool);
+            if !missing.is_empty() {
+                return Err(format!(
+                    "Error while parsing option value for \"{}\": Message missing required fields: {}",
+                    field.name(),
+                    missing.join(", ")
+                ));
+            }
             if field.is_group() {
                 put_tag(&mut out, number, START_GROUP);
                 out.extend_from_slice(&encoded);
@@ -307,8 +315,9 @@ fn qualify_extension_names(text: &str, scope: &str, symbols: &Symbols<'_>) -> St
             '[' => {
                 let rest = &text[i + 1..];
                 let Some(close) = rest.find(']') else {
-                    out.push(c);
-                    continue;
+                    // No name closes: the rest is as written.
+                    out.push_str(&text[i..]);
+                    break;
                 };
                 let name: String = rest[..close]
                     .chars()

@@ -236,6 +236,8 @@ fn canonical_at(
         }
     }
     let mut known: Vec<(FieldDescriptor, Values<'_>)> = Vec::new();
+    // Where each known field number is in `known`.
+    let mut index: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
     let mut unknown = Vec::new();
     for record in &records {
         let Some(field) = field_of(message, pool, record.number) else {
@@ -250,9 +252,10 @@ fn canonical_at(
             unknown.extend_from_slice(record.raw);
             continue;
         }
-        let slot = match known.iter().position(|(f, _)| f.number() == field.number()) {
-            Some(i) => &mut known[i].1,
+        let slot = match index.get(&field.number()) {
+            Some(&i) => &mut known[i].1,
             None => {
+                index.insert(field.number(), known.len());
                 let values = match expected {
                     START_GROUP => Values::Groups(Vec::new()),
                     LEN => Values::Payloads(Vec::new()),
