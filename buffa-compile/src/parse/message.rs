@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 use super::locations::Loc;
 use super::option::Style;
 use super::reserved::{Reserved, ReservedKind};
-use super::{Parser, Step, Stop};
+use super::{MAX_NESTING, Parser, Step, Stop, TOO_DEEP};
 
 /// `DescriptorProto.name`.
 const NAME: i32 = 1;
@@ -85,19 +85,57 @@ impl Parser<'_> {
         loc: Loc,
     ) -> Step {
         if self.recursion_depth <= 0 {
-            self.error("Reached maximum recursion limit for nested messages.");
+            self.error(TOO_DEEP);
             return Err(Stop);
         }
         self.consume("message")?;
         let name_loc = self.start(loc, &[NAME]);
         message.name = Some(self.consume_identifier("Expected message name.")?);
         self.finish(name_loc);
-        self.parse_message_block(message, loc)?;
+        self.parse_nested_block(message, loc)?;
         if self.syntax == "proto3" {
             generate_synthetic_oneofs(message);
         }
         message.visibility = visibility;
         Ok(())
+    }
+
+    /// A message's or group's `{ ... }`, one level deeper than the
+    /// enclosing one. Past protoc's limit the body is skipped and the
+    /// error left for the end of the file (protoc's parser recurses on
+    /// where groups are involved and its `DescriptorBuilder` reports it).
+    fn parse_nested_block(&mut self, message: &mut DescriptorProto, loc: Loc) -> Step {
+        self.nesting += 1;
+        let result = if self.nesting >= MAX_NESTING {
+            self.too_deep = true;
+            if self.try_consume("{") {
+                self.skip_body();
+                Ok(())
+            } else {
+                self.consume_end_of_declaration("{", Some(loc))
+            }
+        } else {
+            self.parse_message_block(message, loc)
+        };
+        self.nesting -= 1;
+        result
+    }
+
+    /// Skips to the `}` matching a `{` just consumed, and past it.
+    fn skip_body(&mut self) {
+        let mut depth = 1usize;
+        while !self.at_end() {
+            if self.looking_at("{") {
+                depth += 1;
+            } else if self.looking_at("}") {
+                depth -= 1;
+                if depth == 0 {
+                    self.try_consume_end_of_declaration("}", None);
+                    return;
+                }
+            }
+            self.input.next();
+        }
     }
 
     /// A message's `{ ... }`.
@@ -392,14 +430,7 @@ impl Parser<'_> {
                 self.error("Missing group body.");
                 return Err(Stop);
             }
-            self.recursion_depth -= 1;
-            let result = if self.recursion_depth <= 0 {
-                self.error("Reached maximum recursion limit for nested messages.");
-                Err(Stop)
-            } else {
-                self.parse_message_block(&mut group, group_loc)
-            };
-            self.recursion_depth += 1;
+            let result = self.parse_nested_block(&mut group, group_loc);
             messages.push(group);
             result?;
             self.finish(group_loc);

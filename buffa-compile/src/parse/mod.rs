@@ -44,13 +44,22 @@ pub(crate) fn parse_file(name: &str, text: &str) -> Result<FileDescriptorProto, 
     };
     let mut parser = Parser::new(text.as_bytes());
     parser.parse(&mut file);
-    let errors = parser.input.errors;
+    let mut errors = parser.input.errors;
+    if errors.is_empty() && parser.too_deep {
+        // protoc's parser accepts it; its DescriptorBuilder reports this,
+        // without a position, before any other error of the file.
+        errors.push((-1, 0, TOO_DEEP.to_owned()));
+    }
     if !errors.is_empty() {
         return Err(errors
             .into_iter()
             .map(|(line, column, message)| {
                 // protoc reports errors it cannot place at line -1.
-                Diagnostic::at(name, line.max(0) as u32, column.max(0) as u32, message)
+                if line < 0 {
+                    Diagnostic::file(name, message)
+                } else {
+                    Diagnostic::at(name, line as u32, column.max(0) as u32, message)
+                }
             })
             .collect());
     }
@@ -68,8 +77,12 @@ pub(crate) struct Stop;
 /// What a parsing step returns: `Err` after recording an error.
 pub(crate) type Step = Result<(), Stop>;
 
-/// How many messages (and groups) may nest, as protoc allows.
+/// Messages (groups included) may nest to one level less than this, as
+/// protoc allows.
 const MAX_NESTING: i32 = 32;
+
+/// protoc's error for messages nested too deep.
+const TOO_DEEP: &str = "Reached maximum recursion limit for nested messages.";
 
 /// protoc's parser state.
 pub(crate) struct Parser<'a> {
@@ -86,8 +99,15 @@ pub(crate) struct Parser<'a> {
     upcoming_doc_comments: Vec<u8>,
     /// The detached comments before the next declaration.
     upcoming_detached_comments: Vec<Vec<u8>>,
-    /// How many more messages may nest.
+    /// How many more messages may nest within the top-level message, as
+    /// protoc's parser counts (groups do not count).
     recursion_depth: i32,
+    /// How deep the current message or group is (a top-level one is 1),
+    /// as protoc's `DescriptorBuilder` counts.
+    nesting: i32,
+    /// Whether a message or group was nested deeper than protoc's
+    /// `DescriptorBuilder` allows (its body was skipped).
+    too_deep: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -101,6 +121,8 @@ impl<'a> Parser<'a> {
             upcoming_doc_comments: Vec::new(),
             upcoming_detached_comments: Vec::new(),
             recursion_depth: MAX_NESTING,
+            nesting: 0,
+            too_deep: false,
         }
     }
 

@@ -581,6 +581,20 @@ fn first_errors_match_protoc() {
     cases.push(nested(31));
     cases.push(nested(32));
     cases.push(nested(200));
+    // Groups count toward the limit only in protoc's DescriptorBuilder.
+    for (groups, messages) in [(30, 0), (31, 0), (40, 0), (20, 11), (20, 12), (31, 1)] {
+        let mut text = String::from("syntax = \"proto2\";\nmessage M {\n");
+        for i in 0..groups {
+            text.push_str(&format!("optional group G{i} = 1 {{\n"));
+        }
+        for i in 0..messages {
+            text.push_str(&format!("message N{i} {{\n"));
+        }
+        text.push_str(&"}\n".repeat(groups + messages + 1));
+        cases.push(text.clone());
+        text.push_str("message After { optional int32 a = 1 }\n");
+        cases.push(text);
+    }
     let mut failures = Vec::new();
     let (mut first_matches, mut all_match, mut rejected) = (0, 0, 0);
     for text in &cases {
@@ -665,7 +679,9 @@ fn mutants_parse_as_protoc_parses_them() {
     }
     // Some of protobuf's test protos too (options and aggregates, maps,
     // proto3), with what they import.
-    let protobuf = protobuf_sources::protobuf_source_dir().expect("protobuf sources").join("src");
+    let protobuf = protobuf_sources::protobuf_source_dir()
+        .expect("protobuf sources")
+        .join("src");
     std::fs::create_dir_all(root.join("google/protobuf")).unwrap();
     for name in [
         "unittest_custom_options.proto",
