@@ -2,7 +2,7 @@
 //! token, comments detached from both tokens, and the comment leading the
 //! next token, sorted while the tokenizer reads them.
 
-/// The comments [`Tokenizer::next_with_comments`] sorts.
+/// The comments [`Tokenizer::next_with_comments`](super::tokenizer::Tokenizer::next_with_comments) sorts.
 #[derive(Debug, Default)]
 pub(crate) struct Comments {
     /// The comment trailing the previous token.

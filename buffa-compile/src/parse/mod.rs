@@ -4,7 +4,7 @@
 //! The modules follow protoc's parser: the tokenizer ([`tokenizer`], with
 //! [`comments`] sorting comments and [`literal`] reading literal values),
 //! the source info it records ([`locations`]), and the statements by
-//! element kind ([`file`], [`message`], [`field`], [`option`],
+//! element kind ([`file`](mod@file), [`message`], [`field`], [`option`],
 //! [`reserved`], [`enums`], [`service`]; [`number`] prints defaults).
 //! This module holds the parser's state and the steps they share.
 
