@@ -25,6 +25,7 @@ mod corpus_tests;
 #[cfg(test)]
 mod tests;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use buffa_descriptor::{Cardinality, DescriptorPool, FieldDescriptor, Kind};
@@ -34,7 +35,7 @@ use crate::diagnostic::Diagnostic;
 
 use names::Symbols;
 use slot::{Element, walk};
-use wire::{Canon, LEN, START_GROUP, put_tag};
+use wire::{Canon, LEN, START_GROUP, Trace, put_tag};
 
 /// Field number of `uninterpreted_option` in every options message.
 const UNINTERPRETED_OPTION: i32 = 999;
@@ -120,6 +121,7 @@ fn run(
         if let Some(options) = names::options_type(pool, slot.type_name()) {
             let canon = Canon {
                 strip_source_retention: false,
+                trace: None,
             };
             bytes = wire::canonical(&bytes, &options, pool, canon);
         }
@@ -153,9 +155,6 @@ fn run(
 /// `pool`, which must hold the file with its options interpreted (so
 /// that the retention and packing of its own extensions are known).
 pub(crate) fn strip_source_retention(file: &mut FileDescriptorProto, pool: &DescriptorPool) {
-    let canon = Canon {
-        strip_source_retention: true,
-    };
     let mut stripped = Vec::new();
     walk(file, &mut |element, slot| {
         if !slot.is_set() {
@@ -165,15 +164,22 @@ pub(crate) fn strip_source_retention(file: &mut FileDescriptorProto, pool: &Desc
             return;
         };
         let before = slot.encode();
+        let trace = RefCell::new(Trace {
+            path: element.options_path.clone(),
+            stripped: Vec::new(),
+        });
+        let canon = Canon {
+            strip_source_retention: true,
+            trace: Some(&trace),
+        };
         let after = wire::canonical(&before, &options, pool, canon);
         if after == before {
             return;
         }
-        let path = &element.options_path;
-        stripped.extend(source_info::stripped_paths(&before, &after, path));
+        stripped.extend(trace.into_inner().stripped);
         if after.is_empty() {
             slot.clear();
-            stripped.push(path.clone());
+            stripped.push(element.options_path.clone());
         } else {
             let _ = slot.replace(&after);
         }

@@ -67,6 +67,11 @@ fn opt(name: &str, value: V<'_>) -> UninterpretedOption {
 /// Runs protoc on `files` (name, text) with `root` last, with the
 /// googleapis include root after them; the descriptor set or stderr.
 fn protoc(files: &[(&str, &str)]) -> Result<FileDescriptorSet, String> {
+    protoc_with(files, false)
+}
+
+/// [`protoc`], with `--include_source_info` when `source_info`.
+fn protoc_with(files: &[(&str, &str)], source_info: bool) -> Result<FileDescriptorSet, String> {
     static RUN: AtomicU32 = AtomicU32::new(0);
     let dir = std::env::temp_dir().join(format!(
         "buffa-compile-options-{}-{}",
@@ -80,7 +85,11 @@ fn protoc(files: &[(&str, &str)]) -> Result<FileDescriptorSet, String> {
     }
     let protoc = protoc_bin_vendored::protoc_bin_path().unwrap();
     let wkt = protoc_bin_vendored::include_path().unwrap();
-    let output = Command::new(protoc)
+    let mut command = Command::new(protoc);
+    if source_info {
+        command.arg("--include_source_info");
+    }
+    let output = command
         .arg("--include_imports")
         .arg("--descriptor_set_out=/dev/stdout")
         .arg(format!("-I{}", dir.display()))
@@ -825,4 +834,38 @@ service S { option (my.svc) = 1; rpc R(M) returns (M) { option deprecated = 4; }
     let error = compiler.compile(&["bad.proto"]).unwrap_err();
     let ours: Vec<String> = error.diagnostics().iter().map(|d| d.to_string()).collect();
     assert_eq!(ours, theirs);
+}
+
+#[test]
+fn source_info_follows_interpreted_and_stripped_options() {
+    let text = r#"syntax = "proto2";
+package s;
+import "custom.proto";
+// The file's options.
+option java_package = "s";
+option (my.src) = 1; // stripped
+option (my.sub).s = "stripped";
+option (my.sub).a = 1;
+option (my.rep) = 1;
+option (my.rep) = 2;
+option (my.subs) = { s: "x" a: 2 };
+message M {
+  option (my.msub).s = "only this";
+  optional int32 f = 1 [(my.fcolor) = GREEN, deprecated = true];
+}
+"#;
+    let files = [("custom.proto", CUSTOM), ("s.proto", text)];
+    let expected = protoc_with(&files, true).unwrap();
+    let mut compiler = crate::Compiler::new();
+    compiler.include_source_info(true);
+    for (name, text) in files {
+        compiler.source(name, text);
+    }
+    let ours = compiler.compile(&["s.proto"]).unwrap();
+    let (ours, theirs) = (ours.file.last().unwrap(), expected.file.last().unwrap());
+    assert_eq!(
+        ours.encode_to_vec(),
+        theirs.encode_to_vec(),
+        "\nours:   {ours:?}\nprotoc: {theirs:?}"
+    );
 }
