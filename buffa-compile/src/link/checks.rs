@@ -14,10 +14,16 @@ use buffa_types::google::protobuf::{
 };
 
 use super::locate::{ErrorLocation, Located};
+use super::ranges::RangeIndex;
 use super::symbols::join;
 
 /// The largest field number.
 const MAX_FIELD_NUMBER: i32 = (1 << 29) - 1;
+
+/// How many errors the range checks report before giving up: enough for
+/// any file a person wrote, few enough that a hostile file with many
+/// overlapping ranges is not checked pair by pair.
+const ERROR_LIMIT: usize = 1000;
 
 /// The build-phase checks of every message and enum of `file`.
 pub(crate) fn build(file: &FileDescriptorProto) -> Vec<Located> {
@@ -33,11 +39,12 @@ pub(crate) fn build(file: &FileDescriptorProto) -> Vec<Located> {
         }
     }
     let package = file.package();
+    let proto3 = file.syntax.as_deref() == Some("proto3");
     for (i, message) in file.message_type.iter().enumerate() {
-        build_message(message, package, &[4, i as i32], &mut errors);
+        build_message(message, package, proto3, &[4, i as i32], &mut errors);
     }
     for (i, enumeration) in file.enum_type.iter().enumerate() {
-        build_enum(enumeration, &[5, i as i32], &mut errors);
+        build_enum(enumeration, proto3, &[5, i as i32], &mut errors);
     }
     for (i, extension) in file.extension.iter().enumerate() {
         field_number(extension, true, &[7, i as i32], &mut errors);
@@ -71,25 +78,26 @@ fn field_number(
     errors.push(Located::new(path.to_vec(), ErrorLocation::Number, message));
 }
 
-/// Whether the half-open ranges `[a0, a1)` and `[b0, b1)` overlap.
-fn overlap((a0, a1): (i32, i32), (b0, b1): (i32, i32)) -> bool {
-    a1 > b0 && b1 > a0
-}
-
 /// A message's build-phase checks, then its nested messages' and enums'.
-fn build_message(message: &DescriptorProto, scope: &str, path: &[i32], errors: &mut Vec<Located>) {
+fn build_message(
+    message: &DescriptorProto,
+    scope: &str,
+    proto3: bool,
+    path: &[i32],
+    errors: &mut Vec<Located>,
+) {
     let full = join(scope, message.name());
     for (i, field) in message.field.iter().enumerate() {
         field_number(field, false, &child(path, &[2, i as i32]), errors);
     }
     for (i, enumeration) in message.enum_type.iter().enumerate() {
-        build_enum(enumeration, &child(path, &[4, i as i32]), errors);
+        build_enum(enumeration, proto3, &child(path, &[4, i as i32]), errors);
     }
     for (i, extension) in message.extension.iter().enumerate() {
         field_number(extension, true, &child(path, &[6, i as i32]), errors);
     }
     for (i, nested) in message.nested_type.iter().enumerate() {
-        build_message(nested, &full, &child(path, &[3, i as i32]), errors);
+        build_message(nested, &full, proto3, &child(path, &[3, i as i32]), errors);
     }
     let reserved: Vec<(i32, i32)> = message
         .reserved_range
@@ -103,22 +111,27 @@ fn build_message(message: &DescriptorProto, scope: &str, path: &[i32], errors: &
         .collect();
     let number =
         |path: Vec<i32>, message: String| Located::new(path, ErrorLocation::Other, message);
-    // Quadratic in the ranges, as protoc is; the parser bounds their count
-    // by the size of the text.
+    let reserved_index = RangeIndex::new(&reserved);
+    let extension_index = RangeIndex::new(&extensions);
     for (i, &first) in reserved.iter().enumerate() {
-        for &second in &reserved[i + 1..] {
-            if overlap(first, second) {
-                errors.push(number(
-                    child(path, &[9, i as i32]),
-                    format!(
-                        "Reserved range {} to {} overlaps with already-defined range {} to {}.",
-                        second.0,
-                        second.1 - 1,
-                        first.0,
-                        first.1 - 1
-                    ),
-                ));
+        for j in reserved_index.overlapping(first.0, first.1) {
+            if j <= i {
+                continue;
             }
+            let second = reserved[j];
+            if errors.len() >= ERROR_LIMIT {
+                return;
+            }
+            errors.push(number(
+                child(path, &[9, i as i32]),
+                format!(
+                    "Reserved range {} to {} overlaps with already-defined range {} to {}.",
+                    second.0,
+                    second.1 - 1,
+                    first.0,
+                    first.1 - 1
+                ),
+            ));
         }
     }
     let mut reserved_names = HashSet::new();
@@ -132,26 +145,26 @@ fn build_message(message: &DescriptorProto, scope: &str, path: &[i32], errors: &
         }
     }
     for (i, field) in message.field.iter().enumerate() {
-        let n = field.number();
-        for (j, &(start, end)) in extensions.iter().enumerate() {
-            if start <= n && n < end {
-                errors.push(number(
-                    child(path, &[5, j as i32]),
-                    format!(
-                        "Extension range {start} to {} includes field \"{}\" ({n}).",
-                        end - 1,
-                        field.name()
-                    ),
-                ));
-            }
+        if errors.len() >= ERROR_LIMIT {
+            return;
         }
-        for (j, &(start, end)) in reserved.iter().enumerate() {
-            if start <= n && n < end {
-                errors.push(number(
-                    child(path, &[9, j as i32]),
-                    format!("Field \"{}\" uses reserved number {n}.", field.name()),
-                ));
-            }
+        let n = field.number();
+        for j in extension_index.containing(n) {
+            let (start, end) = extensions[j];
+            errors.push(number(
+                child(path, &[5, j as i32]),
+                format!(
+                    "Extension range {start} to {} includes field \"{}\" ({n}).",
+                    end - 1,
+                    field.name()
+                ),
+            ));
+        }
+        for j in reserved_index.containing(n) {
+            errors.push(number(
+                child(path, &[9, j as i32]),
+                format!("Field \"{}\" uses reserved number {n}.", field.name()),
+            ));
         }
         if reserved_names.contains(field.name()) {
             errors.push(Located::new(
@@ -162,40 +175,58 @@ fn build_message(message: &DescriptorProto, scope: &str, path: &[i32], errors: &
         }
     }
     for (i, &first) in extensions.iter().enumerate() {
-        for &range in &reserved {
-            if overlap(first, range) {
-                errors.push(number(
-                    child(path, &[5, i as i32]),
-                    format!(
-                        "Extension range {} to {} overlaps with reserved range {} to {}.",
-                        first.0,
-                        first.1 - 1,
-                        range.0,
-                        range.1 - 1
-                    ),
-                ));
-            }
+        if errors.len() >= ERROR_LIMIT {
+            return;
         }
-        for &second in &extensions[i + 1..] {
-            if overlap(first, second) {
-                errors.push(number(
-                    child(path, &[5, i as i32]),
-                    format!(
-                        "Extension range {} to {} overlaps with already-defined range {} to {}.",
-                        second.0,
-                        second.1 - 1,
-                        first.0,
-                        first.1 - 1
-                    ),
-                ));
+        for j in reserved_index.overlapping(first.0, first.1) {
+            let range = reserved[j];
+            errors.push(number(
+                child(path, &[5, i as i32]),
+                format!(
+                    "Extension range {} to {} overlaps with reserved range {} to {}.",
+                    first.0,
+                    first.1 - 1,
+                    range.0,
+                    range.1 - 1
+                ),
+            ));
+        }
+        for j in extension_index.overlapping(first.0, first.1) {
+            if j <= i {
+                continue;
             }
+            let second = extensions[j];
+            errors.push(number(
+                child(path, &[5, i as i32]),
+                format!(
+                    "Extension range {} to {} overlaps with already-defined range {} to {}.",
+                    second.0,
+                    second.1 - 1,
+                    first.0,
+                    first.1 - 1
+                ),
+            ));
         }
     }
 }
 
 /// An enum's build-phase checks: values present, reserved numbers and
-/// names not used.
-fn build_enum(enumeration: &EnumDescriptorProto, path: &[i32], errors: &mut Vec<Located>) {
+/// names not used, and a proto3 enum's first value zero.
+fn build_enum(
+    enumeration: &EnumDescriptorProto,
+    proto3: bool,
+    path: &[i32],
+    errors: &mut Vec<Located>,
+) {
+    // protoc checks this once options are interpreted, but no option can
+    // make a proto3 enum closed: checked here, before the pool sees it.
+    if proto3 && enumeration.value.first().is_some_and(|v| v.number() != 0) {
+        errors.push(Located::new(
+            child(path, &[2, 0, 2]),
+            ErrorLocation::Other,
+            "The first enum value must be zero for open enums.".to_owned(),
+        ));
+    }
     if enumeration.value.is_empty() {
         errors.push(Located::new(
             path.to_vec(),
@@ -250,17 +281,15 @@ pub(crate) fn validate(file: &FileDescriptorProto) -> Vec<Located> {
         JsonConflicts::Error
     };
     let package = file.package();
-    if proto3 {
-        for (i, extension) in file.extension.iter().enumerate() {
-            proto3_field(extension, true, &[7, i as i32], &mut errors);
-        }
+    for (i, extension) in file.extension.iter().enumerate() {
+        extension_checks(extension, proto3, &[7, i as i32], &mut errors);
     }
     for (i, message) in file.message_type.iter().enumerate() {
         validate_message(message, package, &[4, i as i32], proto3, json, &mut errors);
     }
     let proto2 = json == JsonConflicts::LegacyBestEffort;
     for (i, enumeration) in file.enum_type.iter().enumerate() {
-        validate_enum(enumeration, &[5, i as i32], proto3, proto2, &mut errors);
+        validate_enum(enumeration, &[5, i as i32], proto2, &mut errors);
     }
     errors
 }
@@ -305,9 +334,6 @@ fn validate_message(
         for (i, field) in message.field.iter().enumerate() {
             proto3_field(field, false, &child(path, &[2, i as i32]), errors);
         }
-        for (i, extension) in message.extension.iter().enumerate() {
-            proto3_field(extension, true, &child(path, &[6, i as i32]), errors);
-        }
         if !message.extension_range.is_empty() {
             errors.push(Located::new(
                 child(path, &[5, 0]),
@@ -315,6 +341,9 @@ fn validate_message(
                 "Extension ranges are not allowed in proto3.".to_owned(),
             ));
         }
+    }
+    for (i, extension) in message.extension.iter().enumerate() {
+        extension_checks(extension, proto3, &child(path, &[6, i as i32]), errors);
     }
     for (i, field) in message.field.iter().enumerate() {
         map_key(message, field, &child(path, &[2, i as i32]), errors);
@@ -325,13 +354,7 @@ fn validate_message(
     }
     let proto2 = json == JsonConflicts::LegacyBestEffort;
     for (i, enumeration) in message.enum_type.iter().enumerate() {
-        validate_enum(
-            enumeration,
-            &child(path, &[4, i as i32]),
-            proto3,
-            proto2,
-            errors,
-        );
+        validate_enum(enumeration, &child(path, &[4, i as i32]), proto2, errors);
     }
 }
 
@@ -380,6 +403,30 @@ fn map_key(
         ErrorLocation::Type,
         message.to_owned(),
     ));
+}
+
+/// An extension's validation-phase checks: proto3's rules, and no custom
+/// JSON name.
+fn extension_checks(
+    extension: &FieldDescriptorProto,
+    proto3: bool,
+    path: &[i32],
+    errors: &mut Vec<Located>,
+) {
+    if proto3 {
+        proto3_field(extension, true, path, errors);
+    }
+    if extension
+        .json_name
+        .as_deref()
+        .is_some_and(|name| name != json_name(extension.name()))
+    {
+        errors.push(Located::new(
+            path.to_vec(),
+            ErrorLocation::JsonName,
+            "option json_name is not allowed on extension fields.".to_owned(),
+        ));
+    }
 }
 
 /// proto3's rules for one field or extension.
@@ -493,12 +540,10 @@ fn json_names(
 }
 
 /// An enum's validation-phase checks: value names that clash once the
-/// enum's name is stripped and case ignored, and (proto3) a first value
-/// of zero.
+/// enum's name is stripped and case ignored.
 fn validate_enum(
     enumeration: &EnumDescriptorProto,
     path: &[i32],
-    proto3: bool,
     proto2: bool,
     errors: &mut Vec<Located>,
 ) {
@@ -539,13 +584,6 @@ fn validate_enum(
                 }
             }
         }
-    }
-    if proto3 && enumeration.value.first().is_some_and(|v| v.number() != 0) {
-        errors.push(Located::new(
-            child(path, &[2, 0, 2]),
-            ErrorLocation::Other,
-            "The first enum value must be zero for open enums.".to_owned(),
-        ));
     }
 }
 

@@ -25,6 +25,8 @@ pub(crate) enum ErrorLocation {
     InputType,
     /// A method's output type.
     OutputType,
+    /// A field's `[json_name = ...]`.
+    JsonName,
     /// The element as a whole.
     Other,
 }
@@ -42,6 +44,7 @@ impl ErrorLocation {
             ErrorLocation::DefaultValue => &[&[7]],
             ErrorLocation::InputType => &[&[2]],
             ErrorLocation::OutputType => &[&[3]],
+            ErrorLocation::JsonName => &[&[10]],
             ErrorLocation::Other => &[],
         }
     }

@@ -10,7 +10,10 @@
 mod checks;
 mod copy;
 mod locate;
+mod option_checks;
 mod options;
+mod pending;
+mod ranges;
 mod resolve;
 mod scope;
 mod symbols;
@@ -55,7 +58,8 @@ impl Linker {
         }
         copy::copy_to(&mut file);
         interpret_options(&mut self.pool, &mut file)?;
-        let errors = checks::validate(&file);
+        let mut errors = checks::validate(&file);
+        errors.extend(option_checks::validate(&file, &self.pool));
         if !errors.is_empty() {
             return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
         }
@@ -83,8 +87,8 @@ fn interpret_options(
     }
     // The pool checks rules that depend on builtin options (`allow_alias`,
     // `message_set_wire_format`, features): it gets the file with those
-    // interpreted.
-    let mut linked = file.clone();
+    // interpreted, and the checks they could relax relaxed.
+    let mut linked = pending::for_interpretation(file);
     options::interpret_builtin(&mut linked, pool);
     match pool.with_file(linked, |pool| options::interpret(file, pool)) {
         Ok(result) => result,

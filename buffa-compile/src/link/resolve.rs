@@ -76,6 +76,8 @@ impl CrossLinker<'_, '_> {
             path.truncate(base);
         }
         let mut numbers: HashMap<i32, usize> = HashMap::new();
+        // The suggestion of a free number, the same for every clash.
+        let mut next: Option<String> = None;
         for i in 0..message.field.len() {
             path.extend([2, i as i32]);
             let number = message.field[i].number();
@@ -88,7 +90,9 @@ impl CrossLinker<'_, '_> {
             };
             let conflict = conflict.map(|first| {
                 let name = message.field[first].name().to_owned();
-                let next = next_available_number(message);
+                let next = next
+                    .get_or_insert_with(|| next_available_number(message))
+                    .clone();
                 (name, next)
             });
             let field = &mut message.field[i];

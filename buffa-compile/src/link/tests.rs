@@ -579,3 +579,62 @@ fn a_map_keyed_by_an_enum() {
         },
     );
 }
+
+#[test]
+fn a_json_name_on_an_extension() {
+    let text = |option: &str| {
+        format!(
+            "package p;\nmessage M {{ extensions 1 to 9; }}\nextend M {{ optional int32 x = 1 [{option}]; }}\n"
+        )
+    };
+    assert_protoc_error(
+        &[],
+        &text("deprecated=true"),
+        &text("json_name=\"yyy\""),
+        |f| {
+            let extension = &mut f.extension[0];
+            extension.options = Default::default();
+            extension.json_name = Some("yyy".into());
+            // The parser records `json_name` where the option was.
+            if let Some(info) = f.source_code_info.as_option_mut() {
+                info.location.retain(|l| !l.path.starts_with(&[7, 0, 8]));
+                info.location
+                    .push(buffa_types::google::protobuf::source_code_info::Location {
+                        path: vec![7, 0, 10],
+                        span: vec![2, 33, 47],
+                        ..Default::default()
+                    });
+            }
+        },
+    );
+}
+
+#[test]
+fn packed_on_a_field_that_cannot_pack() {
+    assert_protoc_error(
+        &[],
+        "package p;\nmessage M { repeated string s = 1 [deprecated = true]; }\n",
+        "package p;\nmessage M { repeated string s = 1 [packed     = true]; }\n",
+        |f| {
+            let options = f.message_type[0].field[0].options.get_or_insert_default();
+            options.deprecated = None;
+            options.packed = Some(true);
+        },
+    );
+}
+
+#[test]
+fn a_file_that_is_not_lite_importing_one_that_is() {
+    assert_protoc_error(
+        &[(
+            "dep.proto",
+            "package d;\noption optimize_for = LITE_RUNTIME;\n",
+        )],
+        "import \"dep.proto\";\noption optimize_for = LITE_RUNTIME;\n",
+        "import \"dep.proto\";\noption optimize_for = SPEED       ;\n",
+        |f| {
+            f.options.get_or_insert_default().optimize_for =
+                Some(buffa_types::google::protobuf::file_options::OptimizeMode::Speed);
+        },
+    );
+}

@@ -7,14 +7,21 @@ use super::locations::Loc;
 use super::option::Style;
 use super::{Parser, Step, Stop};
 
-// Field numbers of ServiceDescriptorProto and MethodDescriptorProto.
+/// `ServiceDescriptorProto.name` and `MethodDescriptorProto.name`.
 const NAME: i32 = 1;
+/// `ServiceDescriptorProto.method`.
 const METHOD: i32 = 2;
+/// `ServiceDescriptorProto.options`.
 const SERVICE_OPTIONS: i32 = 3;
+/// `MethodDescriptorProto.input_type`.
 const INPUT_TYPE: i32 = 2;
+/// `MethodDescriptorProto.output_type`.
 const OUTPUT_TYPE: i32 = 3;
+/// `MethodDescriptorProto.options`.
 const METHOD_OPTIONS: i32 = 4;
+/// `MethodDescriptorProto.client_streaming`.
 const CLIENT_STREAMING: i32 = 5;
+/// `MethodDescriptorProto.server_streaming`.
 const SERVER_STREAMING: i32 = 6;
 
 impl Parser<'_> {

@@ -1,0 +1,238 @@
+//! The checks protoc's `DescriptorBuilder::ValidateOptions` makes on what
+//! interpreted options say about fields and files: lazy and packed fields,
+//! MessageSets, lite files, and the proto2 syntax editions replace with
+//! features. They read the options of the file's imports from the pool.
+
+use buffa_descriptor::DescriptorPool;
+use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
+use buffa_types::google::protobuf::file_options::OptimizeMode;
+use buffa_types::google::protobuf::{
+    DescriptorProto, Edition, FieldDescriptorProto, FileDescriptorProto, FileOptions,
+};
+
+use super::locate::{ErrorLocation, Located};
+
+/// What the checks need to know about the file being linked.
+struct Context<'a> {
+    file: &'a FileDescriptorProto,
+    pool: &'a DescriptorPool,
+    editions: bool,
+}
+
+/// The option checks of `file` (linked, options interpreted), whose
+/// imports `pool` holds.
+pub(crate) fn validate(file: &FileDescriptorProto, pool: &DescriptorPool) -> Vec<Located> {
+    let mut errors = Vec::new();
+    let context = Context {
+        file,
+        pool,
+        editions: file.edition.is_some(),
+    };
+    if !is_lite(file.options.as_option())
+        && let Some((i, dependency)) = file.dependency.iter().enumerate().find(|(_, name)| {
+            pool.get_file_by_name(name)
+                .is_some_and(|f| is_lite(Some(f.options())))
+        })
+    {
+        errors.push(Located::new(
+            vec![3, i as i32],
+            ErrorLocation::Other,
+            format!(
+                "Files that do not use optimize_for = LITE_RUNTIME cannot import files which do \
+                 use this option.  This file is not lite, but it imports \"{dependency}\" which \
+                 is."
+            ),
+        ));
+    }
+    for (i, message) in file.message_type.iter().enumerate() {
+        context.message(message, &[4, i as i32], &mut errors);
+    }
+    for (i, extension) in file.extension.iter().enumerate() {
+        context.field(extension, None, &[7, i as i32], &mut errors);
+    }
+    errors
+}
+
+/// Whether file options ask for the lite runtime.
+fn is_lite(options: Option<&FileOptions>) -> bool {
+    options.is_some_and(|o| o.optimize_for == Some(OptimizeMode::LiteRuntime))
+}
+
+/// The message of `file` whose full name is `full_name` (no leading dot).
+fn local_message<'a>(
+    file: &'a FileDescriptorProto,
+    full_name: &str,
+) -> Option<&'a DescriptorProto> {
+    let package = file.package();
+    let mut rest = if package.is_empty() {
+        full_name
+    } else {
+        full_name.strip_prefix(package)?.strip_prefix('.')?
+    };
+    let mut messages = &file.message_type;
+    loop {
+        let (first, tail) = match rest.split_once('.') {
+            Some((first, tail)) => (first, Some(tail)),
+            None => (rest, None),
+        };
+        let message = messages.iter().find(|m| m.name() == first)?;
+        match tail {
+            None => return Some(message),
+            Some(tail) => {
+                rest = tail;
+                messages = &message.nested_type;
+            }
+        }
+    }
+}
+
+impl Context<'_> {
+    /// Whether the message `full_name` (leading dot) is a MessageSet, and
+    /// whether it belongs to a lite file.
+    fn extendee(&self, full_name: &str) -> Option<(bool, bool)> {
+        let name = full_name.strip_prefix('.')?;
+        if let Some(message) = local_message(self.file, name) {
+            let set = message
+                .options
+                .as_option()
+                .is_some_and(|o| o.message_set_wire_format == Some(true));
+            return Some((set, is_lite(self.file.options.as_option())));
+        }
+        let message = self.pool.get_message_by_name(name)?;
+        let set = message.options().message_set_wire_format == Some(true);
+        Some((set, is_lite(Some(message.parent_file().options()))))
+    }
+
+    /// A message's fields and extensions, and its nested messages'.
+    fn message(&self, message: &DescriptorProto, path: &[i32], errors: &mut Vec<Located>) {
+        for (i, nested) in message.nested_type.iter().enumerate() {
+            self.message(nested, &child(path, &[3, i as i32]), errors);
+        }
+        for (i, field) in message.field.iter().enumerate() {
+            self.field(field, Some(message), &child(path, &[2, i as i32]), errors);
+        }
+        for (i, extension) in message.extension.iter().enumerate() {
+            self.field(extension, None, &child(path, &[6, i as i32]), errors);
+        }
+    }
+
+    /// One field (`message` is its message) or extension (`None`).
+    fn field(
+        &self,
+        field: &FieldDescriptorProto,
+        message: Option<&DescriptorProto>,
+        path: &[i32],
+        errors: &mut Vec<Located>,
+    ) {
+        let mut error = |location, message: &str| {
+            errors.push(Located::new(path.to_vec(), location, message.to_owned()));
+        };
+        let is_extension = message.is_none();
+        let options = field.options.as_option();
+        if self.editions {
+            if field.label == Some(Label::Required) {
+                error(
+                    ErrorLocation::Name,
+                    "Required label is not allowed under editions.  Use the feature \
+                     field_presence = LEGACY_REQUIRED to control this behavior.",
+                );
+            }
+            if field.r#type == Some(Type::Group) {
+                error(
+                    ErrorLocation::Name,
+                    "Group types are not allowed under editions.  Use the feature \
+                     message_encoding = DELIMITED to control this behavior.",
+                );
+            }
+            if options.is_some_and(|o| o.packed.is_some()) {
+                error(
+                    ErrorLocation::Name,
+                    "Field option packed is not allowed under editions.  Use the \
+                     repeated_field_encoding feature to control this behavior.",
+                );
+            }
+            if self
+                .file
+                .edition
+                .is_some_and(|e| e as i32 >= Edition::Edition2024 as i32)
+                && options.is_some_and(|o| o.ctype.is_some())
+            {
+                error(
+                    ErrorLocation::Type,
+                    "ctype option is not allowed under edition 2024 and beyond. Use the feature \
+                     string_type = VIEW|CORD|STRING|... instead.",
+                );
+            }
+        }
+        let lazy = options.is_some_and(|o| o.lazy == Some(true));
+        let unverified_lazy = options.is_some_and(|o| o.unverified_lazy == Some(true));
+        if lazy || unverified_lazy {
+            if field.r#type != Some(Type::Message) {
+                error(
+                    ErrorLocation::Type,
+                    "[lazy = true] can only be specified for submessage fields.",
+                );
+            }
+            if unverified_lazy && is_extension {
+                error(
+                    ErrorLocation::Type,
+                    "Extensions cannot be marked as unverified_lazy.",
+                );
+            }
+        }
+        if options.is_some_and(|o| o.packed == Some(true)) && !is_packable(field) {
+            error(
+                ErrorLocation::Type,
+                "[packed = true] can only be specified for repeated primitive fields.",
+            );
+        }
+        let (message_set, extendee_lite) = match message {
+            Some(message) => (
+                message
+                    .options
+                    .as_option()
+                    .is_some_and(|o| o.message_set_wire_format == Some(true)),
+                true,
+            ),
+            None => self.extendee(field.extendee()).unwrap_or((false, true)),
+        };
+        if message_set {
+            if !is_extension {
+                error(
+                    ErrorLocation::Name,
+                    "MessageSets cannot have fields, only extensions.",
+                );
+            } else if field.label != Some(Label::Optional) || field.r#type != Some(Type::Message) {
+                error(
+                    ErrorLocation::Type,
+                    "Extensions of MessageSets must be optional messages.",
+                );
+            }
+        }
+        if is_extension && is_lite(self.file.options.as_option()) && !extendee_lite {
+            error(
+                ErrorLocation::Extendee,
+                "Extensions to non-lite types can only be declared in non-lite files.  Note that \
+                 you cannot extend a non-lite type to contain a lite type, but the reverse is \
+                 allowed.",
+            );
+        }
+    }
+}
+
+/// Whether a field may be packed: repeated, of a scalar number, bool or
+/// enum type.
+fn is_packable(field: &FieldDescriptorProto) -> bool {
+    field.label == Some(Label::Repeated)
+        && !matches!(
+            field.r#type,
+            Some(Type::String | Type::Bytes | Type::Message | Type::Group) | None
+        )
+}
+
+/// `path` followed by `more`.
+fn child(path: &[i32], more: &[i32]) -> Vec<i32> {
+    let mut path = path.to_vec();
+    path.extend_from_slice(more);
+    path
+}

@@ -1,0 +1,277 @@
+//! The whole compiler against protoc on real schemas (protobuf's own test
+//! protos, the conformance protos, googleapis), measuring what the linker
+//! owns: names resolved, types set, JSON names, defaults and `syntax` as
+//! protoc writes them, the same files accepted and refused.
+//!
+//! Each unit is compiled by both. Sets are compared twice: byte for byte
+//! (which needs option interpretation too), and with options and source
+//! info cleared on both sides (the linker's part, which must agree on
+//! every unit both accept).
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use buffa::Message;
+use buffa_compile::Compiler;
+use buffa_types::google::protobuf::{
+    DescriptorProto, EnumDescriptorProto, FileDescriptorProto, FileDescriptorSet,
+};
+
+/// How the units of a corpus compared.
+#[derive(Default)]
+struct Tally {
+    units: usize,
+    /// Both accept and write the same bytes, with and without source info.
+    identical: usize,
+    /// Both accept and agree once options and source info are cleared.
+    linked_alike: usize,
+    both_refuse: usize,
+    /// Units both refuse with a different first error.
+    error_differences: Vec<String>,
+    /// Units both accept whose sets differ beyond options: linker bugs.
+    link_differences: Vec<String>,
+    /// Units one compiler accepts and the other refuses.
+    verdict_differences: Vec<String>,
+}
+
+impl Tally {
+    fn report(&self, corpus: &str) {
+        let both_accept = self.units - self.both_refuse - self.verdict_differences.len();
+        println!(
+            "{corpus}: {} units; byte-identical on {} of {both_accept} both accept; linked alike \
+             (options and source info aside) on {} of {both_accept}; {} refused by both ({} with \
+             protoc's first error); {} accepted by one only",
+            self.units,
+            self.identical,
+            self.linked_alike,
+            self.both_refuse,
+            self.both_refuse - self.error_differences.len(),
+            self.verdict_differences.len()
+        );
+        for d in self
+            .link_differences
+            .iter()
+            .chain(&self.verdict_differences)
+            .chain(&self.error_differences)
+        {
+            println!("  {d}");
+        }
+    }
+}
+
+fn clear_message(m: &mut DescriptorProto) {
+    m.options = Default::default();
+    for f in m.field.iter_mut().chain(&mut m.extension) {
+        f.options = Default::default();
+    }
+    for o in &mut m.oneof_decl {
+        o.options = Default::default();
+    }
+    for r in &mut m.extension_range {
+        r.options = Default::default();
+    }
+    m.enum_type.iter_mut().for_each(clear_enum);
+    m.nested_type.iter_mut().for_each(clear_message);
+}
+
+fn clear_enum(e: &mut EnumDescriptorProto) {
+    e.options = Default::default();
+    for v in &mut e.value {
+        v.options = Default::default();
+    }
+}
+
+/// `file` without its options (at every level) and source info.
+fn clear_options(file: &mut FileDescriptorProto) {
+    file.options = Default::default();
+    file.source_code_info = Default::default();
+    file.message_type.iter_mut().for_each(clear_message);
+    file.enum_type.iter_mut().for_each(clear_enum);
+    for x in &mut file.extension {
+        x.options = Default::default();
+    }
+    for s in &mut file.service {
+        s.options = Default::default();
+        for m in &mut s.method {
+            m.options = Default::default();
+        }
+    }
+}
+
+/// Where two files first differ, as a short excerpt of each.
+fn first_difference(ours: &FileDescriptorProto, theirs: &FileDescriptorProto) -> String {
+    let (a, b) = (format!("{ours:?}"), format!("{theirs:?}"));
+    let at = a
+        .bytes()
+        .zip(b.bytes())
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    let excerpt = |s: &str| {
+        let from = s.floor_char_boundary(at.saturating_sub(120));
+        let to = s.floor_char_boundary((at + 80).min(s.len()));
+        s[from..to].to_owned()
+    };
+    format!("ours …{}… protoc …{}…", excerpt(&a), excerpt(&b))
+}
+
+/// Compiles `files` under `include` with both compilers and tallies the
+/// outcome.
+fn compare(include: &Path, files: &[String], tally: &mut Tally) {
+    tally.units += 1;
+    let names: Vec<&str> = files.iter().map(String::as_str).collect();
+    let unit = names.first().copied().unwrap_or_default();
+    let mut identical = true;
+    for source_info in [false, true] {
+        let theirs = support::protoc_set(include, &names, source_info);
+        let ours = Compiler::new()
+            .include(include)
+            .include_source_info(source_info)
+            .compile(&names);
+        let (ours, theirs) = match (ours, theirs) {
+            (Ok(ours), Ok(theirs)) => (ours, theirs),
+            (Err(ours), Err(protoc)) => {
+                tally.both_refuse += 1;
+                // protoc names a file by its path on disk where it was given
+                // one.
+                let theirs = protoc
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .replace(&format!("{}/", include.display()), "");
+                let ours = ours.diagnostics()[0].to_string();
+                if ours != theirs {
+                    tally
+                        .error_differences
+                        .push(format!("{unit}: refused with {ours}; protoc: {theirs}"));
+                }
+                return;
+            }
+            (Ok(_), Err(protoc)) => {
+                let first = protoc.lines().next().unwrap_or_default().to_owned();
+                tally
+                    .verdict_differences
+                    .push(format!("{unit}: accepted; protoc refuses: {first}"));
+                return;
+            }
+            (Err(error), Ok(_)) => {
+                tally.verdict_differences.push(format!(
+                    "{unit}: refused ({}); protoc accepts",
+                    error.diagnostics()[0]
+                ));
+                return;
+            }
+        };
+        identical &= ours.encode_to_vec() == theirs;
+        if source_info {
+            continue;
+        }
+        let mut theirs = FileDescriptorSet::decode_from_slice(&theirs).unwrap().file;
+        let mut ours = ours.file;
+        ours.iter_mut().for_each(clear_options);
+        theirs.iter_mut().for_each(clear_options);
+        if ours == theirs {
+            tally.linked_alike += 1;
+        } else {
+            let detail = ours
+                .iter()
+                .zip(&theirs)
+                .find(|(a, b)| a != b)
+                .map(|(a, b)| format!("{}: {}", a.name(), first_difference(a, b)))
+                .unwrap_or_else(|| "a different number of files".to_owned());
+            tally.link_differences.push(format!("{unit}: {detail}"));
+        }
+    }
+    if identical {
+        tally.identical += 1;
+    }
+}
+
+/// The `.proto` files directly in `dir`, relative to `include`, sorted.
+fn protos_in(include: &Path, dir: &Path) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "proto"))
+        .filter_map(|p| Some(p.strip_prefix(include).ok()?.to_string_lossy().into_owned()))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The cache of corpora the workspace's scripts fetch.
+fn cache() -> PathBuf {
+    std::env::var_os("BUFFA_CACHE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/buffa")
+        })
+}
+
+#[test]
+fn protobufs_test_protos_link_as_protoc_links_them() {
+    let src = support::protobuf_src();
+    let mut tally = Tally::default();
+    for file in protos_in(&src, &src.join("google/protobuf")) {
+        compare(&src, &[file], &mut tally);
+    }
+    tally.report("protobuf 27.1 test protos");
+    assert!(tally.linked_alike >= 40, "too few units compiled");
+    assert!(
+        tally.link_differences.is_empty(),
+        "{}",
+        tally.link_differences.join("\n")
+    );
+}
+
+#[test]
+fn conformance_protos_link_as_protoc_links_them() {
+    let root = cache().join("protobuf-33.2/package/include");
+    if !root.is_dir() {
+        println!("skipped: {} is missing", root.display());
+        return;
+    }
+    let mut tally = Tally::default();
+    for dir in ["conformance", "google/protobuf"] {
+        for file in protos_in(&root, &root.join(dir)) {
+            compare(&root, &[file], &mut tally);
+        }
+    }
+    tally.report("protobuf 33.2 conformance and test protos");
+    assert!(
+        tally.link_differences.is_empty(),
+        "{}",
+        tally.link_differences.join("\n")
+    );
+}
+
+#[test]
+#[ignore = "slow (a minute): every googleapis package through both compilers"]
+fn googleapis_links_as_protoc_links_it() {
+    let root = cache().join("google-proto-files-6.0.1");
+    let mut dirs = vec![root.join("google")];
+    let mut tally = Tally::default();
+    while let Some(dir) = dirs.pop() {
+        let files = protos_in(&root, &dir);
+        if !files.is_empty() {
+            compare(&root, &files, &mut tally);
+        }
+        dirs.extend(
+            std::fs::read_dir(&dir)
+                .into_iter()
+                .flatten()
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.is_dir()),
+        );
+    }
+    tally.report("googleapis");
+    assert!(tally.units > 500, "googleapis is missing");
+    assert!(
+        tally.link_differences.is_empty(),
+        "{}",
+        tally.link_differences.join("\n")
+    );
+}
