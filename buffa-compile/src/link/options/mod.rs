@@ -13,6 +13,7 @@
 //! When protoc writes the descriptor set it also strips source-retention
 //! options: [`strip_source_retention`] does that on the output.
 
+mod lifetimes;
 mod names;
 mod required;
 mod slot;
@@ -132,6 +133,12 @@ fn run(
     if let Some(info) = file.source_code_info.as_option_mut() {
         source_info::move_interpreted(&mut info.location, &moved);
     }
+    if failed.is_empty() && passes.contains(&true) {
+        let errors = lifetime_errors(file, pool);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+    }
     if !failed.is_empty() {
         let errors = failed
             .into_iter()
@@ -146,6 +153,52 @@ fn run(
         return Err(errors);
     }
     Ok(())
+}
+
+/// The lifetime errors of every element's options (see [`lifetimes`]),
+/// each at the element's name, as protoc reports them once the file is
+/// built.
+fn lifetime_errors(file: &mut FileDescriptorProto, pool: &DescriptorPool) -> Vec<Diagnostic> {
+    let edition = match file.syntax.as_deref() {
+        Some("editions") => file.edition.map_or(0, |e| e as i32),
+        Some("proto3") => 999,
+        _ => 998,
+    };
+    let mut found = Vec::new();
+    walk(file, &mut |element, slot| {
+        if !slot.is_set() {
+            return;
+        }
+        let Some(options) = names::options_type(pool, slot.type_name()) else {
+            return;
+        };
+        let errors = lifetimes::errors(&slot.encode(), &options, pool, edition);
+        if errors.is_empty() {
+            return;
+        }
+        let path = &element.options_path[..element.options_path.len() - 1];
+        let name_path = if path.is_empty() {
+            vec![2]
+        } else {
+            [path, &[1]].concat()
+        };
+        found.extend(errors.into_iter().map(|e| (name_path.clone(), e)));
+    });
+    let located = |path: &[i32]| {
+        file.source_code_info
+            .as_option()
+            .is_some_and(|info| info.location.iter().any(|l| l.path == path))
+    };
+    found
+        .into_iter()
+        .map(|(path, message)| {
+            if located(&path) {
+                Diagnostic::at_path(file, &path, message)
+            } else {
+                Diagnostic::file(file.name.as_deref().unwrap_or_default(), message)
+            }
+        })
+        .collect()
 }
 
 /// Strips what protoc strips from each file it writes: options declared

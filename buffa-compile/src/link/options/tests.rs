@@ -869,3 +869,45 @@ message M {
         "\nours:   {ours:?}\nprotoc: {theirs:?}"
     );
 }
+
+#[test]
+fn options_used_outside_their_editions_are_errors() {
+    let cases = [
+        "edition = \"2023\";\npackage l;\nimport \"google/protobuf/java_features.proto\";\noption features.(pb.java).nest_in_file_class = YES;\n",
+        "edition = \"2024\";\npackage l;\noption java_multiple_files = true;\nmessage M { int32 a = 1; }\n",
+        "edition = \"2023\";\npackage l;\nmessage M { option features.enforce_naming_style = STYLE2024; int32 a = 1; }\n",
+    ];
+    for text in cases {
+        let files = [("l.proto", text)];
+        let stderr = protoc(&files).unwrap_err();
+        let theirs: Vec<&str> = stderr
+            .lines()
+            .map(|l| &l[l.find("l.proto").unwrap_or(0)..])
+            .collect();
+        let mut compiler = crate::Compiler::new();
+        compiler.source("l.proto", text);
+        let error = compiler.compile(&["l.proto"]).unwrap_err();
+        let ours: Vec<String> = error.diagnostics().iter().map(|d| d.to_string()).collect();
+        assert_eq!(ours, theirs, "{text}");
+    }
+}
+
+#[test]
+#[ignore]
+fn print_protoc_and_ours() {
+    let name = std::env::var("BUFFA_OPTIONS_CASE").unwrap();
+    let text = std::fs::read_to_string(&name).unwrap();
+    let base = std::path::Path::new(&name)
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap();
+    let files = [(base, text.as_str())];
+    eprintln!("protoc: {:?}", protoc(&files).err());
+    let mut compiler = crate::Compiler::new();
+    compiler.source(base, text.as_str());
+    eprintln!(
+        "ours:   {:?}",
+        compiler.compile(&[base]).err().map(|e| e.to_string())
+    );
+}
