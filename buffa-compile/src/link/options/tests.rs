@@ -893,6 +893,47 @@ fn options_used_outside_their_editions_are_errors() {
 }
 
 #[test]
+fn tricky_values_end_to_end() {
+    let statements = [
+        "option (my.fl) = 1e40;",
+        "option (my.fl) = -1e-50;",
+        "option (my.db) = nan;",
+        "option (my.db) = -nan;",
+        "option (my.fl) = inf;",
+        "option (my.i64) = -0;",
+        "option (my.u64) = 0x10;",
+        "option (my.i32) = 010;",
+        "option (my.db) = 18446744073709551616;",
+        "option (my.by) = \"\\x00\\377\" 'a';",
+        "option (my.sub) = { };",
+        "option (my.sub) = { nested < a: 1 >, r: 1; r: 2 };",
+        "option (my.subs) = { };\noption (my.subs) = { a: 1 };",
+        "option (my.sub).nested.nested.a = 1;\noption (my.sub).nested.b = 2;",
+        "option (.my.st) = \"dot\";",
+        "option (my.grp) = { y: 9 };",
+    ];
+    for statement in statements {
+        let text = BAD_FILE.replace("OPTION", statement);
+        let files = [("custom.proto", CUSTOM), ("t.proto", text.as_str())];
+        let theirs = protoc(&files).unwrap_or_else(|e| panic!("{statement}: {e}"));
+        let mut compiler = crate::Compiler::new();
+        for (name, text) in files {
+            compiler.source(name, text);
+        }
+        let ours = compiler
+            .compile(&["t.proto"])
+            .unwrap_or_else(|e| panic!("{statement}: {e}"));
+        assert_eq!(
+            ours.encode_to_vec(),
+            theirs.encode_to_vec(),
+            "{statement}\nours:   {:?}\nprotoc: {:?}",
+            ours.file.last().unwrap().options,
+            theirs.file.last().unwrap().options
+        );
+    }
+}
+
+#[test]
 #[ignore]
 fn print_protoc_and_ours() {
     let name = std::env::var("BUFFA_OPTIONS_CASE").unwrap();
