@@ -934,6 +934,35 @@ fn tricky_values_end_to_end() {
 }
 
 #[test]
+fn reserved_names_and_same_file_features_are_errors() {
+    let same_file_feature = r#"edition = "2023";
+package sf;
+import "google/protobuf/descriptor.proto";
+message MyFeatures {
+  enum V { V_UNKNOWN = 0; A = 1; B = 2; }
+  V v = 1 [
+    targets = TARGET_TYPE_FILE,
+    feature_support = { edition_introduced: EDITION_2023 },
+    edition_defaults = { edition: EDITION_LEGACY, value: "A" }
+  ];
+}
+extend google.protobuf.FeatureSet { MyFeatures my = 9999; }
+option features.(my).v = B;
+"#;
+    let reserved = "syntax = \"proto2\";\npackage u;\noption uninterpreted_option = 1;\n";
+    for text in [same_file_feature, reserved] {
+        let files = [("e.proto", text)];
+        let mut compiler = crate::Compiler::new();
+        compiler.source("e.proto", text);
+        let error = compiler.compile(&["e.proto"]).unwrap_err();
+        assert_eq!(
+            error.diagnostics()[0].to_string(),
+            protoc_first_error(&files)
+        );
+    }
+}
+
+#[test]
 #[ignore]
 fn print_protoc_and_ours() {
     let name = std::env::var("BUFFA_OPTIONS_CASE").unwrap();
