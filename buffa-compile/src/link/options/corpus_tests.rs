@@ -306,8 +306,11 @@ impl IntoVec for (i32, i32) {
 
 /// The outcome of one file of a corpus.
 enum Outcome {
+    /// The file's options are protoc's, byte for byte.
     Same,
+    /// They are not: what differs.
     Different(String),
+    /// The file's options could not be read back from its text.
     Unreadable,
 }
 

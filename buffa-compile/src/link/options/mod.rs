@@ -280,10 +280,13 @@ impl OptionError {
 
 /// The state of one file's interpretation.
 struct Interpreter<'a> {
+    /// The file's imports and the file.
     pool: &'a DescriptorPool,
     /// The file's name.
     file: &'a str,
+    /// The names the file sees.
     symbols: &'a Symbols<'a>,
+    /// The errors so far, in protoc's order.
     errors: Vec<OptionError>,
     /// Source info paths of uninterpreted options, to the paths of the
     /// options they became.

@@ -21,11 +21,17 @@ use super::{interpret, strip_source_retention};
 /// An option's value as protoc's parser records it.
 #[derive(Clone, Copy)]
 enum V<'a> {
+    /// `identifier_value`.
     Id(&'a str),
+    /// `positive_int_value`.
     Pos(u64),
+    /// `negative_int_value`.
     Neg(i64),
+    /// `double_value`.
     Dbl(f64),
+    /// `string_value`.
     Str(&'a [u8]),
+    /// `aggregate_value`: the text between the braces.
     Agg(&'a str),
 }
 
