@@ -686,6 +686,11 @@ fn aggregate_errors_are_worded_as_protoc_words_them() {
         "[my.nope]: 1",
         "r: [1, x]",
         "a: 99999999999",
+        "a 1",
+        "r: [1 2]",
+        "s: 1",
+        "a: -",
+        "[my.sub_ext]: 1",
     ];
     let required = "syntax = \"proto2\";\npackage r;\nimport \"google/protobuf/descriptor.proto\";\nmessage Inner { required int32 x = 1; }\nmessage R { required int32 a = 1; optional Inner inner = 2; repeated Inner list = 3; required Inner b = 4; }\nextend google.protobuf.FileOptions { optional R r = 50000; }\nOPTION\n";
     let rejected = required.replace(
@@ -715,7 +720,7 @@ fn aggregate_errors_are_worded_as_protoc_words_them() {
             &[(&[8], vec![opt("(my.sub)", V::Agg(value))])],
         );
         let message = stderr.splitn(4, ':').nth(3).unwrap().trim();
-        assert_eq!(ours.unwrap_err()[0], message);
+        assert_eq!(ours.unwrap_err()[0].trim(), message, "{value}");
     }
 }
 
@@ -964,6 +969,31 @@ option features.(my).v = B;
         assert_eq!(
             error.diagnostics()[0].to_string(),
             protoc_first_error(&files)
+        );
+    }
+}
+
+#[test]
+#[ignore]
+fn print_aggregate_errors() {
+    let values = std::env::var("BUFFA_OPTIONS_VALUES").unwrap();
+    for value in values.split('|') {
+        let rejected = BAD_FILE.replace("OPTION", &format!("option (my.sub) = {{ {value} }};"));
+        let accepted = BAD_FILE.replace("OPTION", "");
+        let stderr = protoc(&[("custom.proto", CUSTOM), ("bad.proto", &rejected)]).err();
+        let (ours, _) = run(
+            &[("custom.proto", CUSTOM), ("bad.proto", &accepted)],
+            &[(&[8], vec![opt("(my.sub)", V::Agg(value))])],
+        );
+        eprintln!(
+            "{value}\n  protoc: {:?}\n  ours:   {:?}",
+            stderr.map(|s| s
+                .splitn(4, ':')
+                .nth(3)
+                .unwrap_or_default()
+                .trim()
+                .to_owned()),
+            ours.err()
         );
     }
 }
