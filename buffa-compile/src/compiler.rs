@@ -227,7 +227,8 @@ impl<'a> Compilation<'a> {
                 return self.fail_import(name, importer);
             }
         };
-        self.sources.push((name.to_owned(), text.clone()));
+        self.sources
+            .push((name.to_owned(), String::from_utf8_lossy(&text).into_owned()));
         let parsed = match parse_file(name, &text) {
             Ok(parsed) => parsed,
             Err(diagnostics) => {
