@@ -217,6 +217,27 @@ const CASES: &[(&str, Case)] = &[
         )],
     ),
     (
+        "a removed option and a bad name: the style before the lifetime",
+        &[(
+            "removed_option.proto",
+            "edition = \"2024\";\npackage t;\noption java_multiple_files = true;\nmessage bad_name { int32 a = 1; }\n",
+        )],
+    ),
+    (
+        "a removed option and a JSON name conflict: the conflict first, then nothing",
+        &[(
+            "removed_option_conflict.proto",
+            "edition = \"2024\";\npackage t;\noption java_multiple_files = true;\nmessage Good { int32 foo_bar = 2; int32 fooBar = 3; }\n",
+        )],
+    ),
+    (
+        "a removed option alone",
+        &[(
+            "removed_option_alone.proto",
+            "edition = \"2024\";\npackage t;\noption java_multiple_files = true;\nmessage Good { int32 a = 1; }\n",
+        )],
+    ),
+    (
         "a bad name in an import",
         &[
             (
