@@ -22,6 +22,9 @@
 //! reports every violation, each at the element's name (a oneof's without
 //! position: its parser records none).
 
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
 use buffa_descriptor::DescriptorPool;
 use buffa_descriptor::rules::{FieldSyntax, ResolvedFeatures, file_syntax};
 use buffa_types::google::protobuf::{
@@ -61,6 +64,7 @@ pub(crate) fn validate(file: &FileDescriptorProto, pool: &DescriptorPool) -> Vec
         file,
         pool,
         errors: Vec::new(),
+        extendees: HashMap::new(),
     };
     let package = file.package();
     if features.checks_naming_style()
@@ -88,31 +92,21 @@ pub(crate) fn validate(file: &FileDescriptorProto, pool: &DescriptorPool) -> Vec
     checker.errors
 }
 
-/// The names of a message's fields and oneofs, which a field's or oneof's
-/// name must not collide with.
-struct Siblings {
-    /// The names of the message's fields (not its extensions).
-    fields: Vec<String>,
-    /// The names of the message's oneofs.
-    oneofs: Vec<String>,
-}
+/// The names of a message's fields (not its extensions) and oneofs, which
+/// a field's or oneof's name must not collide with.
+struct Siblings(HashSet<String>);
 
 impl Siblings {
     /// The siblings in `message`.
     fn of(message: &DescriptorProto) -> Siblings {
-        Siblings {
-            fields: message.field.iter().map(|f| f.name().to_owned()).collect(),
-            oneofs: message
-                .oneof_decl
-                .iter()
-                .map(|o| o.name().to_owned())
-                .collect(),
-        }
+        let fields = message.field.iter().map(|f| f.name());
+        let oneofs = message.oneof_decl.iter().map(|o| o.name());
+        Siblings(fields.chain(oneofs).map(str::to_owned).collect())
     }
 
     /// Whether a field or oneof is named `name`.
     fn contains(&self, name: &str) -> bool {
-        self.fields.iter().chain(&self.oneofs).any(|n| n == name)
+        self.0.contains(name)
     }
 }
 
@@ -124,6 +118,8 @@ struct Checker<'a> {
     pool: &'a DescriptorPool,
     /// The errors found so far, in protoc's order.
     errors: Vec<Located>,
+    /// The siblings of each extendee looked up, by full name.
+    extendees: HashMap<String, Option<Rc<Siblings>>>,
 }
 
 impl Checker<'_> {
@@ -183,29 +179,39 @@ impl Checker<'_> {
         for (i, enumeration) in message.enum_type.iter().enumerate() {
             self.enumeration(enumeration, features, child([4, i as i32]));
         }
-        let siblings = Siblings::of(message);
         let oneof_features: Vec<ResolvedFeatures> = message
             .oneof_decl
             .iter()
             .map(|o| features.merge(o.options.features.as_option()))
             .collect();
+        let field_features: Vec<ResolvedFeatures> = message
+            .field
+            .iter()
+            .map(|field| {
+                let scope = field
+                    .oneof_index
+                    .and_then(|o| oneof_features.get(usize::try_from(o).ok()?).copied())
+                    .unwrap_or(features);
+                resolve_field(scope, field)
+            })
+            .collect();
+        // Only STYLE2026 reads the siblings.
+        let siblings = (oneof_features.iter().chain(&field_features))
+            .any(ResolvedFeatures::checks_name_collisions)
+            .then(|| Siblings::of(message));
         for (i, oneof) in message.oneof_decl.iter().enumerate() {
             let features = oneof_features[i];
             if features.checks_naming_style() {
                 let (path, at) = (child([8, i as i32]), ErrorLocation::Unrecorded);
                 self.style("Oneof", oneof.name(), lower_snake_case, path.clone(), at);
                 if features.checks_name_collisions() {
-                    self.collisions("Oneof", oneof.name(), Some(&siblings), path, at);
+                    self.collisions("Oneof", oneof.name(), siblings.as_ref(), path, at);
                 }
             }
         }
         for (i, field) in message.field.iter().enumerate() {
-            let scope = field
-                .oneof_index
-                .and_then(|o| oneof_features.get(usize::try_from(o).ok()?).copied())
-                .unwrap_or(features);
-            let features = field_features(scope, field);
-            self.field(field, features, Some(&siblings), child([2, i as i32]));
+            let path = child([2, i as i32]);
+            self.field(field, field_features[i], siblings.as_ref(), path);
         }
         for (i, nested) in message.nested_type.iter().enumerate() {
             self.message(nested, &full, features, child([3, i as i32]));
@@ -242,13 +248,21 @@ impl Checker<'_> {
         inherited: ResolvedFeatures,
         path: Vec<i32>,
     ) {
-        let features = field_features(inherited, extension);
-        let siblings = if features.checks_name_collisions() {
-            self.extendee(extension.extendee())
-        } else {
-            None
+        let features = resolve_field(inherited, extension);
+        if !features.checks_name_collisions() {
+            self.field(extension, features, None, path);
+            return;
+        }
+        let extendee = extension.extendee();
+        let siblings = match self.extendees.get(extendee) {
+            Some(siblings) => siblings.clone(),
+            None => {
+                let siblings = self.extendee(extendee).map(Rc::new);
+                self.extendees.insert(extendee.to_owned(), siblings.clone());
+                siblings
+            }
         };
-        self.field(extension, features, siblings.as_ref(), path);
+        self.field(extension, features, siblings.as_deref(), path);
     }
 
     /// The fields and oneofs of the message `extendee` (a fully qualified
@@ -259,10 +273,9 @@ impl Checker<'_> {
             return Some(Siblings::of(message));
         }
         let message = self.pool.get_message_by_name(full)?;
-        Some(Siblings {
-            fields: message.fields().map(|f| f.name().to_owned()).collect(),
-            oneofs: message.oneofs().map(|o| o.name().to_owned()).collect(),
-        })
+        let fields = message.fields().map(|f| f.name().to_owned());
+        let oneofs = message.oneofs().map(|o| o.name().to_owned());
+        Some(Siblings(fields.chain(oneofs).collect()))
     }
 
     /// An enum and its values.
@@ -322,7 +335,7 @@ impl Checker<'_> {
 
 /// The features of `field`, declared in a scope whose features are
 /// `scope`.
-fn field_features(scope: ResolvedFeatures, field: &FieldDescriptorProto) -> ResolvedFeatures {
+fn resolve_field(scope: ResolvedFeatures, field: &FieldDescriptorProto) -> ResolvedFeatures {
     let declared: Option<&FeatureSet> = field.options.features.as_option();
     scope.for_field(declared, FieldSyntax::of(field))
 }
