@@ -298,3 +298,29 @@ fn naming_style_is_checked_as_protoc_checks_it() {
     // The table is not vacuous: most cases are refusals.
     assert!(refused >= 20, "only {refused} refused");
 }
+
+#[test]
+fn a_file_refused_for_its_names_leaves_its_symbols_undefined() {
+    // protoc rolls the refused file back: a second root defining the same
+    // message then builds.
+    let dir = std::env::temp_dir().join(format!(
+        "buffa-compile-naming-rollback-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = "edition = \"2024\";\npackage t;\nmessage Dup { int32 badName = 1; }\n";
+    let good = "edition = \"2024\";\npackage t;\nmessage Dup { int32 good_name = 1; }\n";
+    std::fs::write(dir.join("bad.proto"), bad).unwrap();
+    std::fs::write(dir.join("good.proto"), good).unwrap();
+    let roots = ["bad.proto", "good.proto"];
+    let protoc = support::protoc_set(&dir, &roots, false).unwrap_err();
+    let ours = Compiler::new().include(&dir).compile(&roots).unwrap_err();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        ours.to_string(),
+        protoc
+            .replace(&format!("{}/", dir.display()), "")
+            .trim_end()
+    );
+    assert_eq!(ours.diagnostics().len(), 1, "{ours}");
+}
