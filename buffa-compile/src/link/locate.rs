@@ -29,6 +29,9 @@ pub(crate) enum ErrorLocation {
     JsonName,
     /// The element as a whole.
     Other,
+    /// A part protoc's parser records no position for (a oneof's name):
+    /// the error is the file's, without line and column.
+    Unrecorded,
 }
 
 impl ErrorLocation {
@@ -45,7 +48,7 @@ impl ErrorLocation {
             ErrorLocation::InputType => &[&[2]],
             ErrorLocation::OutputType => &[&[3]],
             ErrorLocation::JsonName => &[&[10]],
-            ErrorLocation::Other => &[],
+            ErrorLocation::Other | ErrorLocation::Unrecorded => &[],
         }
     }
 }
@@ -75,6 +78,9 @@ impl Located {
     /// The diagnostic, at the start of the part of the element protoc
     /// points at, or of the element when the part has no location.
     pub(crate) fn diagnostic(&self, file: &FileDescriptorProto) -> Diagnostic {
+        if self.location == ErrorLocation::Unrecorded {
+            return Diagnostic::file(file.name(), self.message.clone());
+        }
         let locations = file
             .source_code_info
             .as_option()
