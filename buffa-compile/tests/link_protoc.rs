@@ -275,3 +275,57 @@ fn googleapis_links_as_protoc_links_it() {
         tally.link_differences.join("\n")
     );
 }
+
+/// Small files that exercise what linking writes (without options, which
+/// are interpreted in a later stage): both compilers must write the same
+/// bytes.
+#[test]
+fn small_files_compile_as_protoc_compiles_them() {
+    let files = [
+        (
+            "proto2.proto",
+            "syntax = \"proto2\";\npackage p;\nimport \"dep.proto\";\n\
+             message M {\n  optional float f = 1 [default = 3.14159265358979];\n  \
+             optional double d = 2 [default = -inf];\n  optional E e = 3 [default = B];\n  \
+             optional bytes b = 4 [default = \"\\001\\377x\"];\n  optional q.D dep = 5;\n  \
+             optional int32 renamed = 6 [json_name = \"other\"];\n  \
+             optional group G = 7 { optional int32 x = 8; }\n  extensions 100 to max;\n}\n\
+             enum E { A = 0; B = 1; }\nextend M { optional M ext = 100; }\n\
+             service S { rpc Call(M) returns (q.D) {} rpc Stream(stream M) returns (stream M); }\n",
+        ),
+        (
+            "dep.proto",
+            "syntax = \"proto3\";\npackage q;\nmessage D { map<string, D> m = 1; optional int32 o = 2; }\n",
+        ),
+        (
+            "editions.proto",
+            "edition = \"2023\";\npackage e;\nmessage N { N inner = 1; int32 with_default = 2 [default = 7]; }\n",
+        ),
+    ];
+    let dir = std::env::temp_dir().join(format!("buffa-link-small-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let roots = ["proto2.proto", "editions.proto"];
+    for source_info in [false, true] {
+        let theirs = support::protoc_set(&dir, &roots, source_info).expect("protoc accepts");
+        let ours = Compiler::new()
+            .include(&dir)
+            .include_source_info(source_info)
+            .compile_to_bytes(&roots)
+            .unwrap_or_else(|e| panic!("{e}"));
+        if ours != theirs {
+            let ours = FileDescriptorSet::decode_from_slice(&ours).unwrap();
+            let theirs = FileDescriptorSet::decode_from_slice(&theirs).unwrap();
+            let (a, b) = ours
+                .file
+                .iter()
+                .zip(&theirs.file)
+                .find(|(a, b)| a != b)
+                .expect("a file differs");
+            panic!("source info {source_info}: {}", first_difference(a, b));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -99,6 +99,8 @@ impl Parser<'_> {
 
     /// A method's `{ option ...; }`.
     fn parse_method_options(&mut self, method: &mut MethodDescriptorProto, loc: Loc) -> Step {
+        // Braces give the method options, if empty ones: protoc writes them.
+        method.options.get_or_insert_default();
         let _ = self.consume_end_of_declaration("{", Some(loc));
         while !self.try_consume_end_of_declaration("}", None) {
             if self.at_end() {
