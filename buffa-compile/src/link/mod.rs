@@ -11,6 +11,7 @@ mod checks;
 mod copy;
 mod locate;
 mod option_checks;
+mod options;
 mod pending;
 mod ranges;
 mod resolve;
@@ -65,7 +66,8 @@ impl Linker {
         if let Err(error) = self.pool.add_file_descriptor_proto(file.clone()) {
             return Err(vec![pool_diagnostic(&file, &error)]);
         }
-        // What protoc leaves out of the descriptor sets it writes.
+        // What protoc writes: source-retention options stripped (the pool
+        // keeps them, as protoc's does, for the files that import this one).
         options::strip_source_retention(&mut file, &self.pool);
         let parts = staged.finish();
         self.symbols.commit(parts);
@@ -83,35 +85,14 @@ fn interpret_options(
     if !has_uninterpreted_options(file) {
         return Ok(());
     }
-    let linked = pending::for_interpretation(file);
+    // The pool checks rules that depend on builtin options (`allow_alias`,
+    // `message_set_wire_format`, features): it gets the file with those
+    // interpreted, and the checks they could relax relaxed.
+    let mut linked = pending::for_interpretation(file);
+    options::interpret_builtin(&mut linked, pool);
     match pool.with_file(linked, |pool| options::interpret(file, pool)) {
         Ok(result) => result,
         Err(error) => Err(vec![pool_diagnostic(file, &error)]),
-    }
-}
-
-/// Option interpretation, written on its own branch (`link/options/`);
-/// until it lands, options stay uninterpreted. Merging it replaces this
-/// module with `mod options;`.
-mod options {
-    use buffa_descriptor::DescriptorPool;
-    use buffa_types::google::protobuf::FileDescriptorProto;
-
-    use crate::diagnostic::Diagnostic;
-
-    /// Interprets the options of `file` against `pool` (which holds it).
-    pub(crate) fn interpret(
-        file: &mut FileDescriptorProto,
-        pool: &DescriptorPool,
-    ) -> Result<(), Vec<Diagnostic>> {
-        let _ = (file, pool);
-        Ok(())
-    }
-
-    /// Strips the options declared with source retention from `file`,
-    /// which `pool` holds, options interpreted.
-    pub(crate) fn strip_source_retention(file: &mut FileDescriptorProto, pool: &DescriptorPool) {
-        let _ = (file, pool);
     }
 }
 

@@ -14,11 +14,15 @@ use super::option::Style;
 use super::reserved::{Reserved, ReservedKind};
 use super::{Parser, Step, Stop};
 
-// Field numbers of EnumDescriptorProto and EnumValueDescriptorProto.
+/// `EnumDescriptorProto.name` and `EnumValueDescriptorProto.name`.
 const NAME: i32 = 1;
+/// `EnumDescriptorProto.value`.
 const VALUE: i32 = 2;
+/// `EnumDescriptorProto.options`.
 const OPTIONS: i32 = 3;
+/// `EnumValueDescriptorProto.number`.
 const VALUE_NUMBER: i32 = 2;
+/// `EnumValueDescriptorProto.options`.
 const VALUE_OPTIONS: i32 = 3;
 
 impl Parser<'_> {

@@ -13,6 +13,7 @@ pub(crate) type Loc = usize;
 /// The locations recorded so far, in protoc's order.
 #[derive(Debug, Default)]
 pub(crate) struct Locations {
+    /// The locations, each with its path, span and comments.
     pub(crate) list: Vec<Location>,
 }
 

@@ -8,27 +8,48 @@ use buffa_types::google::protobuf::{
     SymbolVisibility,
 };
 
+use std::collections::{HashMap, HashSet};
+
 use super::locations::Loc;
 use super::option::Style;
 use super::reserved::{Reserved, ReservedKind};
 use super::{Parser, Step, Stop};
 
-// Field numbers of DescriptorProto.
+/// `DescriptorProto.name`.
 const NAME: i32 = 1;
+/// `DescriptorProto.field`.
 const FIELD: i32 = 2;
+/// `DescriptorProto.nested_type`.
 const NESTED_TYPE: i32 = 3;
+/// `DescriptorProto.enum_type`.
 const ENUM_TYPE: i32 = 4;
+/// `DescriptorProto.extension_range`.
 const EXTENSION_RANGE: i32 = 5;
+/// `DescriptorProto.extension`.
 const EXTENSION: i32 = 6;
+/// `DescriptorProto.options`.
 const OPTIONS: i32 = 7;
+/// `DescriptorProto.oneof_decl`.
 const ONEOF_DECL: i32 = 8;
-// Field numbers of FieldDescriptorProto.
+/// `FieldDescriptorProto.name`.
 const FIELD_NAME: i32 = 1;
+/// `FieldDescriptorProto.extendee`.
 const FIELD_EXTENDEE: i32 = 2;
+/// `FieldDescriptorProto.number`.
 const FIELD_NUMBER: i32 = 3;
+/// `FieldDescriptorProto.label`.
 const FIELD_LABEL: i32 = 4;
+/// `FieldDescriptorProto.type`.
 const FIELD_TYPE: i32 = 5;
+/// `FieldDescriptorProto.type_name`.
 const FIELD_TYPE_NAME: i32 = 6;
+
+/// The most `X`s a synthetic oneof's name is given.
+const MAX_ONEOF_PREFIX: usize = 1000;
+
+/// The most copies of extension range options (and of their locations)
+/// one `extensions` statement may make: one per range it lists.
+const MAX_RANGE_OPTION_COPIES: usize = 1 << 20;
 
 /// The largest field number plus one: the end of `to max`.
 const MAX_FIELD_END: i32 = 536_870_912;
@@ -36,7 +57,9 @@ const MAX_FIELD_END: i32 = 536_870_912;
 /// A map field's key and value types, as parsed.
 #[derive(Default)]
 struct MapTypes {
+    /// The key's scalar type, or its type name as written.
     key: (Option<Type>, String),
+    /// The value's scalar type, or its type name as written.
     value: (Option<Type>, String),
 }
 
@@ -616,7 +639,14 @@ impl Parser<'_> {
             self.consume("]")?;
             self.finish(options_loc);
             self.finish(index_loc);
+            let option_count = options.len();
             let info = self.locations.list.split_off(mark);
+            let ranges = message.extension_range.len() - old_len;
+            let per_range = info.len() + option_count;
+            if ranges.saturating_mul(per_range) > MAX_RANGE_OPTION_COPIES {
+                self.error("Too many extension ranges share these options.");
+                return Err(Stop);
+            }
             let options = message.extension_range[old_len].options.clone();
             for range in &mut message.extension_range[old_len + 1..] {
                 range.options = options.clone();
@@ -733,23 +763,33 @@ fn unstable_scalar(name: &str) -> Option<Type> {
 
 /// proto3 `optional` fields' synthetic oneofs: `_name`, prefixed with `X`
 /// until no field or oneof has the name.
+///
+/// Two bounds keep hostile input linear: the number of `X`s tried for a
+/// name resumes where the last field of that name stopped (names are only
+/// added, so fewer cannot be free), and stops at [`MAX_ONEOF_PREFIX`]
+/// (only reached with that many colliding names in one message, which
+/// means duplicate field names, an error when linking).
 fn generate_synthetic_oneofs(message: &mut DescriptorProto) {
-    let mut names: std::collections::HashSet<String> = message
+    let mut names: HashSet<String> = message
         .field
         .iter()
         .map(|f| f.name().to_owned())
         .chain(message.oneof_decl.iter().map(|o| o.name().to_owned()))
         .collect();
+    let mut prefixes: HashMap<String, usize> = HashMap::new();
     for field in &mut message.field {
         if field.proto3_optional != Some(true) {
             continue;
         }
-        let mut name = field.name().to_owned();
-        if !name.starts_with('_') {
-            name.insert(0, '_');
+        let mut base = field.name().to_owned();
+        if !base.starts_with('_') {
+            base.insert(0, '_');
         }
-        while names.contains(&name) {
+        let tried = prefixes.entry(base.clone()).or_insert(0);
+        let mut name = format!("{}{base}", "X".repeat(*tried));
+        while *tried < MAX_ONEOF_PREFIX && names.contains(&name) {
             name.insert(0, 'X');
+            *tried += 1;
         }
         names.insert(name.clone());
         field.oneof_index = Some(message.oneof_decl.len() as i32);

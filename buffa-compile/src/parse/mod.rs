@@ -15,7 +15,11 @@ mod service;
 mod tokenizer;
 
 #[cfg(test)]
+mod robustness_tests;
+#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod value_tests;
 
 use buffa::Enumeration;
 use buffa_types::google::protobuf::{
@@ -69,7 +73,10 @@ const MAX_NESTING: i32 = 32;
 
 /// protoc's parser state.
 pub(crate) struct Parser<'a> {
+    /// The tokens, and the errors found so far (the tokenizer's and the
+    /// parser's, in the order found).
     input: Tokenizer<'a>,
+    /// The source info recorded so far.
     locations: Locations,
     /// `proto2`, `proto3` or `editions`, as the syntax statement says.
     syntax: String,
@@ -537,7 +544,10 @@ impl<'a> Parser<'a> {
             let identifier = match self.consume_identifier("Expected identifier.") {
                 Ok(identifier) => identifier,
                 Err(stop) => {
-                    file.package = Some(package);
+                    // protoc's parser has set the package once a part was read.
+                    if !package.is_empty() {
+                        file.package = Some(package);
+                    }
                     return Err(stop);
                 }
             };

@@ -15,18 +15,27 @@ use super::{Parser, Step, Stop};
 /// brackets (`[x = 1]`).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Style {
+    /// `option name = value;`.
     Statement,
+    /// `name = value` in a field's or value's brackets.
     Assignment,
 }
 
-// Field numbers of UninterpretedOption and its NamePart.
+/// `UninterpretedOption.name`.
 const NAME: i32 = 2;
+/// `UninterpretedOption.identifier_value`.
 const IDENTIFIER_VALUE: i32 = 3;
+/// `UninterpretedOption.positive_int_value`.
 const POSITIVE_INT_VALUE: i32 = 4;
+/// `UninterpretedOption.negative_int_value`.
 const NEGATIVE_INT_VALUE: i32 = 5;
+/// `UninterpretedOption.double_value`.
 const DOUBLE_VALUE: i32 = 6;
+/// `UninterpretedOption.string_value`.
 const STRING_VALUE: i32 = 7;
+/// `UninterpretedOption.aggregate_value`.
 const AGGREGATE_VALUE: i32 = 8;
+/// `UninterpretedOption.NamePart.name_part`.
 const NAME_PART: i32 = 1;
 /// Every `*Options` message's `uninterpreted_option` field.
 const UNINTERPRETED_OPTION: i32 = 999;

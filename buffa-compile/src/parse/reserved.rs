@@ -9,7 +9,9 @@ use super::{Parser, Step, Stop};
 /// wording and how ranges end.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ReservedKind {
+    /// A message's: field numbers, end exclusive.
     Message,
+    /// An enum's: values (signed), end inclusive.
     Enum,
 }
 

@@ -7,14 +7,21 @@ use super::locations::Loc;
 use super::option::Style;
 use super::{Parser, Step, Stop};
 
-// Field numbers of ServiceDescriptorProto and MethodDescriptorProto.
+/// `ServiceDescriptorProto.name` and `MethodDescriptorProto.name`.
 const NAME: i32 = 1;
+/// `ServiceDescriptorProto.method`.
 const METHOD: i32 = 2;
+/// `ServiceDescriptorProto.options`.
 const SERVICE_OPTIONS: i32 = 3;
+/// `MethodDescriptorProto.input_type`.
 const INPUT_TYPE: i32 = 2;
+/// `MethodDescriptorProto.output_type`.
 const OUTPUT_TYPE: i32 = 3;
+/// `MethodDescriptorProto.options`.
 const METHOD_OPTIONS: i32 = 4;
+/// `MethodDescriptorProto.client_streaming`.
 const CLIENT_STREAMING: i32 = 5;
+/// `MethodDescriptorProto.server_streaming`.
 const SERVER_STREAMING: i32 = 6;
 
 impl Parser<'_> {
@@ -99,7 +106,8 @@ impl Parser<'_> {
 
     /// A method's `{ option ...; }`.
     fn parse_method_options(&mut self, method: &mut MethodDescriptorProto, loc: Loc) -> Step {
-        // Braces give the method options, if empty ones: protoc writes them.
+        // protoc creates the options on `{`: `rpc M(A) returns (B) {}` has
+        // options, present and empty.
         method.options.get_or_insert_default();
         let _ = self.consume_end_of_declaration("{", Some(loc));
         while !self.try_consume_end_of_declaration("}", None) {

@@ -56,23 +56,33 @@ impl Token {
 
 /// Where a comment begins, if one begins at the current byte.
 enum CommentStart {
+    /// `//`.
     Line,
+    /// `/*`.
     Block,
     /// A `/` that starts no comment: it became the current token.
     SlashNotComment,
+    /// Anything else.
     None,
 }
 
 /// The tokenizer: reads `text` byte by byte, tracking line and column.
 pub(crate) struct Tokenizer<'a> {
+    /// The text being read.
     input: &'a [u8],
+    /// The offset of the current byte.
     pos: usize,
     /// The byte at `pos`, 0 at the end.
     ch: u8,
+    /// Whether the whole text was read.
     at_end: bool,
+    /// 0-based line of the current byte.
     line: i32,
+    /// 0-based column of the current byte (tabs to multiples of 8).
     column: i32,
+    /// The token being looked at.
     current: Token,
+    /// The token before it.
     previous: Token,
     /// Where the current token's text began.
     token_start: usize,
@@ -232,7 +242,10 @@ impl<'a> Tokenizer<'a> {
 
     /// Ends the token started by [`Tokenizer::start_token`] here.
     fn end_token(&mut self) {
-        self.current.text = self.input[self.token_start..self.pos].to_vec();
+        self.current.text.clear();
+        self.current
+            .text
+            .extend_from_slice(&self.input[self.token_start..self.pos]);
         self.current.end_column = self.column;
     }
 
@@ -405,13 +418,12 @@ impl<'a> Tokenizer<'a> {
             } else if self.try_consume(b'*') {
                 CommentStart::Block
             } else {
-                self.current = Token {
-                    kind: Kind::Symbol,
-                    text: b"/".to_vec(),
-                    line: self.line,
-                    column: self.column - 1,
-                    end_column: self.column,
-                };
+                self.current.kind = Kind::Symbol;
+                self.current.text.clear();
+                self.current.text.push(b'/');
+                self.current.line = self.line;
+                self.current.column = self.column - 1;
+                self.current.end_column = self.column;
                 CommentStart::SlashNotComment
             }
         } else {
@@ -451,7 +463,9 @@ impl<'a> Tokenizer<'a> {
 
     /// Reads the next token, skipping comments; false at the end.
     pub(crate) fn next(&mut self) -> bool {
-        self.previous = self.current.clone();
+        // The old previous token's buffer is reused for the new current one
+        // (every path below sets all of its fields).
+        std::mem::swap(&mut self.previous, &mut self.current);
         while !self.at_end {
             self.start_token();
             let report = self.try_consume_whitespace() || self.try_consume_newline();
@@ -520,13 +534,11 @@ impl<'a> Tokenizer<'a> {
                 return true;
             }
         }
-        self.current = Token {
-            kind: Kind::End,
-            text: Vec::new(),
-            line: self.line,
-            column: self.column,
-            end_column: self.column,
-        };
+        self.current.kind = Kind::End;
+        self.current.text.clear();
+        self.current.line = self.line;
+        self.current.column = self.column;
+        self.current.end_column = self.column;
         false
     }
 
@@ -635,13 +647,21 @@ pub(crate) struct Comments {
 
 /// Sorts comments as they are read, as protoc's `CommentCollector` does.
 struct Collector<'c> {
+    /// Where the sorted comments go.
     out: &'c mut Comments,
+    /// The comment being read (consecutive line comments join).
     buffer: Vec<u8>,
+    /// How many comments were sorted.
     count: usize,
+    /// Whether a trailing comment was found.
     has_trailing: bool,
+    /// Whether `buffer` holds a comment.
     has_comment: bool,
+    /// Whether that comment is a line comment.
     is_line_comment: bool,
+    /// Whether the next comment may still trail the previous token.
     can_attach_to_prev: bool,
+    /// Whether trailing comments are kept (else dropped).
     keep_trailing: bool,
 }
 

@@ -1,0 +1,60 @@
+//! The source info of options: moved from the uninterpreted options to
+//! the options they became, and removed with stripped options.
+
+use std::collections::HashMap;
+
+use buffa_types::google::protobuf::source_code_info::Location;
+
+use super::wire;
+
+/// Gives each location of an interpreted option (`[.., 999, i]`) the path
+/// of the option it became, and drops the locations under it (its name
+/// parts and value), as protoc's `UpdateSourceCodeInfo` does.
+pub(crate) fn move_interpreted(locations: &mut Vec<Location>, moved: &HashMap<Vec<i32>, Vec<i32>>) {
+    if moved.is_empty() {
+        return;
+    }
+    let mut out = Vec::with_capacity(locations.len());
+    let mut matched: Option<Vec<i32>> = None;
+    for mut location in locations.drain(..) {
+        if let Some(prefix) = &matched {
+            if location.path.starts_with(prefix) {
+                continue;
+            }
+            matched = None;
+        }
+        if let Some(dest) = moved.get(&location.path) {
+            matched = Some(std::mem::replace(&mut location.path, dest.clone()));
+        }
+        out.push(location);
+    }
+    *locations = out;
+}
+
+/// The paths of the fields of an options message at `path` that
+/// stripping removed: those set in `before` and not in `after`.
+pub(crate) fn stripped_paths(before: &[u8], after: &[u8], path: &[i32]) -> Vec<Vec<i32>> {
+    let numbers = |bytes: &[u8]| -> Vec<u32> {
+        wire::records(bytes)
+            .unwrap_or_default()
+            .iter()
+            .map(|r| r.number)
+            .collect()
+    };
+    let kept = numbers(after);
+    let mut removed = numbers(before);
+    removed.retain(|n| !kept.contains(n));
+    removed.dedup();
+    removed
+        .into_iter()
+        .map(|n| [path, &[n as i32]].concat())
+        .collect()
+}
+
+/// Removes every location under one of `stripped`.
+pub(crate) fn remove_stripped(locations: &mut Vec<Location>, stripped: &[Vec<i32>]) {
+    if stripped.is_empty() {
+        return;
+    }
+    locations.retain(|l| !stripped.iter().any(|s| l.path.starts_with(s)));
+}
