@@ -73,7 +73,9 @@ impl Located {
     }
 
     /// The diagnostic, at the start of the part of the element protoc
-    /// points at, or of the element when the part has no location.
+    /// points at; without a position (as protoc reports it) when the
+    /// parser recorded none for that part (the fields of a map entry, which
+    /// the parser generates, have none).
     pub(crate) fn diagnostic(&self, file: &FileDescriptorProto) -> Diagnostic {
         let locations = file
             .source_code_info
@@ -81,15 +83,19 @@ impl Located {
             .map(|info| info.location.as_slice())
             .unwrap_or_default();
         let has = |path: &[i32]| locations.iter().any(|l| l.path == path);
+        let suffixes = self.location.suffixes();
         let mut path = self.path.clone();
-        for suffix in self.location.suffixes() {
+        for suffix in suffixes {
             path.truncate(self.path.len());
             path.extend_from_slice(suffix);
             if has(&path) {
                 return Diagnostic::at_path(file, &path, self.message.clone());
             }
         }
-        Diagnostic::at_path(file, &self.path, self.message.clone())
+        if suffixes.is_empty() && has(&self.path) {
+            return Diagnostic::at_path(file, &self.path, self.message.clone());
+        }
+        Diagnostic::file(file.name(), self.message.clone())
     }
 }
 

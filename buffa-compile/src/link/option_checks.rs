@@ -1,7 +1,8 @@
 //! The checks protoc's `DescriptorBuilder::ValidateOptions` makes on what
 //! interpreted options say about fields and files: lazy and packed fields,
 //! MessageSets, lite files, and the proto2 syntax editions replace with
-//! features. They read the options of the file's imports from the pool.
+//! features; and, among its map checks, the one that needs another file
+//! (a map value's enum). They read the file's imports from the pool.
 
 use buffa_descriptor::DescriptorPool;
 use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
@@ -58,6 +59,19 @@ fn is_lite(options: Option<&FileOptions>) -> bool {
     options.is_some_and(|o| o.optimize_for == Some(OptimizeMode::LiteRuntime))
 }
 
+/// The first value's number of the enum of `file` whose full name is
+/// `full_name` (no leading dot).
+fn local_enum_first(file: &FileDescriptorProto, full_name: &str) -> Option<Option<i32>> {
+    let (scope, name) = full_name.rsplit_once('.').unwrap_or(("", full_name));
+    let enums = if scope == file.package() {
+        &file.enum_type
+    } else {
+        &local_message(file, scope)?.enum_type
+    };
+    let enumeration = enums.iter().find(|e| e.name() == name)?;
+    Some(enumeration.value.first().map(|v| v.number()))
+}
+
 /// The message of `file` whose full name is `full_name` (no leading dot).
 fn local_message<'a>(
     file: &'a FileDescriptorProto,
@@ -109,10 +123,54 @@ impl Context<'_> {
             self.message(nested, &child(path, &[3, i as i32]), errors);
         }
         for (i, field) in message.field.iter().enumerate() {
-            self.field(field, Some(message), &child(path, &[2, i as i32]), errors);
+            let path = child(path, &[2, i as i32]);
+            self.field(field, Some(message), &path, errors);
+            self.map_value(message, field, &path, errors);
         }
         for (i, extension) in message.extension.iter().enumerate() {
             self.field(extension, None, &child(path, &[6, i as i32]), errors);
+        }
+    }
+
+    /// A map field's value, if an enum, must have zero as its first value.
+    fn map_value(
+        &self,
+        message: &DescriptorProto,
+        field: &FieldDescriptorProto,
+        path: &[i32],
+        errors: &mut Vec<Located>,
+    ) {
+        let Some(entry) = field.type_name.as_deref().and_then(|t| {
+            let name = t.strip_prefix('.')?;
+            let entry = local_message(self.file, name)?;
+            let is_nested = message.nested_type.iter().any(|m| std::ptr::eq(m, entry));
+            let is_entry = entry
+                .options
+                .as_option()
+                .is_some_and(|o| o.map_entry == Some(true));
+            (is_nested && is_entry).then_some(entry)
+        }) else {
+            return;
+        };
+        let Some(value) = entry.field.iter().find(|f| f.number() == 2) else {
+            return;
+        };
+        if value.r#type != Some(Type::Enum) {
+            return;
+        }
+        let Some(name) = value.type_name.as_deref().and_then(|t| t.strip_prefix('.')) else {
+            return;
+        };
+        let first = local_enum_first(self.file, name).or_else(|| {
+            let enumeration = self.pool.get_enum_by_name(name)?;
+            Some(enumeration.values().next().map(|v| v.number()))
+        });
+        if matches!(first, Some(Some(number)) if number != 0) {
+            errors.push(Located::new(
+                path.to_vec(),
+                ErrorLocation::Type,
+                "Enum value in map must define 0 as the first value.".to_owned(),
+            ));
         }
     }
 

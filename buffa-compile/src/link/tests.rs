@@ -638,3 +638,16 @@ fn a_file_that_is_not_lite_importing_one_that_is() {
         },
     );
 }
+
+#[test]
+fn a_map_of_an_enum_that_does_not_start_at_zero() {
+    assert_protoc_error(
+        &[],
+        "syntax = \"proto2\";\nenum E { Z = 0; O = 1; }\nmessage M { map<int32, E> m = 1; }\n",
+        "syntax = \"proto2\";\nenum E { Z = 1; O = 0; }\nmessage M { map<int32, E> m = 1; }\n",
+        |f| {
+            f.enum_type[0].value[0].number = Some(1);
+            f.enum_type[0].value[1].number = Some(0);
+        },
+    );
+}

@@ -665,7 +665,9 @@ fn mutants_parse_as_protoc_parses_them() {
     }
     // Some of protobuf's test protos too (options and aggregates, maps,
     // proto3), with what they import.
-    let protobuf = protobuf_sources::protobuf_source_dir().expect("protobuf sources").join("src");
+    let protobuf = protobuf_sources::protobuf_source_dir()
+        .expect("protobuf sources")
+        .join("src");
     std::fs::create_dir_all(root.join("google/protobuf")).unwrap();
     for name in [
         "unittest_custom_options.proto",
