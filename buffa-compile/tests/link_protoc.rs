@@ -329,3 +329,48 @@ fn small_files_compile_as_protoc_compiles_them() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Files protoc refuses at link time: the compiler must refuse them with
+/// protoc's first error, at protoc's position.
+#[test]
+fn bad_files_fail_as_protoc_fails_them() {
+    let cases = [
+        "syntax = \"proto3\";\nmessage M { int32 x = 1 [features.field_presence = EXPLICIT]; }\n",
+        "syntax = \"proto2\";\nenum E { Z = 1; O = 0; }\nmessage M { map<int32, E> m = 1; }\n",
+        "syntax = \"proto2\";\nmessage M { optional N n = 1; }\n",
+        "syntax = \"proto2\";\npackage p;\nmessage M { optional int32 a = 1; optional int32 b = 1; }\n",
+        "syntax = \"proto2\";\nmessage M { extensions 1 to 10; }\nextend M { optional int32 x = 11; }\n",
+        "syntax = \"proto3\";\nenum E { A = 1; }\n",
+        "syntax = \"proto3\";\nmessage M { int32 a_b = 1; int32 aB = 2; }\n",
+        "syntax = \"proto2\";\nmessage M { reserved 2; optional int32 x = 2; }\n",
+        "syntax = \"proto2\";\nenum E { A = 0; }\nenum F { A = 1; }\n",
+        "syntax = \"proto2\";\nmessage A { message B {} }\nmessage C { message A {} optional A.B b = 1; }\n",
+        "syntax = \"proto2\";\nmessage M { repeated string s = 1 [packed = true]; }\n",
+        "syntax = \"proto2\";\nservice S { rpc R(E) returns (E); }\nenum E { Z = 0; }\n",
+        "syntax = \"proto2\";\nmessage M { map<E, int32> m = 1; }\nenum E { Z = 0; }\n",
+        "syntax = \"proto2\";\nenum Color { COLOR_RED = 0; RED = 1; }\n",
+        "edition = \"2023\";\nmessage M { required int32 x = 1; }\n",
+    ];
+    let dir = std::env::temp_dir().join(format!("buffa-link-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut differences = Vec::new();
+    for (i, text) in cases.iter().enumerate() {
+        let name = format!("bad{i}.proto");
+        std::fs::write(dir.join(&name), text).unwrap();
+        let theirs = support::protoc_set(&dir, &[&name], false)
+            .expect_err("protoc refuses")
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .replace(&format!("{}/", dir.display()), "");
+        let ours = match Compiler::new().include(&dir).compile(&[&name]) {
+            Ok(_) => "accepted".to_owned(),
+            Err(e) => e.diagnostics()[0].to_string(),
+        };
+        if ours != theirs {
+            differences.push(format!("{text}  ours:   {ours}\n  protoc: {theirs}"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}

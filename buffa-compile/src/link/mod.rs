@@ -58,7 +58,8 @@ impl Linker {
         }
         copy::copy_to(&mut file);
         interpret_options(&mut self.pool, &mut file)?;
-        let mut errors = checks::validate(&file);
+        let mut errors = option_checks::features_outside_editions(&mut file);
+        errors.extend(checks::validate(&file));
         errors.extend(option_checks::validate(&file, &self.pool));
         if !errors.is_empty() {
             return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
@@ -90,6 +91,7 @@ fn interpret_options(
     // interpreted, and the checks they could relax relaxed.
     let mut linked = pending::for_interpretation(file);
     options::interpret_builtin(&mut linked, pool);
+    pending::without_legacy_features(&mut linked);
     match pool.with_file(linked, |pool| options::interpret(file, pool)) {
         Ok(result) => result,
         Err(error) => Err(vec![pool_diagnostic(file, &error)]),

@@ -54,6 +54,32 @@ pub(crate) fn validate(file: &FileDescriptorProto, pool: &DescriptorPool) -> Vec
     errors
 }
 
+/// protoc's "Features are only valid under editions." for each element of
+/// a proto2 or proto3 file whose options set features, at its name (the
+/// file's at its `syntax` statement).
+pub(crate) fn features_outside_editions(file: &mut FileDescriptorProto) -> Vec<Located> {
+    let mut errors = Vec::new();
+    if file.edition.is_some() {
+        return errors;
+    }
+    super::pending::visit_features(file, &mut |path, features| {
+        if features.is_set() {
+            let (path, location) = if path.is_empty() {
+                // FileDescriptorProto.syntax: protoc's EDITIONS location.
+                (vec![12], ErrorLocation::Other)
+            } else {
+                (path.to_vec(), ErrorLocation::Name)
+            };
+            errors.push(Located::new(
+                path,
+                location,
+                "Features are only valid under editions.".to_owned(),
+            ));
+        }
+    });
+    errors
+}
+
 /// Whether file options ask for the lite runtime.
 fn is_lite(options: Option<&FileOptions>) -> bool {
     options.is_some_and(|o| o.optimize_for == Some(OptimizeMode::LiteRuntime))

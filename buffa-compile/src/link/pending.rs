@@ -10,8 +10,11 @@
 //! the options that relax those checks; the file itself, interpreted, is
 //! checked in full afterwards.
 
+use buffa::MessageField;
 use buffa_types::google::protobuf::feature_set::EnumType;
-use buffa_types::google::protobuf::{DescriptorProto, EnumDescriptorProto, FileDescriptorProto};
+use buffa_types::google::protobuf::{
+    DescriptorProto, EnumDescriptorProto, FeatureSet, FileDescriptorProto,
+};
 
 /// The largest field number plus one: the end of the widest extension
 /// range of a message that is not a MessageSet.
@@ -61,5 +64,110 @@ fn relax_enum(enumeration: &mut EnumDescriptorProto, editions: bool) {
     options.allow_alias = Some(true);
     if closes {
         options.features.get_or_insert_default().enum_type = Some(EnumType::Closed);
+    }
+}
+
+/// Calls `f` with the `SourceCodeInfo` path of each element of `file` that
+/// has options, and its options' `features`.
+pub(crate) fn visit_features(
+    file: &mut FileDescriptorProto,
+    f: &mut dyn FnMut(&[i32], &mut MessageField<FeatureSet>),
+) {
+    if let Some(options) = file.options.as_option_mut() {
+        f(&[], &mut options.features);
+    }
+    for (i, message) in file.message_type.iter_mut().enumerate() {
+        visit_message(message, &mut vec![4, i as i32], f);
+    }
+    for (i, enumeration) in file.enum_type.iter_mut().enumerate() {
+        visit_enum(enumeration, &mut vec![5, i as i32], f);
+    }
+    for (i, service) in file.service.iter_mut().enumerate() {
+        if let Some(options) = service.options.as_option_mut() {
+            f(&[6, i as i32], &mut options.features);
+        }
+        for (j, method) in service.method.iter_mut().enumerate() {
+            if let Some(options) = method.options.as_option_mut() {
+                f(&[6, i as i32, 2, j as i32], &mut options.features);
+            }
+        }
+    }
+    for (i, extension) in file.extension.iter_mut().enumerate() {
+        if let Some(options) = extension.options.as_option_mut() {
+            f(&[7, i as i32], &mut options.features);
+        }
+    }
+}
+
+/// [`visit_features`] for a message and what it holds.
+fn visit_message(
+    message: &mut DescriptorProto,
+    path: &mut Vec<i32>,
+    f: &mut dyn FnMut(&[i32], &mut MessageField<FeatureSet>),
+) {
+    if let Some(options) = message.options.as_option_mut() {
+        f(path, &mut options.features);
+    }
+    let base = path.len();
+    for (tag, fields) in [(2, &mut message.field), (6, &mut message.extension)] {
+        for (i, field) in fields.iter_mut().enumerate() {
+            if let Some(options) = field.options.as_option_mut() {
+                path.extend([tag, i as i32]);
+                f(path, &mut options.features);
+                path.truncate(base);
+            }
+        }
+    }
+    for (i, oneof) in message.oneof_decl.iter_mut().enumerate() {
+        if let Some(options) = oneof.options.as_option_mut() {
+            path.extend([8, i as i32]);
+            f(path, &mut options.features);
+            path.truncate(base);
+        }
+    }
+    for (i, range) in message.extension_range.iter_mut().enumerate() {
+        if let Some(options) = range.options.as_option_mut() {
+            path.extend([5, i as i32]);
+            f(path, &mut options.features);
+            path.truncate(base);
+        }
+    }
+    for (i, enumeration) in message.enum_type.iter_mut().enumerate() {
+        path.extend([4, i as i32]);
+        visit_enum(enumeration, path, f);
+        path.truncate(base);
+    }
+    for (i, nested) in message.nested_type.iter_mut().enumerate() {
+        path.extend([3, i as i32]);
+        visit_message(nested, path, f);
+        path.truncate(base);
+    }
+}
+
+/// [`visit_features`] for an enum and its values.
+fn visit_enum(
+    enumeration: &mut EnumDescriptorProto,
+    path: &mut Vec<i32>,
+    f: &mut dyn FnMut(&[i32], &mut MessageField<FeatureSet>),
+) {
+    if let Some(options) = enumeration.options.as_option_mut() {
+        f(path, &mut options.features);
+    }
+    let base = path.len();
+    for (i, value) in enumeration.value.iter_mut().enumerate() {
+        if let Some(options) = value.options.as_option_mut() {
+            path.extend([2, i as i32]);
+            f(path, &mut options.features);
+            path.truncate(base);
+        }
+    }
+}
+
+/// Clears the features of a proto2 or proto3 file's elements, which the
+/// pool would refuse before the linker reports them in protoc's words
+/// ([`super::option_checks::features_outside_editions`]).
+pub(crate) fn without_legacy_features(file: &mut FileDescriptorProto) {
+    if file.edition.is_none() {
+        visit_features(file, &mut |_, features| features.clear());
     }
 }
