@@ -350,6 +350,9 @@ fn bad_files_fail_as_protoc_fails_them() {
         "syntax = \"proto2\";\nmessage M { map<E, int32> m = 1; }\nenum E { Z = 0; }\n",
         "syntax = \"proto2\";\nenum Color { COLOR_RED = 0; RED = 1; }\n",
         "edition = \"2023\";\nmessage M { required int32 x = 1; }\n",
+        "edition = \"2023\";\nmessage M { enum E { A = 1; } }\n",
+        "edition = \"2023\";\noption features.enum_type = CLOSED;\nenum C { A = 1; }\n\
+         message M { enum E { A = 0; B = 2; } enum F { option features.enum_type = OPEN; Q = 3; } }\n",
     ];
     let dir = std::env::temp_dir().join(format!("buffa-link-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -91,7 +91,7 @@ fn interpret_options(
     // interpreted, and the checks they could relax relaxed.
     let mut linked = pending::for_interpretation(file);
     options::interpret_builtin(&mut linked, pool);
-    pending::without_legacy_features(&mut linked);
+    pending::after_builtin_options(&mut linked);
     match pool.with_file(linked, |pool| options::interpret(file, pool)) {
         Ok(result) => result,
         Err(error) => Err(vec![pool_diagnostic(file, &error)]),

@@ -6,7 +6,8 @@
 //! reading its options and features; a file whose options are still
 //! uninterpreted would fail checks its options would pass (aliases
 //! without `allow_alias`, a MessageSet's extension ranges, JSON name or
-//! enum rules a feature relaxes). The copy added for interpretation sets
+//! enum rules a feature relaxes, rules the linker reports in protoc's
+//! words). The copy added for interpretation sets
 //! the options that relax those checks; the file itself, interpreted, is
 //! checked in full afterwards.
 
@@ -24,18 +25,17 @@ const FIELD_RANGE_END: i32 = 1 << 29;
 /// relaxed, for the pool the options are interpreted against.
 pub(crate) fn for_interpretation(file: &FileDescriptorProto) -> FileDescriptorProto {
     let mut file = file.clone();
-    let editions = file.edition.is_some();
     for message in &mut file.message_type {
-        relax_message(message, editions);
+        relax_message(message);
     }
     for enumeration in &mut file.enum_type {
-        relax_enum(enumeration, editions);
+        relax_enum(enumeration);
     }
     file
 }
 
 /// [`for_interpretation`] for a message and what it nests.
-fn relax_message(message: &mut DescriptorProto, editions: bool) {
+fn relax_message(message: &mut DescriptorProto) {
     let options = message.options.get_or_insert_default();
     options.deprecated_legacy_json_field_conflicts = Some(true);
     if message
@@ -49,22 +49,16 @@ fn relax_message(message: &mut DescriptorProto, editions: bool) {
             .message_set_wire_format = Some(true);
     }
     for enumeration in &mut message.enum_type {
-        relax_enum(enumeration, editions);
+        relax_enum(enumeration);
     }
     for nested in &mut message.nested_type {
-        relax_message(nested, editions);
+        relax_message(nested);
     }
 }
 
-/// [`for_interpretation`] for an enum: aliases allowed, and in an editions
-/// file (where a feature may close it) a first value other than zero.
-fn relax_enum(enumeration: &mut EnumDescriptorProto, editions: bool) {
-    let closes = editions && enumeration.value.first().is_some_and(|v| v.number() != 0);
-    let options = enumeration.options.get_or_insert_default();
-    options.allow_alias = Some(true);
-    if closes {
-        options.features.get_or_insert_default().enum_type = Some(EnumType::Closed);
-    }
+/// [`for_interpretation`] for an enum: aliases allowed.
+fn relax_enum(enumeration: &mut EnumDescriptorProto) {
+    enumeration.options.get_or_insert_default().allow_alias = Some(true);
 }
 
 /// Calls `f` with the `SourceCodeInfo` path of each element of `file` that
@@ -163,11 +157,31 @@ fn visit_enum(
     }
 }
 
-/// Clears the features of a proto2 or proto3 file's elements, which the
-/// pool would refuse before the linker reports them in protoc's words
-/// ([`super::option_checks::features_outside_editions`]).
-pub(crate) fn without_legacy_features(file: &mut FileDescriptorProto) {
+/// What [`for_interpretation`] relaxes once the file's builtin options
+/// are interpreted into it: a proto2 or proto3 file's features cleared
+/// (the linker reports them in protoc's words,
+/// [`super::option_checks::features_outside_editions`]), and in an
+/// editions file every enum whose first value is not zero closed (the
+/// linker checks open ones, [`super::checks::validate`]).
+pub(crate) fn after_builtin_options(file: &mut FileDescriptorProto) {
     if file.edition.is_none() {
         visit_features(file, &mut |_, features| features.clear());
+        return;
     }
+    fn close(enums: &mut [EnumDescriptorProto]) {
+        for enumeration in enums {
+            if enumeration.value.first().is_some_and(|v| v.number() != 0) {
+                let options = enumeration.options.get_or_insert_default();
+                options.features.get_or_insert_default().enum_type = Some(EnumType::Closed);
+            }
+        }
+    }
+    fn close_in(messages: &mut [DescriptorProto]) {
+        for message in messages {
+            close(&mut message.enum_type);
+            close_in(&mut message.nested_type);
+        }
+    }
+    close(&mut file.enum_type);
+    close_in(&mut file.message_type);
 }
