@@ -377,3 +377,54 @@ fn bad_files_fail_as_protoc_fails_them() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(differences.is_empty(), "{}", differences.join("\n"));
 }
+
+/// Edition 2024's symbol visibility: a type local to its file (by
+/// `local`, or by the file's default) cannot be used from another.
+#[test]
+fn local_types_are_not_visible_from_other_files() {
+    let dep = "edition = \"2024\";\npackage d;\nlocal message L {}\nexport message E { message N {} }\n\
+               message D { enum K { Z = 0; } }\nlocal enum LE { Q = 0; }\n";
+    let cases = [
+        "edition = \"2024\";\nimport \"dep.proto\";\nmessage A { d.L l = 1; }\n",
+        "edition = \"2024\";\nimport \"dep.proto\";\nmessage A { d.E.N n = 1; }\n",
+        "edition = \"2024\";\nimport \"dep.proto\";\nmessage A { d.D.K k = 1; }\n",
+        "edition = \"2024\";\nimport \"dep.proto\";\nmessage A { d.LE e = 1; }\n",
+        "edition = \"2024\";\nimport \"dep.proto\";\nservice S { rpc R(d.L) returns (d.D); }\n",
+        "edition = \"2024\";\nimport \"dep.proto\";\nextend d.L { int32 x = 1; }\n",
+    ];
+    let dir = std::env::temp_dir().join(format!("buffa-link-visibility-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("dep.proto"), dep).unwrap();
+    let mut differences = Vec::new();
+    for (i, text) in cases.iter().enumerate() {
+        let name = format!("use{i}.proto");
+        std::fs::write(dir.join(&name), text).unwrap();
+        let theirs = support::protoc_set(&dir, &[&name], false)
+            .expect_err("protoc refuses")
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .replace(&format!("{}/", dir.display()), "");
+        let ours = match Compiler::new().include(&dir).compile(&[&name]) {
+            Ok(_) => "accepted".to_owned(),
+            Err(e) => e.diagnostics()[0].to_string(),
+        };
+        if ours != theirs {
+            differences.push(format!("{text}  ours:   {ours}\n  protoc: {theirs}"));
+        }
+    }
+    // What is exported may be used.
+    std::fs::write(
+        dir.join("ok.proto"),
+        "edition = \"2024\";\nimport \"dep.proto\";\nmessage A { d.E e = 1; d.D d = 2; }\n",
+    )
+    .unwrap();
+    let theirs = support::protoc_set(&dir, &["ok.proto"], false).expect("protoc accepts");
+    let ours = Compiler::new()
+        .include(&dir)
+        .compile_to_bytes(&["ok.proto"])
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(ours == theirs, "the accepted file differs");
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}

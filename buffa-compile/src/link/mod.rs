@@ -71,7 +71,7 @@ impl Linker {
         // keeps them, as protoc's does, for the files that import this one).
         options::strip_source_retention(&mut file, &self.pool);
         let parts = staged.finish();
-        self.symbols.commit(parts);
+        self.symbols.commit(parts, &file);
         Ok(file)
     }
 }
