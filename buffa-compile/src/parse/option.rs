@@ -6,9 +6,10 @@ use buffa_types::google::protobuf::field_descriptor_proto::Type;
 use buffa_types::google::protobuf::uninterpreted_option::NamePart;
 use buffa_types::google::protobuf::{FieldDescriptorProto, UninterpretedOption};
 
+use super::literal;
 use super::locations::Loc;
 use super::number::{c_escape, simple_dtoa};
-use super::tokenizer::{self, Kind};
+use super::tokenizer::Kind;
 use super::{Parser, Step, Stop};
 
 /// Whether an option is a statement (`option x = 1;`) or an assignment in
@@ -110,7 +111,7 @@ impl Parser<'_> {
                     u64::MAX
                 };
                 let integer = (self.input.current().kind == Kind::Integer)
-                    .then(|| tokenizer::parse_integer(&self.input.current().text, max))
+                    .then(|| literal::parse_integer(&self.input.current().text, max))
                     .flatten();
                 if let Some(value) = integer {
                     self.input.next();

@@ -242,11 +242,12 @@ fn compare(unit: &Unit) -> (Verdict, Duration, Duration) {
     (Verdict::Identical, ours_time, protoc_time)
 }
 
-/// The file and 1-based line of protoc's `file:line:column: message`.
+/// The file and 1-based line of protoc's `file:line:column: message`, or
+/// line 0 for a problem of a whole file (`file: message`).
 fn first_position(line: &str) -> Option<(String, u32)> {
     let mut parts = line.splitn(3, ':');
     let file = parts.next()?.to_owned();
-    let number = parts.next()?.parse().ok()?;
+    let number = parts.next()?.parse().unwrap_or(0);
     Some((file, number))
 }
 
