@@ -351,6 +351,12 @@ fn bad_files_fail_as_protoc_fails_them() {
         "syntax = \"proto2\";\nenum Color { COLOR_RED = 0; RED = 1; }\n",
         "edition = \"2023\";\nmessage M { required int32 x = 1; }\n",
         "edition = \"2023\";\nmessage M { enum E { A = 1; } }\n",
+        "syntax = \"proto2\";\nmessage M { optional int32 x = 19999; }\n",
+        "syntax = \"proto2\";\nmessage M { map<int32,int32> foo = 1; optional FooEntry x = 2; }\n",
+        "syntax = \"proto2\";\nmessage M { map<int32,int32> foo = 1; }\n\
+         message N { repeated M.FooEntry foo = 1; }\n",
+        "syntax = \"proto2\";\nmessage M { extensions 18000 to 20000; }\n\
+         extend M { optional int32 x = 19500; }\n",
         "edition = \"2023\";\noption features.enum_type = CLOSED;\nenum C { A = 1; }\n\
          message M { enum E { A = 0; B = 2; } enum F { option features.enum_type = OPEN; Q = 3; } }\n",
     ];
@@ -376,6 +382,42 @@ fn bad_files_fail_as_protoc_fails_them() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+/// Extensions of one number in two files: protoc warns and writes both.
+#[test]
+fn extensions_sharing_a_number_across_files_are_accepted() {
+    let dir = std::env::temp_dir().join(format!("buffa-link-shared-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = [
+        (
+            "t.proto",
+            "syntax = \"proto2\";\nmessage T { extensions 1 to 10; }\n",
+        ),
+        (
+            "e1.proto",
+            "syntax = \"proto2\";\nimport \"t.proto\";\nextend T { optional int32 a = 5; }\n",
+        ),
+        (
+            "e2.proto",
+            "syntax = \"proto2\";\nimport \"t.proto\";\nextend T { optional int32 b = 5; }\n",
+        ),
+        (
+            "u.proto",
+            "syntax = \"proto2\";\nimport \"e1.proto\";\nimport \"e2.proto\";\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let theirs = support::protoc_set(&dir, &["u.proto"], true).expect("protoc accepts");
+    let ours = Compiler::new()
+        .include(&dir)
+        .include_source_info(true)
+        .compile_to_bytes(&["u.proto"])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(ours == theirs);
 }
 
 /// Edition 2024's symbol visibility: a type local to its file (by

@@ -29,6 +29,9 @@ pub(crate) enum ErrorLocation {
     JsonName,
     /// The element as a whole.
     Other,
+    /// No position: protoc reports some errors against a copy of the
+    /// element its parser never saw, and so without a position.
+    Nowhere,
 }
 
 impl ErrorLocation {
@@ -45,7 +48,7 @@ impl ErrorLocation {
             ErrorLocation::InputType => &[&[2]],
             ErrorLocation::OutputType => &[&[3]],
             ErrorLocation::JsonName => &[&[10]],
-            ErrorLocation::Other => &[],
+            ErrorLocation::Other | ErrorLocation::Nowhere => &[],
         }
     }
 }
@@ -92,7 +95,7 @@ impl Located {
                 return Diagnostic::at_path(file, &path, self.message.clone());
             }
         }
-        if suffixes.is_empty() && has(&self.path) {
+        if self.location == ErrorLocation::Other && has(&self.path) {
             return Diagnostic::at_path(file, &self.path, self.message.clone());
         }
         Diagnostic::file(file.name(), self.message.clone())

@@ -200,6 +200,41 @@ impl Context<'_> {
         }
     }
 
+    /// The full name of the map entry `field` names as its type, when the
+    /// field is not the map field the parser generated it for (repeated,
+    /// named after the entry, in the entry's parent message).
+    fn map_entry_misused(
+        &self,
+        field: &FieldDescriptorProto,
+        message: Option<&DescriptorProto>,
+    ) -> Option<String> {
+        if field.r#type != Some(Type::Message) {
+            return None;
+        }
+        let name = field.type_name.as_deref()?.strip_prefix('.')?;
+        let local = local_message(self.file, name);
+        let is_entry = match local {
+            Some(entry) => entry
+                .options
+                .as_option()
+                .is_some_and(|o| o.map_entry == Some(true)),
+            None => self
+                .pool
+                .get_message_by_name(name)
+                .is_some_and(|m| m.is_map_entry()),
+        };
+        if !is_entry {
+            return None;
+        }
+        let entry_name = name.rsplit('.').next().unwrap_or(name);
+        let generated_for_field = field.label == Some(Label::Repeated)
+            && entry_name == format!("{}Entry", camel_case(field.name()))
+            && message.zip(local).is_some_and(|(message, entry)| {
+                message.nested_type.iter().any(|m| std::ptr::eq(m, entry))
+            });
+        (!generated_for_field).then(|| name.to_owned())
+    }
+
     /// One field (`message` is its message) or extension (`None`).
     fn field(
         &self,
@@ -213,6 +248,13 @@ impl Context<'_> {
         };
         let is_extension = message.is_none();
         let options = field.options.as_option();
+        if (19_000..=19_999).contains(&field.number()) {
+            error(
+                ErrorLocation::Nowhere,
+                "Field numbers 19000 through 19999 are reserved for the protocol buffer library \
+                 implementation.",
+            );
+        }
         if self.editions {
             if field.label == Some(Label::Required) {
                 error(
@@ -247,6 +289,15 @@ impl Context<'_> {
                      string_type = VIEW|CORD|STRING|... instead.",
                 );
             }
+        }
+        if let Some(entry) = self.map_entry_misused(field, message) {
+            error(
+                ErrorLocation::Type,
+                &format!(
+                    "{entry} is a synthetic MapEntry message type, which is not allowed to be \
+                     used as a field type."
+                ),
+            );
         }
         let lazy = options.is_some_and(|o| o.lazy == Some(true));
         let unverified_lazy = options.is_some_and(|o| o.unverified_lazy == Some(true));
@@ -302,6 +353,24 @@ impl Context<'_> {
             );
         }
     }
+}
+
+/// protoc's `ToCamelCase(name, false)`: underscores dropped, the first
+/// letter and each one after an underscore upper case.
+fn camel_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = true;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Whether a field may be packed: repeated, of a scalar number, bool or
