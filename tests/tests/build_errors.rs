@@ -79,10 +79,11 @@ fn syntax_error_reports_protoc_file_and_line() {
             .includes(&[dir.path()])
             .out_dir(dir.path().join("out")),
     );
-    let Error::Protoc(message) = &e else {
-        panic!("expected Error::Protoc, got {e:?}")
-    };
-    assert!(message.contains("bad.proto:4:"), "{message}");
+    let message = compiler_message(&e);
+    assert!(
+        message.contains("bad.proto:4:13: Expected field number."),
+        "{message}"
+    );
     assert!(e.to_string().starts_with("buffa-build: "), "{e}");
     // Nothing was written.
     assert!(!dir.path().join("out").exists());
@@ -115,11 +116,10 @@ fn semantic_errors_report_protoc_file_and_line() {
     ];
     for (source, location) in cases {
         let dir = protos(&[("x.proto", source)]);
-        let e = expect_err(Config::new().files(&["x.proto"]).includes(&[dir.path()]));
-        assert!(
-            matches!(&e, Error::Protoc(m) if m.contains(location)),
-            "{source}: {e}"
-        );
+        for protoc in [false, true] {
+            let e = expect_err(&x_proto(dir.path(), protoc));
+            assert!(compiler_message(&e).contains(location), "{source}: {e}");
+        }
     }
 }
 
@@ -130,6 +130,16 @@ fn missing_file() {
         Config::new()
             .files(&["absent.proto"])
             .includes(&[dir.path()]),
+    );
+    assert!(
+        matches!(&e, Error::Compile(_)) && compiler_message(&e) == "absent.proto: File not found.",
+        "{e}"
+    );
+    let e = expect_err(
+        Config::new()
+            .files(&["absent.proto"])
+            .includes(&[dir.path()])
+            .protoc(),
     );
     assert!(
         matches!(&e, Error::Config(m) if m.contains("absent.proto") && m.contains("not found")),
@@ -453,10 +463,17 @@ fn edition_2024_rules_are_clear_errors() {
     ];
     for (source, expected) in cases {
         let dir = protos(&[("x.proto", source)]);
-        let e = expect_err(Config::new().files(&["x.proto"]).includes(&[dir.path()]));
-        assert!(e.to_string().contains(expected), "{source}: {e}");
-        let protoc_reports = !expected.contains("is not supported (supported:");
-        assert_eq!(matches!(&e, Error::Protoc(_)), protoc_reports, "{e:?}");
+        for protoc in [false, true] {
+            let e = expect_err(&x_proto(dir.path(), protoc));
+            let compiler_reports = !expected.contains("is not supported (supported:");
+            let message = match compiler_reports {
+                true => compiler_message(&e),
+                false => e.to_string(),
+            };
+            assert!(message.contains(expected), "{source}: {e}");
+            let is_compile_error = matches!(&e, Error::Compile(_) | Error::Protoc(_));
+            assert_eq!(is_compile_error, compiler_reports, "{e:?}");
+        }
     }
     // A local type is not visible from another file.
     let dir = protos(&[
@@ -471,14 +488,38 @@ fn edition_2024_rules_are_clear_errors() {
              a.Outer.Inner inner = 1;\n  a.Hidden hidden = 2;\n}\n",
         ),
     ]);
-    let e = expect_err(Config::new().files(&["b.proto"]).includes(&[dir.path()]));
-    let Error::Protoc(message) = &e else {
-        panic!("expected Error::Protoc, got {e:?}")
-    };
-    assert!(
-        message.contains("b.proto:5:3: Symbol \"a.Outer.Inner\"")
-            && message.contains("is not visible from \"b.proto\""),
-        "{message}"
-    );
-    assert!(message.contains("\"a.Hidden\""), "{message}");
+    for protoc in [false, true] {
+        let mut config = Config::new();
+        config.files(&["b.proto"]).includes(&[dir.path()]);
+        if protoc {
+            config.protoc();
+        }
+        let message = compiler_message(&expect_err(&config));
+        assert!(
+            message.contains("b.proto:5:3: Symbol \"a.Outer.Inner\"")
+                && message.contains("is not visible from \"b.proto\""),
+            "{message}"
+        );
+        assert!(message.contains("\"a.Hidden\""), "{message}");
+    }
+}
+
+/// A compiler's error in protoc's one-line form (`file:line:column:
+/// message`), whether buffa-compile or protoc reported it.
+fn compiler_message(e: &Error) -> String {
+    match e {
+        Error::Compile(error) => error.to_string(),
+        Error::Protoc(message) => message.clone(),
+        other => panic!("expected a compiler's error, got {other:?}"),
+    }
+}
+
+/// `x.proto` under `dir`, compiled by buffa-compile or by protoc.
+fn x_proto(dir: &Path, protoc: bool) -> Config {
+    let mut config = Config::new();
+    config.files(&["x.proto"]).includes(&[dir]);
+    if protoc {
+        config.protoc();
+    }
+    config
 }

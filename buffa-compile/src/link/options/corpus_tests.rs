@@ -306,8 +306,11 @@ impl IntoVec for (i32, i32) {
 
 /// The outcome of one file of a corpus.
 enum Outcome {
+    /// The file's options are protoc's, byte for byte.
     Same,
+    /// They are not: what differs.
     Different(String),
+    /// The file's options could not be read back from its text.
     Unreadable,
 }
 
@@ -523,4 +526,67 @@ fn end_to_end_one_file() {
         format!("{:#?}", Ok::<_, String>(protoc)),
     )
     .unwrap();
+}
+
+/// Mutations of protobuf's custom-options test file (every kind of
+/// option, aggregates, sub-fields) through the whole compiler: errors are
+/// fine, panics are not.
+#[test]
+fn mutated_options_never_panic() {
+    let Ok(dir) = protobuf_sources::protobuf_source_dir() else {
+        return;
+    };
+    let path = dir.join("src/google/protobuf/unittest_custom_options.proto");
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return;
+    };
+    let bytes = text.as_bytes();
+    let pieces: [&[u8]; 12] = [
+        b"(",
+        b")",
+        b".",
+        b"=",
+        b"{",
+        b"}",
+        b"-",
+        b"\"",
+        b"[",
+        b"]",
+        b"9999999999999999999999",
+        b"inf",
+    ];
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let rounds: usize = std::env::var("BUFFA_OPTIONS_MUTATIONS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(150);
+    for _ in 0..rounds {
+        let mut mutated = bytes.to_vec();
+        for _ in 0..1 + next() % 4 {
+            let at = (next() as usize) % mutated.len();
+            match next() % 3 {
+                0 => {
+                    mutated.remove(at);
+                }
+                1 => {
+                    let piece = pieces[(next() as usize) % pieces.len()];
+                    mutated.splice(at..at, piece.iter().copied());
+                }
+                _ => {
+                    let len = (next() as usize % 16).min(mutated.len() - at);
+                    mutated.drain(at..at + len);
+                }
+            }
+        }
+        let mutated = String::from_utf8_lossy(&mutated).into_owned();
+        let mut compiler = crate::Compiler::new();
+        compiler.source("google/protobuf/unittest_custom_options.proto", mutated);
+        let _ = compiler.compile(&["google/protobuf/unittest_custom_options.proto"]);
+    }
 }

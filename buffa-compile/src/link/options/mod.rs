@@ -13,6 +13,7 @@
 //! When protoc writes the descriptor set it also strips source-retention
 //! options: [`strip_source_retention`] does that on the output.
 
+mod lifetimes;
 mod names;
 mod required;
 mod slot;
@@ -25,6 +26,7 @@ mod corpus_tests;
 #[cfg(test)]
 mod tests;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use buffa_descriptor::{Cardinality, DescriptorPool, FieldDescriptor, Kind};
@@ -34,7 +36,7 @@ use crate::diagnostic::Diagnostic;
 
 use names::Symbols;
 use slot::{Element, walk};
-use wire::{Canon, LEN, START_GROUP, put_tag};
+use wire::{Canon, LEN, START_GROUP, Trace, put_tag};
 
 /// Field number of `uninterpreted_option` in every options message.
 const UNINTERPRETED_OPTION: i32 = 999;
@@ -120,6 +122,7 @@ fn run(
         if let Some(options) = names::options_type(pool, slot.type_name()) {
             let canon = Canon {
                 strip_source_retention: false,
+                trace: None,
             };
             bytes = wire::canonical(&bytes, &options, pool, canon);
         }
@@ -129,6 +132,12 @@ fn run(
     });
     if let Some(info) = file.source_code_info.as_option_mut() {
         source_info::move_interpreted(&mut info.location, &moved);
+    }
+    if failed.is_empty() && passes.contains(&true) {
+        let errors = lifetime_errors(file, pool);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
     }
     if !failed.is_empty() {
         let errors = failed
@@ -146,6 +155,52 @@ fn run(
     Ok(())
 }
 
+/// The lifetime errors of every element's options (see [`lifetimes`]),
+/// each at the element's name, as protoc reports them once the file is
+/// built.
+fn lifetime_errors(file: &mut FileDescriptorProto, pool: &DescriptorPool) -> Vec<Diagnostic> {
+    let edition = match file.syntax.as_deref() {
+        Some("editions") => file.edition.map_or(0, |e| e as i32),
+        Some("proto3") => 999,
+        _ => 998,
+    };
+    let mut found = Vec::new();
+    walk(file, &mut |element, slot| {
+        if !slot.is_set() {
+            return;
+        }
+        let Some(options) = names::options_type(pool, slot.type_name()) else {
+            return;
+        };
+        let errors = lifetimes::errors(&slot.encode(), &options, pool, edition);
+        if errors.is_empty() {
+            return;
+        }
+        let path = &element.options_path[..element.options_path.len() - 1];
+        let name_path = if path.is_empty() {
+            vec![2]
+        } else {
+            [path, &[1]].concat()
+        };
+        found.extend(errors.into_iter().map(|e| (name_path.clone(), e)));
+    });
+    let located = |path: &[i32]| {
+        file.source_code_info
+            .as_option()
+            .is_some_and(|info| info.location.iter().any(|l| l.path == path))
+    };
+    found
+        .into_iter()
+        .map(|(path, message)| {
+            if located(&path) {
+                Diagnostic::at_path(file, &path, message)
+            } else {
+                Diagnostic::file(file.name.as_deref().unwrap_or_default(), message)
+            }
+        })
+        .collect()
+}
+
 /// Strips what protoc strips from each file it writes: options declared
 /// with `retention = RETENTION_SOURCE` (custom ones included, at any
 /// depth), and options messages left empty by that, with their source
@@ -153,9 +208,6 @@ fn run(
 /// `pool`, which must hold the file with its options interpreted (so
 /// that the retention and packing of its own extensions are known).
 pub(crate) fn strip_source_retention(file: &mut FileDescriptorProto, pool: &DescriptorPool) {
-    let canon = Canon {
-        strip_source_retention: true,
-    };
     let mut stripped = Vec::new();
     walk(file, &mut |element, slot| {
         if !slot.is_set() {
@@ -165,15 +217,22 @@ pub(crate) fn strip_source_retention(file: &mut FileDescriptorProto, pool: &Desc
             return;
         };
         let before = slot.encode();
+        let trace = RefCell::new(Trace {
+            path: element.options_path.clone(),
+            stripped: Vec::new(),
+        });
+        let canon = Canon {
+            strip_source_retention: true,
+            trace: Some(&trace),
+        };
         let after = wire::canonical(&before, &options, pool, canon);
         if after == before {
             return;
         }
-        let path = &element.options_path;
-        stripped.extend(source_info::stripped_paths(&before, &after, path));
+        stripped.extend(trace.into_inner().stripped);
         if after.is_empty() {
             slot.clear();
-            stripped.push(path.clone());
+            stripped.push(element.options_path.clone());
         } else {
             let _ = slot.replace(&after);
         }
@@ -221,10 +280,13 @@ impl OptionError {
 
 /// The state of one file's interpretation.
 struct Interpreter<'a> {
+    /// The file's imports and the file.
     pool: &'a DescriptorPool,
     /// The file's name.
     file: &'a str,
+    /// The names the file sees.
     symbols: &'a Symbols<'a>,
+    /// The errors so far, in protoc's order.
     errors: Vec<OptionError>,
     /// Source info paths of uninterpreted options, to the paths of the
     /// options they became.

@@ -5,8 +5,6 @@ use std::collections::HashMap;
 
 use buffa_types::google::protobuf::source_code_info::Location;
 
-use super::wire;
-
 /// Gives each location of an interpreted option (`[.., 999, i]`) the path
 /// of the option it became, and drops the locations under it (its name
 /// parts and value), as protoc's `UpdateSourceCodeInfo` does.
@@ -29,26 +27,6 @@ pub(crate) fn move_interpreted(locations: &mut Vec<Location>, moved: &HashMap<Ve
         out.push(location);
     }
     *locations = out;
-}
-
-/// The paths of the fields of an options message at `path` that
-/// stripping removed: those set in `before` and not in `after`.
-pub(crate) fn stripped_paths(before: &[u8], after: &[u8], path: &[i32]) -> Vec<Vec<i32>> {
-    let numbers = |bytes: &[u8]| -> Vec<u32> {
-        wire::records(bytes)
-            .unwrap_or_default()
-            .iter()
-            .map(|r| r.number)
-            .collect()
-    };
-    let kept = numbers(after);
-    let mut removed = numbers(before);
-    removed.retain(|n| !kept.contains(n));
-    removed.dedup();
-    removed
-        .into_iter()
-        .map(|n| [path, &[n as i32]].concat())
-        .collect()
 }
 
 /// Removes every location under one of `stripped`.

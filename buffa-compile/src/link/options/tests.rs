@@ -21,11 +21,17 @@ use super::{interpret, strip_source_retention};
 /// An option's value as protoc's parser records it.
 #[derive(Clone, Copy)]
 enum V<'a> {
+    /// `identifier_value`.
     Id(&'a str),
+    /// `positive_int_value`.
     Pos(u64),
+    /// `negative_int_value`.
     Neg(i64),
+    /// `double_value`.
     Dbl(f64),
+    /// `string_value`.
     Str(&'a [u8]),
+    /// `aggregate_value`: the text between the braces.
     Agg(&'a str),
 }
 
@@ -67,6 +73,11 @@ fn opt(name: &str, value: V<'_>) -> UninterpretedOption {
 /// Runs protoc on `files` (name, text) with `root` last, with the
 /// googleapis include root after them; the descriptor set or stderr.
 fn protoc(files: &[(&str, &str)]) -> Result<FileDescriptorSet, String> {
+    protoc_with(files, false)
+}
+
+/// [`protoc`], with `--include_source_info` when `source_info`.
+fn protoc_with(files: &[(&str, &str)], source_info: bool) -> Result<FileDescriptorSet, String> {
     static RUN: AtomicU32 = AtomicU32::new(0);
     let dir = std::env::temp_dir().join(format!(
         "buffa-compile-options-{}-{}",
@@ -80,7 +91,11 @@ fn protoc(files: &[(&str, &str)]) -> Result<FileDescriptorSet, String> {
     }
     let protoc = protoc_bin_vendored::protoc_bin_path().unwrap();
     let wkt = protoc_bin_vendored::include_path().unwrap();
-    let output = Command::new(protoc)
+    let mut command = Command::new(protoc);
+    if source_info {
+        command.arg("--include_source_info");
+    }
+    let output = command
         .arg("--include_imports")
         .arg("--descriptor_set_out=/dev/stdout")
         .arg(format!("-I{}", dir.display()))
@@ -671,6 +686,11 @@ fn aggregate_errors_are_worded_as_protoc_words_them() {
         "[my.nope]: 1",
         "r: [1, x]",
         "a: 99999999999",
+        "a 1",
+        "r: [1 2]",
+        "s: 1",
+        "a: -",
+        "[my.sub_ext]: 1",
     ];
     let required = "syntax = \"proto2\";\npackage r;\nimport \"google/protobuf/descriptor.proto\";\nmessage Inner { required int32 x = 1; }\nmessage R { required int32 a = 1; optional Inner inner = 2; repeated Inner list = 3; required Inner b = 4; }\nextend google.protobuf.FileOptions { optional R r = 50000; }\nOPTION\n";
     let rejected = required.replace(
@@ -700,7 +720,7 @@ fn aggregate_errors_are_worded_as_protoc_words_them() {
             &[(&[8], vec![opt("(my.sub)", V::Agg(value))])],
         );
         let message = stderr.splitn(4, ':').nth(3).unwrap().trim();
-        assert_eq!(ours.unwrap_err()[0], message);
+        assert_eq!(ours.unwrap_err()[0].trim(), message, "{value}");
     }
 }
 
@@ -825,4 +845,175 @@ service S { option (my.svc) = 1; rpc R(M) returns (M) { option deprecated = 4; }
     let error = compiler.compile(&["bad.proto"]).unwrap_err();
     let ours: Vec<String> = error.diagnostics().iter().map(|d| d.to_string()).collect();
     assert_eq!(ours, theirs);
+}
+
+#[test]
+fn source_info_follows_interpreted_and_stripped_options() {
+    let text = r#"syntax = "proto2";
+package s;
+import "custom.proto";
+// The file's options.
+option java_package = "s";
+option (my.src) = 1; // stripped
+option (my.sub).s = "stripped";
+option (my.sub).a = 1;
+option (my.rep) = 1;
+option (my.rep) = 2;
+option (my.subs) = { s: "x" a: 2 };
+message M {
+  option (my.msub).s = "only this";
+  optional int32 f = 1 [(my.fcolor) = GREEN, deprecated = true];
+}
+"#;
+    let files = [("custom.proto", CUSTOM), ("s.proto", text)];
+    let expected = protoc_with(&files, true).unwrap();
+    let mut compiler = crate::Compiler::new();
+    compiler.include_source_info(true);
+    for (name, text) in files {
+        compiler.source(name, text);
+    }
+    let ours = compiler.compile(&["s.proto"]).unwrap();
+    let (ours, theirs) = (ours.file.last().unwrap(), expected.file.last().unwrap());
+    assert_eq!(
+        ours.encode_to_vec(),
+        theirs.encode_to_vec(),
+        "\nours:   {ours:?}\nprotoc: {theirs:?}"
+    );
+}
+
+#[test]
+fn options_used_outside_their_editions_are_errors() {
+    let cases = [
+        "edition = \"2023\";\npackage l;\nimport \"google/protobuf/java_features.proto\";\noption features.(pb.java).nest_in_file_class = YES;\n",
+        "edition = \"2024\";\npackage l;\noption java_multiple_files = true;\nmessage M { int32 a = 1; }\n",
+        "edition = \"2023\";\npackage l;\nmessage M { option features.enforce_naming_style = STYLE2024; int32 a = 1; }\n",
+    ];
+    for text in cases {
+        let files = [("l.proto", text)];
+        let stderr = protoc(&files).unwrap_err();
+        let theirs: Vec<&str> = stderr
+            .lines()
+            .map(|l| &l[l.find("l.proto").unwrap_or(0)..])
+            .collect();
+        let mut compiler = crate::Compiler::new();
+        compiler.source("l.proto", text);
+        let error = compiler.compile(&["l.proto"]).unwrap_err();
+        let ours: Vec<String> = error.diagnostics().iter().map(|d| d.to_string()).collect();
+        assert_eq!(ours, theirs, "{text}");
+    }
+}
+
+#[test]
+fn tricky_values_end_to_end() {
+    let statements = [
+        "option (my.fl) = 1e40;",
+        "option (my.fl) = -1e-50;",
+        "option (my.db) = nan;",
+        "option (my.db) = -nan;",
+        "option (my.fl) = inf;",
+        "option (my.i64) = -0;",
+        "option (my.u64) = 0x10;",
+        "option (my.i32) = 010;",
+        "option (my.db) = 18446744073709551616;",
+        "option (my.by) = \"\\x00\\377\" 'a';",
+        "option (my.sub) = { };",
+        "option (my.sub) = { nested < a: 1 >, r: 1; r: 2 };",
+        "option (my.subs) = { };\noption (my.subs) = { a: 1 };",
+        "option (my.sub).nested.nested.a = 1;\noption (my.sub).nested.b = 2;",
+        "option (.my.st) = \"dot\";",
+        "option (my.grp) = { y: 9 };",
+    ];
+    for statement in statements {
+        let text = BAD_FILE.replace("OPTION", statement);
+        let files = [("custom.proto", CUSTOM), ("t.proto", text.as_str())];
+        let theirs = protoc(&files).unwrap_or_else(|e| panic!("{statement}: {e}"));
+        let mut compiler = crate::Compiler::new();
+        for (name, text) in files {
+            compiler.source(name, text);
+        }
+        let ours = compiler
+            .compile(&["t.proto"])
+            .unwrap_or_else(|e| panic!("{statement}: {e}"));
+        assert_eq!(
+            ours.encode_to_vec(),
+            theirs.encode_to_vec(),
+            "{statement}\nours:   {:?}\nprotoc: {:?}",
+            ours.file.last().unwrap().options,
+            theirs.file.last().unwrap().options
+        );
+    }
+}
+
+#[test]
+fn reserved_names_and_same_file_features_are_errors() {
+    let same_file_feature = r#"edition = "2023";
+package sf;
+import "google/protobuf/descriptor.proto";
+message MyFeatures {
+  enum V { V_UNKNOWN = 0; A = 1; B = 2; }
+  V v = 1 [
+    targets = TARGET_TYPE_FILE,
+    feature_support = { edition_introduced: EDITION_2023 },
+    edition_defaults = { edition: EDITION_LEGACY, value: "A" }
+  ];
+}
+extend google.protobuf.FeatureSet { MyFeatures my = 9999; }
+option features.(my).v = B;
+"#;
+    let reserved = "syntax = \"proto2\";\npackage u;\noption uninterpreted_option = 1;\n";
+    for text in [same_file_feature, reserved] {
+        let files = [("e.proto", text)];
+        let mut compiler = crate::Compiler::new();
+        compiler.source("e.proto", text);
+        let error = compiler.compile(&["e.proto"]).unwrap_err();
+        assert_eq!(
+            error.diagnostics()[0].to_string(),
+            protoc_first_error(&files)
+        );
+    }
+}
+
+#[test]
+#[ignore]
+fn print_aggregate_errors() {
+    let values = std::env::var("BUFFA_OPTIONS_VALUES").unwrap();
+    for value in values.split('|') {
+        let rejected = BAD_FILE.replace("OPTION", &format!("option (my.sub) = {{ {value} }};"));
+        let accepted = BAD_FILE.replace("OPTION", "");
+        let stderr = protoc(&[("custom.proto", CUSTOM), ("bad.proto", &rejected)]).err();
+        let (ours, _) = run(
+            &[("custom.proto", CUSTOM), ("bad.proto", &accepted)],
+            &[(&[8], vec![opt("(my.sub)", V::Agg(value))])],
+        );
+        eprintln!(
+            "{value}\n  protoc: {:?}\n  ours:   {:?}",
+            stderr.map(|s| s
+                .splitn(4, ':')
+                .nth(3)
+                .unwrap_or_default()
+                .trim()
+                .to_owned()),
+            ours.err()
+        );
+    }
+}
+
+#[test]
+#[ignore]
+fn print_protoc_and_ours() {
+    let name = std::env::var("BUFFA_OPTIONS_CASE").unwrap();
+    let text = std::fs::read_to_string(&name).unwrap();
+    let base = std::path::Path::new(&name)
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap();
+    let files = [(base, text.as_str())];
+    eprintln!("protoc: {:?}", protoc(&files).err());
+    let mut compiler = crate::Compiler::new();
+    compiler.source(base, text.as_str());
+    eprintln!(
+        "ours:   {:?}",
+        compiler.compile(&[base]).err().map(|e| e.to_string())
+    );
 }

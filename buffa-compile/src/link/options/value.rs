@@ -277,6 +277,30 @@ fn text_error(message: &str) -> String {
     if let Some(number) = message.strip_prefix("integer out of range: ") {
         return format!("Integer out of range ({number})");
     }
+    if let Some(rest) = message.strip_prefix("expected ")
+        && let Some((what, found)) = rest.split_once(", found ")
+    {
+        let token = if found == "end of input" {
+            Some(String::new())
+        } else {
+            ticked(found)
+        };
+        if let Some(token) = token {
+            match what {
+                "an integer" => return format!("Expected integer, got: {token}"),
+                "a string" => return format!("Expected string, got: {token}"),
+                "an identifier" => return format!("Expected identifier, got: {token}"),
+                _ => {}
+            }
+            let symbol = match what.split_once("` after `") {
+                Some((symbol, _)) => symbol.strip_prefix('`').map(str::to_owned),
+                None => ticked(what),
+            };
+            if let Some(symbol) = symbol {
+                return format!("Expected \"{symbol}\", found \"{token}\".");
+            }
+        }
+    }
     message.to_owned()
 }
 

@@ -13,6 +13,8 @@
 //! order they were written, after the rest. [`canonical`] computes that
 //! form from any encoding of the message.
 
+use std::cell::RefCell;
+
 use buffa_descriptor::{Cardinality, DescriptorPool, FieldDescriptor, Kind, MessageDescriptor};
 use buffa_types::google::protobuf::field_options::OptionRetention;
 
@@ -197,10 +199,50 @@ enum Values<'a> {
 
 /// What [`canonical`] does besides ordering.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Canon {
+pub(crate) struct Canon<'t> {
     /// Drop fields whose options say `retention = RETENTION_SOURCE`, and
     /// options messages (`google.protobuf.*Options`) left empty by that.
     pub(crate) strip_source_retention: bool,
+    /// Where to record the paths of what was stripped.
+    pub(crate) trace: Option<&'t RefCell<Trace>>,
+}
+
+/// The paths of stripped fields, as protoc's `StripMessage` records them
+/// for removing their source info.
+#[derive(Debug, Default)]
+pub(crate) struct Trace {
+    /// The path of the message being written (field numbers, and indices
+    /// of repeated fields).
+    pub(crate) path: Vec<i32>,
+    /// Each stripped field's path.
+    pub(crate) stripped: Vec<Vec<i32>>,
+}
+
+impl Canon<'_> {
+    /// Records that the field `number` of the current message was
+    /// stripped.
+    fn stripped(&self, number: u32) {
+        if let Some(trace) = self.trace {
+            let mut trace = trace.borrow_mut();
+            let mut path = trace.path.clone();
+            path.push(number as i32);
+            trace.stripped.push(path);
+        }
+    }
+
+    /// Runs `f` with `steps` appended to the current path.
+    fn under<R>(&self, steps: &[i32], f: impl FnOnce() -> R) -> R {
+        if let Some(trace) = self.trace {
+            trace.borrow_mut().path.extend_from_slice(steps);
+        }
+        let result = f();
+        if let Some(trace) = self.trace {
+            let mut trace = trace.borrow_mut();
+            let len = trace.path.len() - steps.len();
+            trace.path.truncate(len);
+        }
+        result
+    }
 }
 
 /// `bytes`, an encoding of a `message`, in the form protoc's output gives
@@ -276,6 +318,7 @@ fn canonical_at(
     let mut out = Vec::with_capacity(bytes.len());
     for (field, values) in known {
         if canon.strip_source_retention && is_source_retention(&field) {
+            canon.stripped(field.number());
             continue;
         }
         if message_set && field.is_extension() {
@@ -283,7 +326,9 @@ fn canonical_at(
                 let Kind::Message(item_type) = field.kind() else {
                     continue;
                 };
-                let payload = canonical_at(&values.concat(), &item_type, pool, canon, depth + 1)?;
+                let payload = canon.under(&[field.number() as i32], || {
+                    canonical_at(&values.concat(), &item_type, pool, canon, depth + 1)
+                })?;
                 put_tag(&mut out, 1, START_GROUP);
                 put_tag(&mut out, 2, VARINT);
                 put_varint(&mut out, u64::from(field.number()));
@@ -359,11 +404,17 @@ fn write_field(
 ) -> Option<()> {
     let number = field.number();
     let repeated = field.cardinality() == Cardinality::Repeated;
-    let nested = |payload: &[u8]| -> Option<Vec<u8>> {
-        match field.kind() {
-            Kind::Message(message) => canonical_at(payload, &message, pool, canon, depth + 1),
-            _ => Some(payload.to_vec()),
-        }
+    let nested = |payload: &[u8], index: Option<usize>| -> Option<Vec<u8>> {
+        let Kind::Message(message) = field.kind() else {
+            return Some(payload.to_vec());
+        };
+        let steps: &[i32] = match index {
+            Some(i) => &[number as i32, i as i32],
+            None => &[number as i32],
+        };
+        canon.under(steps, || {
+            canonical_at(payload, &message, pool, canon, depth + 1)
+        })
     };
     match values {
         Values::Scalars(values) => {
@@ -384,17 +435,18 @@ fn write_field(
         Values::Payloads(values) => {
             let is_message = matches!(field.kind(), Kind::Message(_));
             if repeated {
-                for value in values {
-                    put_len(out, number, &nested(value)?);
+                for (i, value) in values.iter().enumerate() {
+                    put_len(out, number, &nested(value, Some(i))?);
                 }
             } else if is_message {
-                let merged = nested(&values.concat())?;
+                let merged = nested(&values.concat(), None)?;
                 let emptied = canon.strip_source_retention
                     && merged.is_empty()
                     && values.iter().any(|v| !v.is_empty());
                 if let (true, Kind::Message(message)) = (emptied, field.kind())
                     && is_options_message(&message)
                 {
+                    canon.stripped(number);
                     return Some(());
                 }
                 put_len(out, number, &merged);
@@ -404,9 +456,13 @@ fn write_field(
         }
         Values::Groups(values) => {
             let bodies: Vec<Vec<u8>> = if repeated {
-                values.iter().map(|v| nested(v)).collect::<Option<_>>()?
+                values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| nested(v, Some(i)))
+                    .collect::<Option<_>>()?
             } else {
-                vec![nested(&values.concat())?]
+                vec![nested(&values.concat(), None)?]
             };
             for body in bodies {
                 put_tag(out, number, START_GROUP);
