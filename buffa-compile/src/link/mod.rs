@@ -91,6 +91,12 @@ fn interpret_options(
     // interpreted, and the checks they could relax relaxed.
     let mut linked = pending::for_interpretation(file);
     options::interpret_builtin(&mut linked, pool);
+    // protoc resolves features (and refuses them outside editions) once
+    // builtin options are interpreted, before extension options are.
+    let errors = option_checks::features_outside_editions(&mut linked);
+    if !errors.is_empty() {
+        return Err(errors.iter().map(|e| e.diagnostic(file)).collect());
+    }
     pending::after_builtin_options(&mut linked);
     match pool.with_file(linked, |pool| options::interpret(file, pool)) {
         Ok(result) => result,
