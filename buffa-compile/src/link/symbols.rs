@@ -76,6 +76,9 @@ pub(crate) struct Staged<'a> {
     /// Files whose symbols the new file sees: itself, its imports and what
     /// they re-export with `import public`, transitively.
     visible: Vec<bool>,
+    /// The packages of those files and their prefixes (`a` and `a.b` of
+    /// `a.b`): the packages the new file sees whoever declared them first.
+    visible_packages: HashSet<String>,
     /// The last name found only in a file that is not imported, and that
     /// file's index, as protoc remembers them during one lookup.
     pub(crate) undeclared: RefCell<Option<(String, usize)>>,
@@ -98,10 +101,13 @@ impl SymbolTable {
             .collect();
         let mut visible = vec![false; index + 1];
         visible[index] = true;
+        let mut visible_packages = HashSet::new();
+        add_package_prefixes(file.package(), &mut visible_packages);
         let mut queue = imports;
         while let Some(f) = queue.pop() {
             if !visible[f] {
                 visible[f] = true;
+                add_package_prefixes(&self.files[f].package, &mut visible_packages);
                 queue.extend(self.files[f].public_dependencies.iter().copied());
             }
         }
@@ -117,6 +123,7 @@ impl SymbolTable {
             enum_values: HashSet::new(),
             extension_ranges: HashMap::new(),
             visible,
+            visible_packages,
             undeclared: RefCell::new(None),
         }
     }
@@ -220,10 +227,13 @@ pub(crate) struct StagedParts {
     extension_ranges: HashMap<String, Vec<(i32, i32)>>,
 }
 
-/// Whether `package` is `name` or inside it (`a.b` is in `a`, `ab` is not).
-fn is_in_package(package: &str, name: &str) -> bool {
-    package.starts_with(name)
-        && (package.len() == name.len() || package.as_bytes()[name.len()] == b'.')
+/// Adds `package` and each package it is inside (`a.b` and `a` for
+/// `a.b`) to `packages`.
+fn add_package_prefixes(package: &str, packages: &mut HashSet<String>) {
+    let mut end = package.len();
+    while end > 0 && packages.insert(package[..end].to_owned()) {
+        end = package[..end].rfind('.').unwrap_or(0);
+    }
 }
 
 impl Staged<'_> {
@@ -262,16 +272,10 @@ impl Staged<'_> {
         if self.visible[symbol.file] {
             return Some(symbol.kind);
         }
-        if symbol.kind == SymbolKind::Package {
-            // A package may be declared by several files: any visible one
-            // will do.
-            let declared = is_in_package(&self.entry.package, full_name)
-                || self.visible.iter().enumerate().any(|(f, &v)| {
-                    v && f != self.index && is_in_package(&self.table.files[f].package, full_name)
-                });
-            if declared {
-                return Some(symbol.kind);
-            }
+        // A package may be declared by several files: any visible one will
+        // do.
+        if symbol.kind == SymbolKind::Package && self.visible_packages.contains(full_name) {
+            return Some(symbol.kind);
         }
         *self.undeclared.borrow_mut() = Some((full_name.to_owned(), symbol.file));
         None
