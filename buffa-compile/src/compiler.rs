@@ -164,8 +164,9 @@ struct Compilation<'a> {
     linked: HashMap<String, FileDescriptorProto>,
     /// Files that could not be read, parsed or linked.
     failed: Vec<String>,
-    /// The import chain being loaded, for recursive imports.
-    stack: Vec<String>,
+    /// The import chain being loaded, for recursive imports: each file
+    /// with the position of the import statement being followed.
+    stack: Vec<(String, Diagnostic)>,
     diagnostics: Vec<Diagnostic>,
     /// The text of every file read, for rendering diagnostics.
     sources: Vec<(String, String)>,
@@ -187,20 +188,31 @@ impl<'a> Compilation<'a> {
     /// Loads `name` and its imports; whether it linked. `importer` is the
     /// importing file and the index of the import, for the position of
     /// errors.
-    fn load(&mut self, name: &str, importer: Option<(&FileDescriptorProto, usize)>) -> bool {
+    fn load(&mut self, name: &str, importer: Option<Import<'_>>) -> bool {
         if self.linked.contains_key(name) {
             return true;
         }
         if self.failed.iter().any(|f| f == name) {
             return false;
         }
-        if let Some(start) = self.stack.iter().position(|f| f == name) {
-            let mut chain = self.stack[start..].join(" -> ");
-            chain.push_str(" -> ");
-            chain.push_str(name);
-            let message = format!("File recursively imports itself: {chain}");
-            self.diagnostics
-                .push(import_diagnostic(name, importer, message));
+        if let Some(start) = self.stack.iter().position(|(f, _)| f == name) {
+            // protoc reports a cycle at the import that enters it, in the
+            // file it starts from, then the failed import that closes it.
+            let chain: Vec<&str> = self.stack[start..]
+                .iter()
+                .map(|(f, _)| f.as_str())
+                .collect();
+            let mut entry = self.stack[start].1.clone();
+            entry.message = format!(
+                "File recursively imports itself: {} -> {name}",
+                chain.join(" -> ")
+            );
+            self.diagnostics.push(entry);
+            if importer.is_some() {
+                let message = format!("Import \"{name}\" was not found or had errors.");
+                self.diagnostics
+                    .push(import_diagnostic(name, importer, message));
+            }
             return false;
         }
         let text = match self.tree.read(name) {
@@ -215,7 +227,8 @@ impl<'a> Compilation<'a> {
                 return self.fail_import(name, importer);
             }
         };
-        self.sources.push((name.to_owned(), text.clone()));
+        self.sources
+            .push((name.to_owned(), String::from_utf8_lossy(&text).into_owned()));
         let parsed = match parse_file(name, &text) {
             Ok(parsed) => parsed,
             Err(diagnostics) => {
@@ -223,12 +236,21 @@ impl<'a> Compilation<'a> {
                 return self.fail_import(name, importer);
             }
         };
-        self.stack.push(name.to_owned());
+        // Edition 2024's `import option "...";` statements are loaded after
+        // the plain imports, as protoc loads them.
+        let imports = (parsed.dependency.iter().enumerate())
+            .map(|(index, name)| (name, Import::new(&parsed, DEPENDENCY, index)))
+            .chain(
+                (parsed.option_dependency.iter().enumerate())
+                    .map(|(index, name)| (name, Import::new(&parsed, OPTION_DEPENDENCY, index))),
+            );
         let mut imports_ok = true;
-        for (index, dependency) in parsed.dependency.iter().enumerate() {
-            imports_ok &= self.load(dependency, Some((&parsed, index)));
+        for (dependency, import) in imports {
+            let at = import_diagnostic(name, Some(import), String::new());
+            self.stack.push((name.to_owned(), at));
+            imports_ok &= self.load(dependency, Some(import));
+            self.stack.pop();
         }
-        self.stack.pop();
         if !imports_ok {
             self.failed.push(name.to_owned());
             return self.fail_import(name, importer);
@@ -247,7 +269,7 @@ impl<'a> Compilation<'a> {
 
     /// Records that `name` failed and reports it at its import, as protoc
     /// does; returns `false`.
-    fn fail_import(&mut self, name: &str, importer: Option<(&FileDescriptorProto, usize)>) -> bool {
+    fn fail_import(&mut self, name: &str, importer: Option<Import<'_>>) -> bool {
         if !self.failed.iter().any(|f| f == name) {
             self.failed.push(name.to_owned());
         }
@@ -260,8 +282,8 @@ impl<'a> Compilation<'a> {
     }
 
     /// The roots and everything they import, each after its imports (in
-    /// the order of its `import` statements), each once: the order of
-    /// protoc's `--include_imports`.
+    /// the order of its `import` statements, then its `import option`
+    /// statements), each once: the order of protoc's `--include_imports`.
     fn transitive_order(&self, roots: &[String]) -> Vec<String> {
         fn visit(
             name: &str,
@@ -271,7 +293,8 @@ impl<'a> Compilation<'a> {
             if order.iter().any(|n| n == name) {
                 return;
             }
-            for dependency in &linked[name].dependency {
+            let file = &linked[name];
+            for dependency in file.dependency.iter().chain(&file.option_dependency) {
                 visit(dependency, linked, order);
             }
             order.push(name.to_owned());
@@ -284,16 +307,34 @@ impl<'a> Compilation<'a> {
     }
 }
 
-/// A diagnostic at the `import` statement `importer` names, or of the file
+/// `FileDescriptorProto.dependency`'s field number, the start of an
+/// import's source path.
+const DEPENDENCY: i32 = 3;
+/// `FileDescriptorProto.option_dependency`'s field number.
+const OPTION_DEPENDENCY: i32 = 15;
+
+/// An import statement: the importing file and the statement's source
+/// path (`[3, i]` for the i-th `import`, `[15, i]` for `import option`).
+#[derive(Clone, Copy)]
+struct Import<'a> {
+    file: &'a FileDescriptorProto,
+    path: [i32; 2],
+}
+
+impl<'a> Import<'a> {
+    fn new(file: &'a FileDescriptorProto, field: i32, index: usize) -> Import<'a> {
+        Import {
+            file,
+            path: [field, index as i32],
+        }
+    }
+}
+
+/// A diagnostic at the import statement `importer` names, or of the file
 /// `name` itself when it was not imported.
-fn import_diagnostic(
-    name: &str,
-    importer: Option<(&FileDescriptorProto, usize)>,
-    message: String,
-) -> Diagnostic {
+fn import_diagnostic(name: &str, importer: Option<Import<'_>>, message: String) -> Diagnostic {
     match importer {
-        // FileDescriptorProto.dependency is field 3.
-        Some((file, index)) => Diagnostic::at_path(file, &[3, index as i32], message),
+        Some(import) => Diagnostic::at_path(import.file, &import.path, message),
         None => Diagnostic::file(name, message),
     }
 }

@@ -70,30 +70,28 @@ impl SourceTree {
         self.bundled = bundled;
     }
 
-    /// The text of the file imported as `name`: from memory, else from the
+    /// The bytes of the file imported as `name`: from memory, else from the
     /// first include directory holding it, else from the bundled files.
-    pub(crate) fn read(&self, name: &str) -> Result<Option<String>, Diagnostic> {
+    /// Like protoc, the compiler reads bytes: text outside string literals
+    /// and identifiers (a Latin-1 comment) need not be UTF-8.
+    pub(crate) fn read(&self, name: &str) -> Result<Option<Vec<u8>>, Diagnostic> {
         if let Some(text) = self.in_memory.get(name) {
-            return Ok(Some(text.clone()));
+            return Ok(Some(text.clone().into_bytes()));
         }
         if is_canonical(name) {
             for dir in &self.includes {
                 let path = dir.join(name);
                 if path.is_file() {
                     return std::fs::read(&path)
-                        .map_err(|e| Diagnostic::file(name, format!("Read error: {e}")))
-                        .and_then(|bytes| {
-                            String::from_utf8(bytes)
-                                .map_err(|_| Diagnostic::file(name, "File is not valid UTF-8."))
-                        })
-                        .map(Some);
+                        .map(Some)
+                        .map_err(|e| Diagnostic::file(name, format!("Read error: {e}")));
                 }
             }
         }
         if self.bundled
             && let Some((_, text)) = BUNDLED.iter().find(|(n, _)| *n == name)
         {
-            return Ok(Some((*text).to_owned()));
+            return Ok(Some(text.as_bytes().to_vec()));
         }
         Ok(None)
     }
@@ -181,7 +179,7 @@ mod tests {
         tree.add("google/protobuf/empty.proto".into(), "x".into());
         assert_eq!(
             tree.read("google/protobuf/empty.proto").unwrap().as_deref(),
-            Some("x")
+            Some(&b"x"[..])
         );
     }
 
@@ -192,7 +190,11 @@ mod tests {
             .read("google/protobuf/timestamp.proto")
             .unwrap()
             .unwrap();
-        assert!(text.contains("message Timestamp"));
+        assert!(
+            String::from_utf8(text)
+                .unwrap()
+                .contains("message Timestamp")
+        );
         let mut without = SourceTree::new();
         without.set_bundled(false);
         assert_eq!(

@@ -46,12 +46,15 @@ use tokenizer::{Kind, Tokenizer};
 /// `optional`'s synthetic oneofs generated, and `source_code_info` always
 /// present (the linker locates its errors with it; the compiler drops it
 /// when the caller does not ask for it).
-pub(crate) fn parse_file(name: &str, text: &str) -> Result<FileDescriptorProto, Vec<Diagnostic>> {
+pub(crate) fn parse_file(
+    name: &str,
+    text: &(impl AsRef<[u8]> + ?Sized),
+) -> Result<FileDescriptorProto, Vec<Diagnostic>> {
     let mut file = FileDescriptorProto {
         name: Some(name.to_owned()),
         ..Default::default()
     };
-    let mut parser = Parser::new(text.as_bytes());
+    let mut parser = Parser::new(text.as_ref());
     parser.parse(&mut file);
     let mut errors = parser.input.errors;
     if errors.is_empty() && parser.too_deep {

@@ -71,10 +71,12 @@ impl<'a> Symbols<'a> {
     fn build(&self) -> HashMap<String, SymbolKind> {
         let mut table = HashMap::new();
         let mut visible = Vec::new();
+        // Options also see the files imported with `import option`.
         let mut queue: Vec<_> = self
             .file
             .dependency
             .iter()
+            .chain(&self.file.option_dependency)
             .filter_map(|name| self.pool.get_file_by_name(name))
             .collect();
         while let Some(dependency) = queue.pop() {
