@@ -709,3 +709,90 @@ fn a_file_added_for_a_while_is_taken_out_again() {
     pool.add_file_descriptor_proto(last.clone()).unwrap();
     assert_eq!(pool.file_descriptor_set(), set);
 }
+
+#[test]
+fn the_naming_style_is_resolved_per_element() {
+    use buffa_types::google::protobuf::feature_set::EnforceNamingStyle;
+    use buffa_types::google::protobuf::{
+        DescriptorProto, FeatureSet, FieldDescriptorProto, FieldOptions, FileDescriptorProto,
+        MessageOptions, OneofDescriptorProto, OneofOptions,
+    };
+
+    let style = |style| FeatureSet {
+        enforce_naming_style: Some(style),
+        ..FeatureSet::default()
+    };
+    let int32 = |name: &str, number, oneof: Option<i32>, options: Option<FieldOptions>| {
+        FieldDescriptorProto {
+            name: Some(name.into()),
+            number: Some(number),
+            r#type: Some(buffa_types::google::protobuf::field_descriptor_proto::Type::Int32),
+            oneof_index: oneof,
+            options: options.into(),
+            ..Default::default()
+        }
+    };
+    // edition = "2024"; message Checked { int32 a = 1; int32 b = 2
+    // [features.enforce_naming_style = STYLE_LEGACY]; oneof o { option
+    // features.enforce_naming_style = STYLE_LEGACY; int32 c = 3; } }
+    // message Legacy { option features.enforce_naming_style =
+    // STYLE_LEGACY; int32 d = 1; }
+    let file = FileDescriptorProto {
+        name: Some("naming.proto".into()),
+        syntax: Some("editions".into()),
+        edition: Some(Edition::Edition2024),
+        message_type: vec![
+            DescriptorProto {
+                name: Some("Checked".into()),
+                field: vec![
+                    int32("a", 1, None, None),
+                    int32(
+                        "b",
+                        2,
+                        None,
+                        Some(FieldOptions {
+                            features: style(EnforceNamingStyle::StyleLegacy).into(),
+                            ..Default::default()
+                        }),
+                    ),
+                    int32("c", 3, Some(0), None),
+                ],
+                oneof_decl: vec![OneofDescriptorProto {
+                    name: Some("o".into()),
+                    options: OneofOptions {
+                        features: style(EnforceNamingStyle::StyleLegacy).into(),
+                        ..Default::default()
+                    }
+                    .into(),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            },
+            DescriptorProto {
+                name: Some("Legacy".into()),
+                field: vec![int32("d", 1, None, None)],
+                options: MessageOptions {
+                    features: style(EnforceNamingStyle::StyleLegacy).into(),
+                    ..Default::default()
+                }
+                .into(),
+                ..Default::default()
+            },
+        ],
+        ..Default::default()
+    };
+    let mut pool = DescriptorPool::new();
+    pool.add_file_descriptor_proto(file).unwrap();
+    let checked = message(&pool, "Checked");
+    assert!(checked.features().checks_naming_style());
+    assert!(field(&checked, "a").features().checks_naming_style());
+    assert!(!field(&checked, "b").features().checks_naming_style());
+    // A field in a oneof inherits the oneof's features.
+    assert!(!field(&checked, "c").features().checks_naming_style());
+    let legacy = message(&pool, "Legacy");
+    assert_eq!(
+        legacy.features().enforce_naming_style,
+        EnforceNamingStyle::StyleLegacy
+    );
+    assert!(!field(&legacy, "d").features().checks_naming_style());
+}

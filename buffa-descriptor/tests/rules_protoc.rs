@@ -250,6 +250,11 @@ fn edition_defaults_match_protoc() {
                 fixed.message_encoding,
             ),
             json_format: pick(edition, overridable.json_format, fixed.json_format),
+            enforce_naming_style: pick(
+                edition,
+                overridable.enforce_naming_style,
+                fixed.enforce_naming_style,
+            ),
         };
         assert_eq!(
             ResolvedFeatures::for_edition(edition),

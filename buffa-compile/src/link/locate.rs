@@ -29,9 +29,10 @@ pub(crate) enum ErrorLocation {
     JsonName,
     /// The element as a whole.
     Other,
-    /// No position: protoc reports some errors against a copy of the
-    /// element its parser never saw, and so without a position.
-    Nowhere,
+    /// A part protoc's parser records no position for (a oneof's name), or
+    /// an error protoc reports against a copy of the element its parser
+    /// never saw: the error is the file's, without line and column.
+    Unrecorded,
 }
 
 impl ErrorLocation {
@@ -48,7 +49,7 @@ impl ErrorLocation {
             ErrorLocation::InputType => &[&[2]],
             ErrorLocation::OutputType => &[&[3]],
             ErrorLocation::JsonName => &[&[10]],
-            ErrorLocation::Other | ErrorLocation::Nowhere => &[],
+            ErrorLocation::Other | ErrorLocation::Unrecorded => &[],
         }
     }
 }
@@ -80,6 +81,9 @@ impl Located {
     /// parser recorded none for that part (the fields of a map entry, which
     /// the parser generates, have none).
     pub(crate) fn diagnostic(&self, file: &FileDescriptorProto) -> Diagnostic {
+        if self.location == ErrorLocation::Unrecorded {
+            return Diagnostic::file(file.name(), self.message.clone());
+        }
         let locations = file
             .source_code_info
             .as_option()

@@ -4,12 +4,14 @@
 //! the table ([`symbols`]), every name it writes is resolved
 //! ([`resolve`]), its options are interpreted, and the result is checked
 //! by a [`DescriptorPool`] holding the files linked before, which applies
-//! protoc's rules once for the compiler and for reflection. The file is
-//! then written as protoc's `CopyTo` writes it ([`copy`]).
+//! protoc's rules once for the compiler and for reflection, and last for
+//! edition 2024's naming style ([`naming`]). The file is then written as
+//! protoc's `CopyTo` writes it ([`copy`]).
 
 mod checks;
 mod copy;
 mod locate;
+mod naming;
 mod option_checks;
 mod options;
 mod pending;
@@ -57,15 +59,31 @@ impl Linker {
             return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
         }
         copy::copy_to(&mut file);
-        interpret_options(&mut self.pool, &mut file)?;
+        let lifetimes = interpret_options(&mut self.pool, &mut file)?;
         let mut errors = option_checks::features_outside_editions(&mut file);
         errors.extend(checks::validate(&file));
         errors.extend(option_checks::validate(&file, &self.pool));
         if !errors.is_empty() {
             return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
         }
-        if let Err(error) = self.pool.add_file_descriptor_proto(file.clone()) {
+        // protoc checks the naming style of a file with no other error,
+        // after the checks the pool makes, and the lifetimes of its options
+        // last, once it is built: a file refused by either stays out of
+        // the pool.
+        let naming = naming::validate(&file, &self.pool);
+        let checked = if naming.is_empty() && lifetimes.is_empty() {
+            self.pool.add_file_descriptor_proto(file.clone())
+        } else {
+            self.pool.with_file(file.clone(), |_| ())
+        };
+        if let Err(error) = checked {
             return Err(vec![pool_diagnostic(&file, &error)]);
+        }
+        if !naming.is_empty() {
+            return Err(naming.iter().map(|e| e.diagnostic(&file)).collect());
+        }
+        if !lifetimes.is_empty() {
+            return Err(lifetimes);
         }
         // What protoc writes: source-retention options stripped (the pool
         // keeps them, as protoc's does, for the files that import this one).
@@ -78,13 +96,14 @@ impl Linker {
 
 /// Interprets the options of `file` (linked, not yet in the pool), as
 /// protoc does after cross-linking and before validating the file,
-/// against a pool holding its imports and the file itself.
+/// against a pool holding its imports and the file itself; returns the
+/// lifetime errors of its options, which protoc reports last.
 fn interpret_options(
     pool: &mut DescriptorPool,
     file: &mut FileDescriptorProto,
-) -> Result<(), Vec<Diagnostic>> {
+) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
     if !has_uninterpreted_options(file) {
-        return Ok(());
+        return Ok(Vec::new());
     }
     // The pool checks rules that depend on builtin options (`allow_alias`,
     // `message_set_wire_format`, features): it gets the file with those

@@ -250,7 +250,7 @@ impl Context<'_> {
         let options = field.options.as_option();
         if (19_000..=19_999).contains(&field.number()) {
             error(
-                ErrorLocation::Nowhere,
+                ErrorLocation::Unrecorded,
                 "Field numbers 19000 through 19999 are reserved for the protocol buffer library \
                  implementation.",
             );

@@ -13,11 +13,13 @@
 //! (`protoc --edition_defaults_out`, which `tests/rules_protoc.rs`
 //! compares them with) for the features read here; an
 //! edition missing from [`ResolvedFeatures::for_edition`] is refused, not
-//! guessed. The features that only protoc enforces
-//! (`enforce_naming_style`, `default_symbol_visibility`) are not resolved.
+//! guessed. Of the features that only protoc enforces,
+//! `enforce_naming_style` is resolved (for a compiler's naming checks) and
+//! `default_symbol_visibility` is not.
 
 use buffa_types::google::protobuf::feature_set::{
-    EnumType, FieldPresence, JsonFormat, MessageEncoding, RepeatedFieldEncoding, Utf8Validation,
+    EnforceNamingStyle, EnumType, FieldPresence, JsonFormat, MessageEncoding,
+    RepeatedFieldEncoding, Utf8Validation,
 };
 use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
 use buffa_types::google::protobuf::field_options::OptionTargetType;
@@ -62,6 +64,13 @@ pub struct ResolvedFeatures {
     pub message_encoding: MessageEncoding,
     /// `json_format`: whether the JSON mapping must be well defined.
     pub json_format: JsonFormat,
+    /// `enforce_naming_style`: which naming rules a compiler enforces on
+    /// the element's name ([`checks_naming_style`] and
+    /// [`checks_name_collisions`] read it).
+    ///
+    /// [`checks_naming_style`]: ResolvedFeatures::checks_naming_style
+    /// [`checks_name_collisions`]: ResolvedFeatures::checks_name_collisions
+    pub enforce_naming_style: EnforceNamingStyle,
 }
 
 /// What a field's proto2 or proto3 syntax says that editions express as
@@ -105,6 +114,7 @@ impl ResolvedFeatures {
                 utf8_validation: Utf8Validation::None,
                 message_encoding: MessageEncoding::LengthPrefixed,
                 json_format: JsonFormat::LegacyBestEffort,
+                enforce_naming_style: EnforceNamingStyle::StyleLegacy,
             },
             Edition::Proto3 => ResolvedFeatures {
                 field_presence: FieldPresence::Implicit,
@@ -113,10 +123,11 @@ impl ResolvedFeatures {
                 utf8_validation: Utf8Validation::Verify,
                 message_encoding: MessageEncoding::LengthPrefixed,
                 json_format: JsonFormat::Allow,
+                enforce_naming_style: EnforceNamingStyle::StyleLegacy,
             },
             // 2024 changed only features that protoc enforces (naming
-            // style, symbol visibility): the two agree on every feature
-            // read here.
+            // style, symbol visibility): the two agree on every other
+            // feature read here.
             Edition::Edition2023 | Edition::Edition2024 => ResolvedFeatures {
                 field_presence: FieldPresence::Explicit,
                 enum_type: EnumType::Open,
@@ -124,6 +135,11 @@ impl ResolvedFeatures {
                 utf8_validation: Utf8Validation::Verify,
                 message_encoding: MessageEncoding::LengthPrefixed,
                 json_format: JsonFormat::Allow,
+                enforce_naming_style: if edition == Edition::Edition2024 {
+                    EnforceNamingStyle::Style2024
+                } else {
+                    EnforceNamingStyle::StyleLegacy
+                },
             },
             _ => return None,
         })
@@ -149,6 +165,7 @@ impl ResolvedFeatures {
             utf8_validation: pick(set.utf8_validation, self.utf8_validation),
             message_encoding: pick(set.message_encoding, self.message_encoding),
             json_format: pick(set.json_format, self.json_format),
+            enforce_naming_style: pick(set.enforce_naming_style, self.enforce_naming_style),
         }
     }
 
@@ -194,6 +211,25 @@ impl ResolvedFeatures {
     /// declare is kept among the unknown fields.
     pub fn is_closed_enum(&self) -> bool {
         self.enum_type == EnumType::Closed
+    }
+
+    /// Whether the element's name must follow edition 2024's naming style
+    /// (`STYLE2024` or a later style, not `STYLE_LEGACY`): messages, enums,
+    /// services and methods in TitleCase, fields, oneofs and the package in
+    /// lower_snake_case, enum values in UPPER_SNAKE_CASE.
+    pub fn checks_naming_style(&self) -> bool {
+        matches!(
+            self.enforce_naming_style,
+            EnforceNamingStyle::Style2024 | EnforceNamingStyle::Style2026
+        )
+    }
+
+    /// Whether a field's or oneof's name must also not collide with what
+    /// generated code derives from its siblings (`STYLE2026`: no `has_x`,
+    /// `get_x`, `set_x`, `clear_x` or `x_value` next to a field or oneof
+    /// `x`, and no field named `descriptor`).
+    pub fn checks_name_collisions(&self) -> bool {
+        self.enforce_naming_style == EnforceNamingStyle::Style2026
     }
 }
 
@@ -328,14 +364,43 @@ mod tests {
         let proto3 = ResolvedFeatures::for_edition(Edition::Proto3).unwrap();
         assert_eq!(proto3.field_presence, FieldPresence::Implicit);
         // protoc 36.2's `--edition_defaults_out` gives 2024 the values of
-        // 2023 for every feature read here.
+        // 2023 for every feature read here but the naming style.
+        let edition2023 = ResolvedFeatures::for_edition(Edition::Edition2023).unwrap();
+        let edition2024 = ResolvedFeatures::for_edition(Edition::Edition2024).unwrap();
         assert_eq!(
-            ResolvedFeatures::for_edition(Edition::Edition2024),
-            ResolvedFeatures::for_edition(Edition::Edition2023)
+            ResolvedFeatures {
+                enforce_naming_style: EnforceNamingStyle::Style2024,
+                ..edition2023
+            },
+            edition2024
         );
+        assert!(edition2024.checks_naming_style() && !edition2024.checks_name_collisions());
+        assert!(!edition2023.checks_naming_style() && !proto3.checks_naming_style());
         for edition in [Edition::Unknown, Edition::Edition2026, Edition::Unstable] {
             assert_eq!(ResolvedFeatures::for_edition(edition), None, "{edition:?}");
         }
+    }
+
+    #[test]
+    fn the_naming_style_is_inherited_and_opted_out_of() {
+        let file = ResolvedFeatures::for_edition(Edition::Edition2024).unwrap();
+        let style = |style| FeatureSet {
+            enforce_naming_style: Some(style),
+            ..FeatureSet::default()
+        };
+        let legacy = file.merge(Some(&style(EnforceNamingStyle::StyleLegacy)));
+        assert!(!legacy.checks_naming_style());
+        let field = legacy.for_field(None, FieldSyntax::default());
+        assert!(!field.checks_naming_style());
+        let back = legacy.for_field(
+            Some(&style(EnforceNamingStyle::Style2024)),
+            FieldSyntax::default(),
+        );
+        assert!(back.checks_naming_style() && !back.checks_name_collisions());
+        let collisions = file.merge(Some(&style(EnforceNamingStyle::Style2026)));
+        assert!(collisions.checks_naming_style() && collisions.checks_name_collisions());
+        // `ENFORCE_NAMING_STYLE_UNKNOWN` sets nothing.
+        assert_eq!(file.merge(Some(&style(EnforceNamingStyle::Unknown))), file);
     }
 
     #[test]

@@ -45,10 +45,14 @@ const UNINTERPRETED_OPTION: i32 = 999;
 /// and the file itself, names resolved, this file's options still
 /// uninterpreted), as protoc does; the errors are protoc's, at protoc's
 /// positions.
+///
+/// What it returns are the lifetime errors of the interpreted options
+/// (see [`lifetimes`]): protoc reports them only once the file is built
+/// with no other error, so the linker reports them last.
 pub(crate) fn interpret(
     file: &mut FileDescriptorProto,
     pool: &DescriptorPool,
-) -> Result<(), Vec<Diagnostic>> {
+) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
     run(file, pool, &[false, true])
 }
 
@@ -62,12 +66,13 @@ pub(crate) fn interpret_builtin(file: &mut FileDescriptorProto, pool: &Descripto
 }
 
 /// Interprets the options of `file` in the given passes (`false`: names
-/// starting with a field, `true`: names starting with an extension).
+/// starting with a field, `true`: names starting with an extension);
+/// returns the lifetime errors, checked after the last pass.
 fn run(
     file: &mut FileDescriptorProto,
     pool: &DescriptorPool,
     passes: &[bool],
-) -> Result<(), Vec<Diagnostic>> {
+) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
     let mut pending = Vec::new();
     walk(file, &mut |element, slot| {
         let options = slot.uninterpreted();
@@ -81,7 +86,7 @@ fn run(
         }
     });
     if pending.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let name = file.name.clone().unwrap_or_default();
     let snapshot = file.clone();
@@ -134,10 +139,7 @@ fn run(
         source_info::move_interpreted(&mut info.location, &moved);
     }
     if failed.is_empty() && passes.contains(&true) {
-        let errors = lifetime_errors(file, pool);
-        if !errors.is_empty() {
-            return Err(errors);
-        }
+        return Ok(lifetime_errors(file, pool));
     }
     if !failed.is_empty() {
         let errors = failed
@@ -152,7 +154,7 @@ fn run(
             .collect();
         return Err(errors);
     }
-    Ok(())
+    Ok(Vec::new())
 }
 
 /// The lifetime errors of every element's options (see [`lifetimes`]),
