@@ -275,3 +275,198 @@ fn googleapis_links_as_protoc_links_it() {
         tally.link_differences.join("\n")
     );
 }
+
+/// Small files that exercise what linking writes (without options, which
+/// are interpreted in a later stage): both compilers must write the same
+/// bytes.
+#[test]
+fn small_files_compile_as_protoc_compiles_them() {
+    let files = [
+        (
+            "proto2.proto",
+            "syntax = \"proto2\";\npackage p;\nimport \"dep.proto\";\n\
+             message M {\n  optional float f = 1 [default = 3.14159265358979];\n  \
+             optional double d = 2 [default = -inf];\n  optional E e = 3 [default = B];\n  \
+             optional bytes b = 4 [default = \"\\001\\377x\"];\n  optional q.D dep = 5;\n  \
+             optional int32 renamed = 6 [json_name = \"other\"];\n  \
+             optional group G = 7 { optional int32 x = 8; }\n  extensions 100 to max;\n}\n\
+             enum E { A = 0; B = 1; }\nextend M { optional M ext = 100; }\n\
+             service S { rpc Call(M) returns (q.D) {} rpc Stream(stream M) returns (stream M); }\n",
+        ),
+        (
+            "dep.proto",
+            "syntax = \"proto3\";\npackage q;\nmessage D { map<string, D> m = 1; optional int32 o = 2; }\n",
+        ),
+        (
+            "editions.proto",
+            "edition = \"2023\";\npackage e;\nmessage N { N inner = 1; int32 with_default = 2 [default = 7]; }\n",
+        ),
+    ];
+    let dir = std::env::temp_dir().join(format!("buffa-link-small-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let roots = ["proto2.proto", "editions.proto"];
+    for source_info in [false, true] {
+        let theirs = support::protoc_set(&dir, &roots, source_info).expect("protoc accepts");
+        let ours = Compiler::new()
+            .include(&dir)
+            .include_source_info(source_info)
+            .compile_to_bytes(&roots)
+            .unwrap_or_else(|e| panic!("{e}"));
+        if ours != theirs {
+            let ours = FileDescriptorSet::decode_from_slice(&ours).unwrap();
+            let theirs = FileDescriptorSet::decode_from_slice(&theirs).unwrap();
+            let (a, b) = ours
+                .file
+                .iter()
+                .zip(&theirs.file)
+                .find(|(a, b)| a != b)
+                .expect("a file differs");
+            panic!("source info {source_info}: {}", first_difference(a, b));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Files protoc refuses at link time: the compiler must refuse them with
+/// protoc's first error, at protoc's position.
+#[test]
+fn bad_files_fail_as_protoc_fails_them() {
+    let cases = [
+        "syntax = \"proto3\";\nmessage M { int32 x = 1 [features.field_presence = EXPLICIT]; }\n",
+        "syntax = \"proto2\";\nenum E { Z = 1; O = 0; }\nmessage M { map<int32, E> m = 1; }\n",
+        "syntax = \"proto2\";\nmessage M { optional N n = 1; }\n",
+        "syntax = \"proto2\";\npackage p;\nmessage M { optional int32 a = 1; optional int32 b = 1; }\n",
+        "syntax = \"proto2\";\nmessage M { extensions 1 to 10; }\nextend M { optional int32 x = 11; }\n",
+        "syntax = \"proto3\";\nenum E { A = 1; }\n",
+        "syntax = \"proto3\";\nmessage M { int32 a_b = 1; int32 aB = 2; }\n",
+        "syntax = \"proto2\";\nmessage M { reserved 2; optional int32 x = 2; }\n",
+        "syntax = \"proto2\";\nenum E { A = 0; }\nenum F { A = 1; }\n",
+        "syntax = \"proto2\";\nmessage A { message B {} }\nmessage C { message A {} optional A.B b = 1; }\n",
+        "syntax = \"proto2\";\nmessage M { repeated string s = 1 [packed = true]; }\n",
+        "syntax = \"proto2\";\nservice S { rpc R(E) returns (E); }\nenum E { Z = 0; }\n",
+        "syntax = \"proto2\";\nmessage M { map<E, int32> m = 1; }\nenum E { Z = 0; }\n",
+        "syntax = \"proto2\";\nenum Color { COLOR_RED = 0; RED = 1; }\n",
+        "edition = \"2023\";\nmessage M { required int32 x = 1; }\n",
+        "edition = \"2023\";\nmessage M { enum E { A = 1; } }\n",
+        "syntax = \"proto2\";\nmessage M { optional int32 x = 19999; }\n",
+        "syntax = \"proto2\";\nmessage M { map<int32,int32> foo = 1; optional FooEntry x = 2; }\n",
+        "syntax = \"proto2\";\nmessage M { map<int32,int32> foo = 1; }\n\
+         message N { repeated M.FooEntry foo = 1; }\n",
+        "syntax = \"proto2\";\nmessage M { extensions 18000 to 20000; }\n\
+         extend M { optional int32 x = 19500; }\n",
+        "edition = \"2023\";\noption features.enum_type = CLOSED;\nenum C { A = 1; }\n\
+         message M { enum E { A = 0; B = 2; } enum F { option features.enum_type = OPEN; Q = 3; } }\n",
+    ];
+    let dir = std::env::temp_dir().join(format!("buffa-link-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut differences = Vec::new();
+    for (i, text) in cases.iter().enumerate() {
+        let name = format!("bad{i}.proto");
+        std::fs::write(dir.join(&name), text).unwrap();
+        let theirs = support::protoc_set(&dir, &[&name], false)
+            .expect_err("protoc refuses")
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .replace(&format!("{}/", dir.display()), "");
+        let ours = match Compiler::new().include(&dir).compile(&[&name]) {
+            Ok(_) => "accepted".to_owned(),
+            Err(e) => e.diagnostics()[0].to_string(),
+        };
+        if ours != theirs {
+            differences.push(format!("{text}  ours:   {ours}\n  protoc: {theirs}"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+/// Extensions of one number in two files: protoc warns and writes both.
+#[test]
+fn extensions_sharing_a_number_across_files_are_accepted() {
+    let dir = std::env::temp_dir().join(format!("buffa-link-shared-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = [
+        (
+            "t.proto",
+            "syntax = \"proto2\";\nmessage T { extensions 1 to 10; }\n",
+        ),
+        (
+            "e1.proto",
+            "syntax = \"proto2\";\nimport \"t.proto\";\nextend T { optional int32 a = 5; }\n",
+        ),
+        (
+            "e2.proto",
+            "syntax = \"proto2\";\nimport \"t.proto\";\nextend T { optional int32 b = 5; }\n",
+        ),
+        (
+            "u.proto",
+            "syntax = \"proto2\";\nimport \"e1.proto\";\nimport \"e2.proto\";\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let theirs = support::protoc_set(&dir, &["u.proto"], true).expect("protoc accepts");
+    let ours = Compiler::new()
+        .include(&dir)
+        .include_source_info(true)
+        .compile_to_bytes(&["u.proto"])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(ours == theirs);
+}
+
+/// Edition 2024's symbol visibility: a type local to its file (by
+/// `local`, or by the file's default) cannot be used from another.
+#[test]
+fn local_types_are_not_visible_from_other_files() {
+    let dep = "edition = \"2024\";\npackage d;\nlocal message L {}\nexport message E { message N {} }\n\
+               message D { enum K { Z = 0; } }\nlocal enum LE { Q = 0; }\n";
+    let cases = [
+        "edition = \"2024\";\nimport \"dep.proto\";\nmessage A { d.L l = 1; }\n",
+        "edition = \"2024\";\nimport \"dep.proto\";\nmessage A { d.E.N n = 1; }\n",
+        "edition = \"2024\";\nimport \"dep.proto\";\nmessage A { d.D.K k = 1; }\n",
+        "edition = \"2024\";\nimport \"dep.proto\";\nmessage A { d.LE e = 1; }\n",
+        "edition = \"2024\";\nimport \"dep.proto\";\nservice S { rpc R(d.L) returns (d.D); }\n",
+        "edition = \"2024\";\nimport \"dep.proto\";\nextend d.L { int32 x = 1; }\n",
+    ];
+    let dir = std::env::temp_dir().join(format!("buffa-link-visibility-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("dep.proto"), dep).unwrap();
+    let mut differences = Vec::new();
+    for (i, text) in cases.iter().enumerate() {
+        let name = format!("use{i}.proto");
+        std::fs::write(dir.join(&name), text).unwrap();
+        let theirs = support::protoc_set(&dir, &[&name], false)
+            .expect_err("protoc refuses")
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .replace(&format!("{}/", dir.display()), "");
+        let ours = match Compiler::new().include(&dir).compile(&[&name]) {
+            Ok(_) => "accepted".to_owned(),
+            Err(e) => e.diagnostics()[0].to_string(),
+        };
+        if ours != theirs {
+            differences.push(format!("{text}  ours:   {ours}\n  protoc: {theirs}"));
+        }
+    }
+    // What is exported may be used.
+    std::fs::write(
+        dir.join("ok.proto"),
+        "edition = \"2024\";\nimport \"dep.proto\";\nmessage A { d.E e = 1; d.D d = 2; }\n",
+    )
+    .unwrap();
+    let theirs = support::protoc_set(&dir, &["ok.proto"], false).expect("protoc accepts");
+    let ours = Compiler::new()
+        .include(&dir)
+        .compile_to_bytes(&["ok.proto"])
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(ours == theirs, "the accepted file differs");
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}

@@ -204,6 +204,9 @@ pub(crate) struct Checkpoint {
     services: usize,
     methods: usize,
     extensions: usize,
+    symbols: usize,
+    file_names: usize,
+    extensions_by_number: usize,
 }
 
 impl PoolInner {
@@ -218,12 +221,110 @@ impl PoolInner {
             services: self.services.len(),
             methods: self.methods.len(),
             extensions: self.extensions.len(),
+            symbols: self.symbols.len(),
+            file_names: self.file_names.len(),
+            extensions_by_number: self.extensions_by_number.len(),
         }
     }
 
     /// Forgets everything added since `checkpoint`.
+    ///
+    /// The names and numbers added are removed one by one, so that undoing
+    /// a file costs what adding it did; a full scan of the tables follows
+    /// only if that left any behind.
     pub fn rollback(&mut self, checkpoint: Checkpoint) {
         let c = checkpoint;
+        let older = |index: u32, len: usize| (index as usize) < len;
+        let is_older = |symbol: &Symbol| match *symbol {
+            Symbol::Package(file) => older(file, c.files),
+            Symbol::Message(i) => older(i, c.messages),
+            Symbol::Enum(i) => older(i, c.enums),
+            Symbol::EnumValue(i) => older(i, c.enum_values),
+            Symbol::Field(i) => older(i, c.fields),
+            Symbol::Oneof(i) => older(i, c.oneofs),
+            Symbol::Service(i) => older(i, c.services),
+            Symbol::Method(i) => older(i, c.methods),
+        };
+        let mut names: Vec<&str> = Vec::new();
+        names.extend(
+            self.messages[c.messages.min(self.messages.len())..]
+                .iter()
+                .map(|m| &*m.full_name),
+        );
+        names.extend(
+            self.fields[c.fields.min(self.fields.len())..]
+                .iter()
+                .map(|f| &*f.full_name),
+        );
+        names.extend(
+            self.oneofs[c.oneofs.min(self.oneofs.len())..]
+                .iter()
+                .map(|o| &*o.full_name),
+        );
+        names.extend(
+            self.enums[c.enums.min(self.enums.len())..]
+                .iter()
+                .map(|e| &*e.full_name),
+        );
+        names.extend(
+            self.enum_values[c.enum_values.min(self.enum_values.len())..]
+                .iter()
+                .map(|v| &*v.full_name),
+        );
+        names.extend(
+            self.services[c.services.min(self.services.len())..]
+                .iter()
+                .map(|s| &*s.full_name),
+        );
+        names.extend(
+            self.methods[c.methods.min(self.methods.len())..]
+                .iter()
+                .map(|m| &*m.full_name),
+        );
+        let new_files = &self.files[c.files.min(self.files.len())..];
+        for file in new_files {
+            let package = file.proto.package();
+            let mut end = package.len();
+            while end > 0 {
+                names.push(&package[..end]);
+                end = package[..end].rfind('.').unwrap_or(0);
+            }
+        }
+        for name in names {
+            if self.symbols.get(name).is_some_and(|s| !is_older(s)) {
+                self.symbols.remove(name);
+            }
+        }
+        if self.symbols.len() != c.symbols {
+            self.symbols.retain(|_, symbol| is_older(symbol));
+        }
+        for file in new_files {
+            let name = file.proto.name();
+            if self
+                .file_names
+                .get(name)
+                .is_some_and(|&f| !older(f, c.files))
+            {
+                self.file_names.remove(name);
+            }
+        }
+        if self.file_names.len() != c.file_names {
+            self.file_names.retain(|_, file| older(*file, c.files));
+        }
+        for (offset, field) in self.fields[c.fields.min(self.fields.len())..]
+            .iter()
+            .enumerate()
+        {
+            let index = (c.fields + offset) as u32;
+            let key = (field.message, field.number);
+            if field.is_extension && self.extensions_by_number.get(&key) == Some(&index) {
+                self.extensions_by_number.remove(&key);
+            }
+        }
+        if self.extensions_by_number.len() != c.extensions_by_number {
+            self.extensions_by_number
+                .retain(|_, field| older(*field, c.fields));
+        }
         self.files.truncate(c.files);
         self.messages.truncate(c.messages);
         self.fields.truncate(c.fields);
@@ -233,20 +334,6 @@ impl PoolInner {
         self.services.truncate(c.services);
         self.methods.truncate(c.methods);
         self.extensions.truncate(c.extensions);
-        let older = |index: u32, len: usize| (index as usize) < len;
-        self.symbols.retain(|_, symbol| match *symbol {
-            Symbol::Package(file) => older(file, c.files),
-            Symbol::Message(i) => older(i, c.messages),
-            Symbol::Enum(i) => older(i, c.enums),
-            Symbol::EnumValue(i) => older(i, c.enum_values),
-            Symbol::Field(i) => older(i, c.fields),
-            Symbol::Oneof(i) => older(i, c.oneofs),
-            Symbol::Service(i) => older(i, c.services),
-            Symbol::Method(i) => older(i, c.methods),
-        });
-        self.file_names.retain(|_, file| older(*file, c.files));
-        self.extensions_by_number
-            .retain(|_, field| older(*field, c.fields));
     }
 
     pub fn file(&self, index: u32) -> &FileInner {

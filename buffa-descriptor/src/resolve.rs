@@ -188,24 +188,32 @@ impl Builder<'_> {
                 );
                 return Err(error(self, message));
             }
-            if let Some(&other) = self
+            match self
                 .pool
                 .extensions_by_number
                 .get(&(extendee, field.number))
             {
-                let other = self.pool.field(other);
-                let message = format!(
-                    "number {} of {} is already used by extension {} in {}",
-                    field.number,
-                    extendee_inner.full_name,
-                    other.full_name,
-                    self.pool.file(other.file).proto.name()
-                );
-                return Err(error(self, message));
+                // Two extensions of one number in one file are an error; in
+                // different files protoc only warns, and the first keeps
+                // the number (`get_extension_by_number` finds it).
+                Some(&other) if self.pool.field(other).file == self.file => {
+                    let other = self.pool.field(other);
+                    let message = format!(
+                        "number {} of {} is already used by extension {} in {}",
+                        field.number,
+                        extendee_inner.full_name,
+                        other.full_name,
+                        self.pool.file(other.file).proto.name()
+                    );
+                    return Err(error(self, message));
+                }
+                Some(_) => {}
+                None => {
+                    self.pool
+                        .extensions_by_number
+                        .insert((extendee, field.number), index);
+                }
             }
-            self.pool
-                .extensions_by_number
-                .insert((extendee, field.number), index);
             message = extendee;
         }
 

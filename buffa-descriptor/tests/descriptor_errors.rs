@@ -504,16 +504,32 @@ fn bad_extensions() {
     assert_error(vec![f], "shop.proto", Some("shop.ext"), "has no extendee");
 
     let mut f = extendable();
+    f.extension = vec![
+        extension("ext", 100, ".shop.Item"),
+        extension("again", 100, ".shop.Item"),
+    ];
+    assert_error(
+        vec![f],
+        "shop.proto",
+        Some("shop.again"),
+        "number 100 of shop.Item is already used by extension shop.ext in shop.proto",
+    );
+
+    // In different files protoc only warns: the first keeps the number.
+    let mut f = extendable();
     f.extension = vec![extension("ext", 100, ".shop.Item")];
     let mut other = file("other.proto", "other", "proto2");
     other.dependency = vec!["shop.proto".into()];
     other.extension = vec![extension("ext", 100, ".shop.Item")];
-    assert_error(
-        vec![f, other],
-        "other.proto",
-        Some("other.ext"),
-        "number 100 of shop.Item is already used by extension shop.ext in shop.proto",
+    let pool = build(vec![f, other]).unwrap();
+    let item = pool.get_message_by_name("shop.Item").unwrap();
+    assert_eq!(
+        pool.get_extension_by_number(&item, 100)
+            .unwrap()
+            .full_name(),
+        "shop.ext"
     );
+    assert!(pool.get_extension_by_name("other.ext").is_some());
 
     let mut f = extendable();
     f.extension = vec![FieldDescriptorProto {

@@ -8,6 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use buffa_descriptor::rules::json_name;
+use buffa_types::google::protobuf::feature_set::EnumType;
 use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
 use buffa_types::google::protobuf::{
     DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto,
@@ -291,7 +292,73 @@ pub(crate) fn validate(file: &FileDescriptorProto) -> Vec<Located> {
     for (i, enumeration) in file.enum_type.iter().enumerate() {
         validate_enum(enumeration, &[5, i as i32], proto2, &mut errors);
     }
+    if file.edition.is_some() {
+        let closed = closes(
+            file.options
+                .as_option()
+                .and_then(|o| o.features.as_option()),
+            false,
+        );
+        open_enums_start_at_zero(
+            &file.enum_type,
+            &file.message_type,
+            &[],
+            closed,
+            &mut errors,
+        );
+    }
     errors
+}
+
+/// Whether `features` make enums closed, `inherited` telling whether they
+/// are closed where the features are declared.
+fn closes(features: Option<&buffa_types::google::protobuf::FeatureSet>, inherited: bool) -> bool {
+    match features.and_then(|f| f.enum_type) {
+        Some(EnumType::Closed) => true,
+        Some(EnumType::Open) => false,
+        _ => inherited,
+    }
+}
+
+/// In an editions file, the first value of an open enum (the default)
+/// must be zero; `closed` tells whether the enclosing scope's features
+/// close enums.
+fn open_enums_start_at_zero(
+    enums: &[EnumDescriptorProto],
+    messages: &[DescriptorProto],
+    path: &[i32],
+    closed: bool,
+    errors: &mut Vec<Located>,
+) {
+    // Enums and messages are numbered 5 and 4 in a file, 4 and 3 in a
+    // message.
+    let (enum_tag, message_tag) = if path.is_empty() { (5, 4) } else { (4, 3) };
+    for (i, enumeration) in enums.iter().enumerate() {
+        let features = enumeration
+            .options
+            .as_option()
+            .and_then(|o| o.features.as_option());
+        if !closes(features, closed) && enumeration.value.first().is_some_and(|v| v.number() != 0) {
+            errors.push(Located::new(
+                child(path, &[enum_tag, i as i32, 2, 0, 2]),
+                ErrorLocation::Other,
+                "The first enum value must be zero for open enums.".to_owned(),
+            ));
+        }
+    }
+    for (i, message) in messages.iter().enumerate() {
+        let features = message
+            .options
+            .as_option()
+            .and_then(|o| o.features.as_option());
+        open_enums_start_at_zero(
+            &message.enum_type,
+            &message.nested_type,
+            &child(path, &[message_tag, i as i32]),
+            closes(features, closed),
+            errors,
+        );
+    }
 }
 
 /// Whether a message's options (interpreted or not) ask for the legacy

@@ -29,8 +29,9 @@ pub(crate) enum ErrorLocation {
     JsonName,
     /// The element as a whole.
     Other,
-    /// A part protoc's parser records no position for (a oneof's name):
-    /// the error is the file's, without line and column.
+    /// A part protoc's parser records no position for (a oneof's name), or
+    /// an error protoc reports against a copy of the element its parser
+    /// never saw: the error is the file's, without line and column.
     Unrecorded,
 }
 
@@ -76,7 +77,9 @@ impl Located {
     }
 
     /// The diagnostic, at the start of the part of the element protoc
-    /// points at, or of the element when the part has no location.
+    /// points at; without a position (as protoc reports it) when the
+    /// parser recorded none for that part (the fields of a map entry, which
+    /// the parser generates, have none).
     pub(crate) fn diagnostic(&self, file: &FileDescriptorProto) -> Diagnostic {
         if self.location == ErrorLocation::Unrecorded {
             return Diagnostic::file(file.name(), self.message.clone());
@@ -87,15 +90,19 @@ impl Located {
             .map(|info| info.location.as_slice())
             .unwrap_or_default();
         let has = |path: &[i32]| locations.iter().any(|l| l.path == path);
+        let suffixes = self.location.suffixes();
         let mut path = self.path.clone();
-        for suffix in self.location.suffixes() {
+        for suffix in suffixes {
             path.truncate(self.path.len());
             path.extend_from_slice(suffix);
             if has(&path) {
                 return Diagnostic::at_path(file, &path, self.message.clone());
             }
         }
-        Diagnostic::at_path(file, &self.path, self.message.clone())
+        if self.location == ErrorLocation::Other && has(&self.path) {
+            return Diagnostic::at_path(file, &self.path, self.message.clone());
+        }
+        Diagnostic::file(file.name(), self.message.clone())
     }
 }
 

@@ -60,7 +60,8 @@ impl Linker {
         }
         copy::copy_to(&mut file);
         let lifetimes = interpret_options(&mut self.pool, &mut file)?;
-        let mut errors = checks::validate(&file);
+        let mut errors = option_checks::features_outside_editions(&mut file);
+        errors.extend(checks::validate(&file));
         errors.extend(option_checks::validate(&file, &self.pool));
         if !errors.is_empty() {
             return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
@@ -88,7 +89,7 @@ impl Linker {
         // keeps them, as protoc's does, for the files that import this one).
         options::strip_source_retention(&mut file, &self.pool);
         let parts = staged.finish();
-        self.symbols.commit(parts);
+        self.symbols.commit(parts, &file);
         Ok(file)
     }
 }
@@ -109,6 +110,13 @@ fn interpret_options(
     // interpreted, and the checks they could relax relaxed.
     let mut linked = pending::for_interpretation(file);
     options::interpret_builtin(&mut linked, pool);
+    // protoc resolves features (and refuses them outside editions) once
+    // builtin options are interpreted, before extension options are.
+    let errors = option_checks::features_outside_editions(&mut linked);
+    if !errors.is_empty() {
+        return Err(errors.iter().map(|e| e.diagnostic(file)).collect());
+    }
+    pending::after_builtin_options(&mut linked);
     match pool.with_file(linked, |pool| options::interpret(file, pool)) {
         Ok(result) => result,
         Err(error) => Err(vec![pool_diagnostic(file, &error)]),

@@ -1,7 +1,8 @@
 //! The checks protoc's `DescriptorBuilder::ValidateOptions` makes on what
 //! interpreted options say about fields and files: lazy and packed fields,
 //! MessageSets, lite files, and the proto2 syntax editions replace with
-//! features. They read the options of the file's imports from the pool.
+//! features; and, among its map checks, the one that needs another file
+//! (a map value's enum). They read the file's imports from the pool.
 
 use buffa_descriptor::DescriptorPool;
 use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
@@ -53,9 +54,48 @@ pub(crate) fn validate(file: &FileDescriptorProto, pool: &DescriptorPool) -> Vec
     errors
 }
 
+/// protoc's "Features are only valid under editions." for each element of
+/// a proto2 or proto3 file whose options set features, at its name (the
+/// file's at its `syntax` statement).
+pub(crate) fn features_outside_editions(file: &mut FileDescriptorProto) -> Vec<Located> {
+    let mut errors = Vec::new();
+    if file.edition.is_some() {
+        return errors;
+    }
+    super::pending::visit_features(file, &mut |path, features| {
+        if features.is_set() {
+            let (path, location) = if path.is_empty() {
+                // FileDescriptorProto.syntax: protoc's EDITIONS location.
+                (vec![12], ErrorLocation::Other)
+            } else {
+                (path.to_vec(), ErrorLocation::Name)
+            };
+            errors.push(Located::new(
+                path,
+                location,
+                "Features are only valid under editions.".to_owned(),
+            ));
+        }
+    });
+    errors
+}
+
 /// Whether file options ask for the lite runtime.
 fn is_lite(options: Option<&FileOptions>) -> bool {
     options.is_some_and(|o| o.optimize_for == Some(OptimizeMode::LiteRuntime))
+}
+
+/// The first value's number of the enum of `file` whose full name is
+/// `full_name` (no leading dot).
+fn local_enum_first(file: &FileDescriptorProto, full_name: &str) -> Option<Option<i32>> {
+    let (scope, name) = full_name.rsplit_once('.').unwrap_or(("", full_name));
+    let enums = if scope == file.package() {
+        &file.enum_type
+    } else {
+        &local_message(file, scope)?.enum_type
+    };
+    let enumeration = enums.iter().find(|e| e.name() == name)?;
+    Some(enumeration.value.first().map(|v| v.number()))
 }
 
 /// The message of `file` whose full name is `full_name` (no leading dot).
@@ -109,11 +149,90 @@ impl Context<'_> {
             self.message(nested, &child(path, &[3, i as i32]), errors);
         }
         for (i, field) in message.field.iter().enumerate() {
-            self.field(field, Some(message), &child(path, &[2, i as i32]), errors);
+            let path = child(path, &[2, i as i32]);
+            self.field(field, Some(message), &path, errors);
+            self.map_value(message, field, &path, errors);
         }
         for (i, extension) in message.extension.iter().enumerate() {
             self.field(extension, None, &child(path, &[6, i as i32]), errors);
         }
+    }
+
+    /// A map field's value, if an enum, must have zero as its first value.
+    fn map_value(
+        &self,
+        message: &DescriptorProto,
+        field: &FieldDescriptorProto,
+        path: &[i32],
+        errors: &mut Vec<Located>,
+    ) {
+        let Some(entry) = field.type_name.as_deref().and_then(|t| {
+            let name = t.strip_prefix('.')?;
+            let entry = local_message(self.file, name)?;
+            let is_nested = message.nested_type.iter().any(|m| std::ptr::eq(m, entry));
+            let is_entry = entry
+                .options
+                .as_option()
+                .is_some_and(|o| o.map_entry == Some(true));
+            (is_nested && is_entry).then_some(entry)
+        }) else {
+            return;
+        };
+        let Some(value) = entry.field.iter().find(|f| f.number() == 2) else {
+            return;
+        };
+        if value.r#type != Some(Type::Enum) {
+            return;
+        }
+        let Some(name) = value.type_name.as_deref().and_then(|t| t.strip_prefix('.')) else {
+            return;
+        };
+        let first = local_enum_first(self.file, name).or_else(|| {
+            let enumeration = self.pool.get_enum_by_name(name)?;
+            Some(enumeration.values().next().map(|v| v.number()))
+        });
+        if matches!(first, Some(Some(number)) if number != 0) {
+            errors.push(Located::new(
+                path.to_vec(),
+                ErrorLocation::Type,
+                "Enum value in map must define 0 as the first value.".to_owned(),
+            ));
+        }
+    }
+
+    /// The full name of the map entry `field` names as its type, when the
+    /// field is not the map field the parser generated it for (repeated,
+    /// named after the entry, in the entry's parent message).
+    fn map_entry_misused(
+        &self,
+        field: &FieldDescriptorProto,
+        message: Option<&DescriptorProto>,
+    ) -> Option<String> {
+        if field.r#type != Some(Type::Message) {
+            return None;
+        }
+        let name = field.type_name.as_deref()?.strip_prefix('.')?;
+        let local = local_message(self.file, name);
+        let is_entry = match local {
+            Some(entry) => entry
+                .options
+                .as_option()
+                .is_some_and(|o| o.map_entry == Some(true)),
+            None => self
+                .pool
+                .get_message_by_name(name)
+                .is_some_and(|m| m.is_map_entry()),
+        };
+        if !is_entry {
+            return None;
+        }
+        let entry_name = name.rsplit('.').next().unwrap_or(name);
+        let generated_for_field = field.label == Some(Label::Repeated)
+            && entry_name == format!("{}Entry", camel_case(field.name()))
+            && message.zip(local).is_some_and(|(message, entry)| {
+                message.nested_type.iter().any(|m| std::ptr::eq(m, entry))
+            });
+        (!generated_for_field).then(|| name.to_owned())
     }
 
     /// One field (`message` is its message) or extension (`None`).
@@ -129,6 +248,13 @@ impl Context<'_> {
         };
         let is_extension = message.is_none();
         let options = field.options.as_option();
+        if (19_000..=19_999).contains(&field.number()) {
+            error(
+                ErrorLocation::Unrecorded,
+                "Field numbers 19000 through 19999 are reserved for the protocol buffer library \
+                 implementation.",
+            );
+        }
         if self.editions {
             if field.label == Some(Label::Required) {
                 error(
@@ -163,6 +289,15 @@ impl Context<'_> {
                      string_type = VIEW|CORD|STRING|... instead.",
                 );
             }
+        }
+        if let Some(entry) = self.map_entry_misused(field, message) {
+            error(
+                ErrorLocation::Type,
+                &format!(
+                    "{entry} is a synthetic MapEntry message type, which is not allowed to be \
+                     used as a field type."
+                ),
+            );
         }
         let lazy = options.is_some_and(|o| o.lazy == Some(true));
         let unverified_lazy = options.is_some_and(|o| o.unverified_lazy == Some(true));
@@ -218,6 +353,24 @@ impl Context<'_> {
             );
         }
     }
+}
+
+/// protoc's `ToCamelCase(name, false)`: underscores dropped, the first
+/// letter and each one after an underscore upper case.
+fn camel_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = true;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Whether a field may be packed: repeated, of a scalar number, bool or

@@ -167,6 +167,10 @@ impl CrossLinker<'_, '_> {
             self.error(path, location, format!("\"{name}\" is not a message type."));
             return None;
         }
+        if let Some(message) = self.symbols.visibility_error(&full, "") {
+            self.error(path, location, message);
+            return None;
+        }
         Some(format!(".{full}"))
     }
 
@@ -199,6 +203,10 @@ impl CrossLinker<'_, '_> {
                 );
                 return;
             }
+            if let Some(message) = self.symbols.visibility_error(&target, "target of extend") {
+                self.error(path, ErrorLocation::Extendee, message);
+                return;
+            }
             if !self.symbols.is_extension_number(&target, field.number()) {
                 self.error(
                     path,
@@ -221,6 +229,10 @@ impl CrossLinker<'_, '_> {
             ) else {
                 return;
             };
+            if let Some(message) = self.symbols.visibility_error(&target, "") {
+                self.error(path, ErrorLocation::Type, message);
+                return;
+            }
             if field.r#type.is_none() {
                 field.r#type = match kind {
                     SymbolKind::Message => Some(Type::Message),

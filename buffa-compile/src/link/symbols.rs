@@ -10,7 +10,11 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
-use buffa_types::google::protobuf::{DescriptorProto, EnumDescriptorProto, FileDescriptorProto};
+use buffa::Enumeration as _;
+use buffa_types::google::protobuf::feature_set::visibility_feature::DefaultSymbolVisibility;
+use buffa_types::google::protobuf::{
+    DescriptorProto, Edition, EnumDescriptorProto, FileDescriptorProto, SymbolVisibility,
+};
 
 use super::locate::{ErrorLocation, Located};
 use super::scope::SymbolKind;
@@ -50,6 +54,9 @@ pub(crate) struct SymbolTable {
     /// The extension ranges (start, end exclusive) of every message that
     /// has some, by full name.
     extension_ranges: HashMap<String, Vec<(i32, i32)>>,
+    /// The messages and enums other files may not use (`local`, or local
+    /// by the file's `default_symbol_visibility`), with protoc's reason.
+    local_types: HashMap<String, String>,
 }
 
 /// The symbols of the file being linked, on top of the table.
@@ -69,6 +76,9 @@ pub(crate) struct Staged<'a> {
     /// Files whose symbols the new file sees: itself, its imports and what
     /// they re-export with `import public`, transitively.
     visible: Vec<bool>,
+    /// The packages of those files and their prefixes (`a` and `a.b` of
+    /// `a.b`): the packages the new file sees whoever declared them first.
+    visible_packages: HashSet<String>,
     /// The last name found only in a file that is not imported, and that
     /// file's index, as protoc remembers them during one lookup.
     pub(crate) undeclared: RefCell<Option<(String, usize)>>,
@@ -91,10 +101,13 @@ impl SymbolTable {
             .collect();
         let mut visible = vec![false; index + 1];
         visible[index] = true;
+        let mut visible_packages = HashSet::new();
+        add_package_prefixes(file.package(), &mut visible_packages);
         let mut queue = imports;
         while let Some(f) = queue.pop() {
             if !visible[f] {
                 visible[f] = true;
+                add_package_prefixes(&self.files[f].package, &mut visible_packages);
                 queue.extend(self.files[f].public_dependencies.iter().copied());
             }
         }
@@ -110,18 +123,94 @@ impl SymbolTable {
             enum_values: HashSet::new(),
             extension_ranges: HashMap::new(),
             visible,
+            visible_packages,
             undeclared: RefCell::new(None),
         }
     }
 
-    /// Adds the staged file's symbols for good.
-    pub(crate) fn commit(&mut self, staged: StagedParts) {
+    /// Adds the staged file's symbols for good; `file` is the file as
+    /// linked, options interpreted (its visibility features known).
+    pub(crate) fn commit(&mut self, staged: StagedParts, file: &FileDescriptorProto) {
+        let default = file
+            .options
+            .as_option()
+            .and_then(|o| o.features.as_option())
+            .and_then(|f| f.default_symbol_visibility)
+            .unwrap_or(
+                if file
+                    .edition
+                    .is_some_and(|e| e as i32 >= Edition::Edition2024 as i32)
+                {
+                    DefaultSymbolVisibility::ExportTopLevel
+                } else {
+                    DefaultSymbolVisibility::ExportAll
+                },
+            );
+        let package = file.package();
+        for message in &file.message_type {
+            self.message_visibility(message, package, false, default);
+        }
+        for enumeration in &file.enum_type {
+            let full = join(package, enumeration.name());
+            self.type_visibility(full, enumeration.visibility, false, default);
+        }
         self.by_name
             .insert(staged.entry.name.clone(), self.files.len());
         self.files.push(staged.entry);
         self.symbols.extend(staged.symbols);
         self.enum_values.extend(staged.enum_values);
         self.extension_ranges.extend(staged.extension_ranges);
+    }
+
+    /// Records whether a message and what it nests are visible to other
+    /// files.
+    fn message_visibility(
+        &mut self,
+        message: &DescriptorProto,
+        scope: &str,
+        nested: bool,
+        default: DefaultSymbolVisibility,
+    ) {
+        let full = join(scope, message.name());
+        for enumeration in &message.enum_type {
+            let name = join(&full, enumeration.name());
+            self.type_visibility(name, enumeration.visibility, true, default);
+        }
+        for inner in &message.nested_type {
+            self.message_visibility(inner, &full, true, default);
+        }
+        self.type_visibility(full, message.visibility, nested, default);
+    }
+
+    /// Records a message's or enum's visibility (protoc's
+    /// `Symbol::GetEffectiveVisibility`) when it is local.
+    fn type_visibility(
+        &mut self,
+        full_name: String,
+        keyword: Option<SymbolVisibility>,
+        nested: bool,
+        default: DefaultSymbolVisibility,
+    ) {
+        let reason = match keyword {
+            Some(SymbolVisibility::VisibilityLocal) => "It is explicitly marked 'local'".to_owned(),
+            Some(SymbolVisibility::VisibilityExport) => return,
+            _ => {
+                let local = match default {
+                    DefaultSymbolVisibility::ExportTopLevel => nested,
+                    DefaultSymbolVisibility::LocalAll | DefaultSymbolVisibility::Strict => true,
+                    _ => false,
+                };
+                if !local {
+                    return;
+                }
+                format!(
+                    "It defaulted to local from file-level 'option \
+                     features.default_symbol_visibility = '{}';",
+                    default.proto_name()
+                )
+            }
+        };
+        self.local_types.insert(full_name, reason);
     }
 }
 
@@ -138,10 +227,13 @@ pub(crate) struct StagedParts {
     extension_ranges: HashMap<String, Vec<(i32, i32)>>,
 }
 
-/// Whether `package` is `name` or inside it (`a.b` is in `a`, `ab` is not).
-fn is_in_package(package: &str, name: &str) -> bool {
-    package.starts_with(name)
-        && (package.len() == name.len() || package.as_bytes()[name.len()] == b'.')
+/// Adds `package` and each package it is inside (`a.b` and `a` for
+/// `a.b`) to `packages`.
+fn add_package_prefixes(package: &str, packages: &mut HashSet<String>) {
+    let mut end = package.len();
+    while end > 0 && packages.insert(package[..end].to_owned()) {
+        end = package[..end].rfind('.').unwrap_or(0);
+    }
 }
 
 impl Staged<'_> {
@@ -180,16 +272,10 @@ impl Staged<'_> {
         if self.visible[symbol.file] {
             return Some(symbol.kind);
         }
-        if symbol.kind == SymbolKind::Package {
-            // A package may be declared by several files: any visible one
-            // will do.
-            let declared = is_in_package(&self.entry.package, full_name)
-                || self.visible.iter().enumerate().any(|(f, &v)| {
-                    v && f != self.index && is_in_package(&self.table.files[f].package, full_name)
-                });
-            if declared {
-                return Some(symbol.kind);
-            }
+        // A package may be declared by several files: any visible one will
+        // do.
+        if symbol.kind == SymbolKind::Package && self.visible_packages.contains(full_name) {
+            return Some(symbol.kind);
         }
         *self.undeclared.borrow_mut() = Some((full_name.to_owned(), symbol.file));
         None
@@ -198,6 +284,23 @@ impl Staged<'_> {
     /// The name of the file being linked.
     pub(crate) fn name(&self) -> &str {
         &self.entry.name
+    }
+
+    /// protoc's error when the message or enum `full_name`, found by a
+    /// lookup, is local to another file; `usage` says how it is used
+    /// (`"target of extend"`, or nothing).
+    pub(crate) fn visibility_error(&self, full_name: &str, usage: &str) -> Option<String> {
+        let symbol = self.get(full_name)?;
+        if symbol.file == self.index {
+            return None;
+        }
+        let reason = self.table.local_types.get(full_name)?;
+        Some(format!(
+            "Symbol \"{full_name}\", defined in \"{}\" {usage} is not visible from \"{}\". \
+             {reason} and cannot be accessed outside its own file",
+            self.file_name(symbol.file),
+            self.entry.name
+        ))
     }
 
     /// Whether the message `message` (full name) declares `number` as an

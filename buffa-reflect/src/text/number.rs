@@ -54,79 +54,13 @@ pub(crate) fn double_to_float(value: f64) -> f32 {
     }
 }
 
-/// A double as the text format prints it: `inf`, `-inf`, `nan`, or the
-/// fewest of 15 or 17 significant digits (in C's `%g` style) that read
-/// back as the same value.
-pub(crate) fn format_f64(value: f64) -> String {
-    if let Some(special) = special(value) {
-        return special.to_owned();
-    }
-    let short = format_g(value, 15);
-    if short.parse::<f64>().ok() == Some(value) {
-        short
-    } else {
-        format_g(value, 17)
-    }
-}
+/// A double as the text format prints it: C++'s `SimpleDtoa`, as protoc
+/// also writes float defaults ([`buffa_descriptor::rules::format_double`]).
+pub(crate) use buffa_descriptor::rules::format_double as format_f64;
 
-/// A float as the text format prints it: `inf`, `-inf`, `nan`, or 6
-/// significant digits if they read back as the same normal float, else 9.
-pub(crate) fn format_f32(value: f32) -> String {
-    if let Some(special) = special(f64::from(value)) {
-        return special.to_owned();
-    }
-    let short = format_g(f64::from(value), 6);
-    // C++ checks with strtof, which reports a subnormal result as a range
-    // error: subnormal floats always take nine digits.
-    match short.parse::<f32>() {
-        Ok(parsed) if parsed == value && !parsed.is_subnormal() => short,
-        _ => format_g(f64::from(value), 9),
-    }
-}
-
-fn special(value: f64) -> Option<&'static str> {
-    if value.is_nan() {
-        Some("nan")
-    } else if value == f64::INFINITY {
-        Some("inf")
-    } else if value == f64::NEG_INFINITY {
-        Some("-inf")
-    } else {
-        None
-    }
-}
-
-/// `value` (finite) as C's `printf("%.{precision}g")`: `precision`
-/// significant digits, correctly rounded, trailing zeros dropped;
-/// exponent form (`1.5e+20`, `1e-05`) when the exponent is below -4 or at
-/// least `precision`.
-fn format_g(value: f64, precision: usize) -> String {
-    if value == 0.0 {
-        return if value.is_sign_negative() { "-0" } else { "0" }.to_owned();
-    }
-    let scientific = format!("{:.*e}", precision - 1, value);
-    let (mantissa, exponent) = scientific
-        .split_once('e')
-        .expect("`{:e}` output has an exponent");
-    let exponent: i32 = exponent.parse().expect("`{:e}` exponent is an integer");
-    if exponent < -4 || exponent >= precision as i32 {
-        let mantissa = strip_fraction_zeros(mantissa);
-        let sign = if exponent < 0 { '-' } else { '+' };
-        format!("{mantissa}e{sign}{:02}", exponent.unsigned_abs())
-    } else {
-        let decimals = (precision as i32 - 1 - exponent) as usize;
-        strip_fraction_zeros(&format!("{value:.decimals$}")).to_owned()
-    }
-}
-
-/// `1.2500` -> `1.25`, `3.000` -> `3`, `100` -> `100`.
-fn strip_fraction_zeros(number: &str) -> &str {
-    if number.contains('.') {
-        number.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        number
-    }
-}
+/// A float as the text format prints it: C++'s `SimpleFtoa`
+/// ([`buffa_descriptor::rules::format_float`]).
+pub(crate) use buffa_descriptor::rules::format_float as format_f32;
 
 #[cfg(test)]
 mod tests {
