@@ -463,14 +463,14 @@ fn edition_2024_rules_are_clear_errors() {
         }
     }
     // protoc 36.2 accepts edition 2026, which buffa does not support:
-    // buffa-compile refuses it at the edition statement, and code
-    // generation refuses protoc's descriptors.
+    // buffa-compile refuses the file, and code generation refuses
+    // protoc's descriptors of it.
     let dir = protos(&[("x.proto", "edition = \"2026\";\npackage t;\nmessage M {}\n")]);
     let unsupported =
         "edition 2026 is not supported (supported: proto2, proto3 and editions 2023 and 2024)";
     let e = expect_err(&x_proto(dir.path(), false));
     assert!(
-        compiler_message(&e).contains(&format!("x.proto:1:1: {unsupported}")),
+        compiler_message(&e).contains(&format!("x.proto: {unsupported}")),
         "{e}"
     );
     let e = expect_err(&x_proto(dir.path(), true));
