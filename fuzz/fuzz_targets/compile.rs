@@ -64,7 +64,10 @@ fn check_spans(set: &FileDescriptorSet, main: &str, dep: &str) {
             _ => continue,
         };
         let lines = text.split('\n').count() as i32;
-        let info = file.source_code_info.as_option().expect("source info asked for");
+        let info = file
+            .source_code_info
+            .as_option()
+            .expect("source info asked for");
         for location in &info.location {
             let span = &location.span;
             assert!(span.len() == 3 || span.len() == 4, "{span:?}");
