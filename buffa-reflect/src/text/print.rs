@@ -10,12 +10,12 @@ use super::escape::escape_bytes;
 use super::names::{
     find_any_type, group_type_name, is_dotted_identifier, printable_extension_name,
 };
-use super::number::{format_f32, format_f64};
 use crate::dynamic::DynamicMessage;
 use crate::reflect::ReflectMessage;
 use crate::typed::extensions::decode_kept;
 use crate::value::{MapKeyRef, ValueRef};
 use crate::{DescriptorPool, FieldDescriptor, Kind};
+use buffa_descriptor::rules::{format_double, format_float};
 
 /// The deepest nesting at which an `Any` is still expanded; deeper ones
 /// are printed as their `type_url` and `value`, so that a chain of `Any`s
@@ -149,8 +149,8 @@ impl Printer<'_> {
             ValueRef::I64(v) => write!(out, "{v}"),
             ValueRef::U32(v) => write!(out, "{v}"),
             ValueRef::U64(v) => write!(out, "{v}"),
-            ValueRef::F32(v) => write!(out, "{}", format_f32(v)),
-            ValueRef::F64(v) => write!(out, "{}", format_f64(v)),
+            ValueRef::F32(v) => write!(out, "{}", format_float(v)),
+            ValueRef::F64(v) => write!(out, "{}", format_double(v)),
             ValueRef::String(v) => {
                 quoted(out, v.as_bytes());
                 Ok(())
