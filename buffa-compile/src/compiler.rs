@@ -1,7 +1,7 @@
 //! The compiler's front door: which files to compile, where their imports
 //! are found, and what the output holds.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use buffa::Message;
@@ -285,23 +285,25 @@ impl<'a> Compilation<'a> {
     /// the order of its `import` statements, then its `import option`
     /// statements), each once: the order of protoc's `--include_imports`.
     fn transitive_order(&self, roots: &[String]) -> Vec<String> {
-        fn visit(
-            name: &str,
-            linked: &HashMap<String, FileDescriptorProto>,
+        fn visit<'a>(
+            name: &'a str,
+            linked: &'a HashMap<String, FileDescriptorProto>,
+            seen: &mut HashSet<&'a str>,
             order: &mut Vec<String>,
         ) {
-            if order.iter().any(|n| n == name) {
+            if !seen.insert(name) {
                 return;
             }
             let file = &linked[name];
             for dependency in file.dependency.iter().chain(&file.option_dependency) {
-                visit(dependency, linked, order);
+                visit(dependency, linked, seen, order);
             }
             order.push(name.to_owned());
         }
+        let mut seen = HashSet::new();
         let mut order = Vec::new();
         for root in roots {
-            visit(root, &self.linked, &mut order);
+            visit(root, &self.linked, &mut seen, &mut order);
         }
         order
     }
