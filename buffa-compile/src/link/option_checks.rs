@@ -8,7 +8,8 @@ use buffa_descriptor::DescriptorPool;
 use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
 use buffa_types::google::protobuf::file_options::OptimizeMode;
 use buffa_types::google::protobuf::{
-    DescriptorProto, Edition, FieldDescriptorProto, FileDescriptorProto, FileOptions,
+    DescriptorProto, Edition, EnumDescriptorProto, FeatureSet, FieldDescriptorProto,
+    FileDescriptorProto, FileOptions,
 };
 
 use super::locate::{ErrorLocation, Located};
@@ -54,30 +55,101 @@ pub(crate) fn validate(file: &FileDescriptorProto, pool: &DescriptorPool) -> Vec
     errors
 }
 
-/// protoc's "Features are only valid under editions." for each element of
-/// a proto2 or proto3 file whose options set features, at its name (the
-/// file's at its `syntax` statement).
-pub(crate) fn features_outside_editions(file: &mut FileDescriptorProto) -> Vec<Located> {
+/// The errors protoc reports as it resolves features, for each element
+/// whose options set features, at its name (the file's at its `syntax` or
+/// `edition` statement): "Features are only valid under editions." in a
+/// proto2 or proto3 file, and a feature set to its `*_UNKNOWN` value,
+/// which no element may resolve to.
+pub(crate) fn feature_resolution(file: &mut FileDescriptorProto) -> Vec<Located> {
     let mut errors = Vec::new();
-    if file.edition.is_some() {
-        return errors;
-    }
+    let editions = file.edition.is_some();
     super::pending::visit_features(file, &mut |path, features| {
-        if features.is_set() {
-            let (path, location) = if path.is_empty() {
-                // FileDescriptorProto.syntax: protoc's EDITIONS location.
-                (vec![12], ErrorLocation::Other)
-            } else {
-                (path.to_vec(), ErrorLocation::Name)
-            };
+        let Some(set) = features.as_option() else {
+            return;
+        };
+        let (path, location) = if path.is_empty() {
+            // FileDescriptorProto.syntax: protoc's EDITIONS location.
+            (vec![12], ErrorLocation::Other)
+        } else if path.len() >= 4 && matches!(path[path.len() - 2], 5 | 8) {
+            // A message's extension range or oneof: protoc's parser
+            // records no position for either's name.
+            (path.to_vec(), ErrorLocation::Unrecorded)
+        } else {
+            (path.to_vec(), ErrorLocation::Name)
+        };
+        if !editions && features.is_set() {
             errors.push(Located::new(
-                path,
+                path.clone(),
                 location,
                 "Features are only valid under editions.".to_owned(),
             ));
         }
+        if let Some((name, value)) = unknown_feature(set) {
+            errors.push(Located::new(
+                path,
+                location,
+                format!("Feature field `{name}` must resolve to a known value, found {value}"),
+            ));
+        }
     });
     errors
+}
+
+/// The first of descriptor.proto's features that `features` sets to its
+/// `*_UNKNOWN` value (zero), in protoc's order: the field's name and the
+/// value's, as protoc names them.
+fn unknown_feature(features: &FeatureSet) -> Option<(&'static str, &'static str)> {
+    let checks = [
+        (
+            features.field_presence.map(|v| v as i32),
+            "field_presence",
+            "FIELD_PRESENCE_UNKNOWN",
+        ),
+        (
+            features.enum_type.map(|v| v as i32),
+            "enum_type",
+            "ENUM_TYPE_UNKNOWN",
+        ),
+        (
+            features.repeated_field_encoding.map(|v| v as i32),
+            "repeated_field_encoding",
+            "REPEATED_FIELD_ENCODING_UNKNOWN",
+        ),
+        (
+            features.utf8_validation.map(|v| v as i32),
+            "utf8_validation",
+            "UTF8_VALIDATION_UNKNOWN",
+        ),
+        (
+            features.message_encoding.map(|v| v as i32),
+            "message_encoding",
+            "MESSAGE_ENCODING_UNKNOWN",
+        ),
+        (
+            features.json_format.map(|v| v as i32),
+            "json_format",
+            "JSON_FORMAT_UNKNOWN",
+        ),
+        (
+            features.enforce_naming_style.map(|v| v as i32),
+            "enforce_naming_style",
+            "ENFORCE_NAMING_STYLE_UNKNOWN",
+        ),
+        (
+            features.default_symbol_visibility.map(|v| v as i32),
+            "default_symbol_visibility",
+            "VisibilityFeature::DEFAULT_SYMBOL_VISIBILITY_UNKNOWN",
+        ),
+        (
+            features.enforce_proto_limits.map(|v| v as i32),
+            "enforce_proto_limits",
+            "ProtoLimitsFeature::PROTO_LIMITS_UNKNOWN",
+        ),
+    ];
+    checks
+        .into_iter()
+        .find(|(value, _, _)| *value == Some(0))
+        .map(|(_, name, value)| (name, value))
 }
 
 /// Whether file options ask for the lite runtime.
@@ -88,18 +160,26 @@ fn is_lite(options: Option<&FileOptions>) -> bool {
 /// The first value's number of the enum of `file` whose full name is
 /// `full_name` (no leading dot).
 fn local_enum_first(file: &FileDescriptorProto, full_name: &str) -> Option<Option<i32>> {
+    let enumeration = local_enum(file, full_name)?;
+    Some(enumeration.value.first().map(|v| v.number()))
+}
+
+/// The enum of `file` whose full name is `full_name` (no leading dot).
+pub(super) fn local_enum<'a>(
+    file: &'a FileDescriptorProto,
+    full_name: &str,
+) -> Option<&'a EnumDescriptorProto> {
     let (scope, name) = full_name.rsplit_once('.').unwrap_or(("", full_name));
     let enums = if scope == file.package() {
         &file.enum_type
     } else {
         &local_message(file, scope)?.enum_type
     };
-    let enumeration = enums.iter().find(|e| e.name() == name)?;
-    Some(enumeration.value.first().map(|v| v.number()))
+    enums.iter().find(|e| e.name() == name)
 }
 
 /// The message of `file` whose full name is `full_name` (no leading dot).
-fn local_message<'a>(
+pub(super) fn local_message<'a>(
     file: &'a FileDescriptorProto,
     full_name: &str,
 ) -> Option<&'a DescriptorProto> {

@@ -160,7 +160,7 @@ fn visit_enum(
 /// What [`for_interpretation`] relaxes once the file's builtin options
 /// are interpreted into it: a proto2 or proto3 file's features cleared
 /// (the linker reports them in protoc's words,
-/// [`super::option_checks::features_outside_editions`]), and in an
+/// [`super::option_checks::feature_resolution`]), and in an
 /// editions file every enum whose first value is not zero closed (the
 /// linker checks open ones, [`super::checks::validate`]).
 pub(crate) fn after_builtin_options(file: &mut FileDescriptorProto) {

@@ -1,0 +1,354 @@
+//! Checks protoc makes once options are interpreted, compared with
+//! protoc's own errors (message, line and column, every line of them):
+//! the `feature_support` windows of fields and enum values (custom feature
+//! definitions among them), features set to their `*_UNKNOWN` value, and
+//! extension declarations.
+
+mod support;
+
+use buffa_compile::Compiler;
+
+/// The start of an editions file that defines options or features.
+const EDITIONS: &str =
+    "edition = \"2023\";\nimport \"google/protobuf/descriptor.proto\";\npackage p;\n";
+
+/// The start of a proto2 file.
+const PROTO2: &str = "syntax = \"proto2\";\npackage p;\n";
+
+/// Each case: a name, and the file's text (`a.proto`, alone). Every case
+/// is refused by protoc but the last few, which it accepts.
+const CASES: &[(&str, &str, &str)] = &[
+    // feature_support on a field: its window must be consistent.
+    (
+        "deprecated before introduced",
+        EDITIONS,
+        "message M { int32 x = 1 [feature_support = { edition_introduced: EDITION_2024 \
+         edition_deprecated: EDITION_2023 }]; }",
+    ),
+    (
+        "deprecated without a warning",
+        EDITIONS,
+        "message M { int32 x = 1 [feature_support = { edition_deprecated: EDITION_2023 }]; }",
+    ),
+    (
+        "a warning, not deprecated",
+        EDITIONS,
+        "message M { int32 x = 1 [feature_support = { deprecation_warning: \"w\" }]; }",
+    ),
+    (
+        "deprecated after removed",
+        EDITIONS,
+        "message M { int32 x = 1 [feature_support = { edition_deprecated: EDITION_2024 \
+         deprecation_warning: \"w\" edition_removed: EDITION_2024 removal_error: \"r\" }]; }",
+    ),
+    (
+        "removed before introduced",
+        EDITIONS,
+        "message M { int32 x = 1 [feature_support = { edition_introduced: EDITION_2024 \
+         edition_removed: EDITION_2023 removal_error: \"r\" }]; }",
+    ),
+    (
+        "a removal error, not removed",
+        EDITIONS,
+        "message M { int32 x = 1 [feature_support = { removal_error: \"r\" }]; }",
+    ),
+    (
+        "an extension's window",
+        EDITIONS,
+        "extend google.protobuf.FieldOptions { int32 y = 5000 [feature_support = { \
+         removal_error: \"r\" }]; }",
+    ),
+    (
+        "nested fields and extensions",
+        EDITIONS,
+        "message M { message N { int32 x = 1 [feature_support = { removal_error: \"r\" }]; \
+         extensions 2 to 3; } extend N { int32 y = 2 [feature_support = { removal_error: \"r\" \
+         }]; } }",
+    ),
+    // feature_support on an enum value, alone and within its field's.
+    (
+        "a value removed without an error",
+        EDITIONS,
+        "enum E { A = 0 [feature_support = { edition_removed: EDITION_2024 }]; }",
+    ),
+    (
+        "a value introduced before its field",
+        EDITIONS,
+        "enum E { A = 0; B = 1 [feature_support = { edition_introduced: EDITION_2023 }]; }\n\
+         message M { E e = 1 [feature_support = { edition_introduced: EDITION_2024 }]; }",
+    ),
+    (
+        "a value removed after its field",
+        EDITIONS,
+        "enum E { A = 0; B = 1 [feature_support = { edition_removed: EDITION_2024 \
+         removal_error: \"x\" }]; }\nmessage M { E e = 1 [feature_support = { \
+         edition_introduced: EDITION_2023 edition_removed: EDITION_2023 }]; }",
+    ),
+    (
+        "a value deprecated after its field",
+        EDITIONS,
+        "enum E { A = 0; B = 1 [feature_support = { edition_deprecated: EDITION_2024 \
+         deprecation_warning: \"x\" }]; }\nmessage M { E e = 1 [feature_support = { \
+         edition_introduced: EDITION_2023 edition_deprecated: EDITION_2023 \
+         deprecation_warning: \"y\" }]; }",
+    ),
+    (
+        "a custom feature's value, through its field and alone",
+        EDITIONS,
+        "enum E { A = 0; B = 1 [feature_support = { edition_removed: EDITION_2024 }]; }\n\
+         message M { E e = 1 [targets = TARGET_TYPE_FIELD, feature_support = { \
+         edition_introduced: EDITION_2023 }, edition_defaults = { edition: EDITION_LEGACY, \
+         value: \"A\" }]; }\nextend google.protobuf.FeatureSet { M m = 9995; }",
+    ),
+    (
+        "a nested enum's value through an imported field's scope",
+        EDITIONS,
+        "message M { enum E { A = 0; B = 1 [feature_support = { edition_deprecated: \
+         EDITION_2024 }]; } E e = 1 [feature_support = { edition_introduced: EDITION_2023 }]; \
+         }",
+    ),
+    (
+        "the field's error, not its values'",
+        EDITIONS,
+        "enum E { A = 0; B = 1 [feature_support = { }]; }\nmessage M { E e = 1 \
+         [feature_support = { edition_introduced: EDITION_2023 edition_deprecated: \
+         EDITION_2023 }]; }",
+    ),
+    // Features set to their unknown value.
+    (
+        "an unknown field presence",
+        EDITIONS,
+        "message M {\n  int32 x = 1 [features.field_presence = FIELD_PRESENCE_UNKNOWN];\n}",
+    ),
+    (
+        "an unknown enum type",
+        "edition = \"2023\";\n",
+        "enum E { option features.enum_type = ENUM_TYPE_UNKNOWN; A = 0; }",
+    ),
+    (
+        "unknown at the file, the first in protoc's order",
+        "edition = \"2023\";\n",
+        "option features.utf8_validation = UTF8_VALIDATION_UNKNOWN;\noption \
+         features.field_presence = FIELD_PRESENCE_UNKNOWN;\nmessage M { int32 a = 1 \
+         [features.utf8_validation = NONE]; }",
+    ),
+    (
+        "unknown visibility",
+        "edition = \"2024\";\n",
+        "option features.default_symbol_visibility = DEFAULT_SYMBOL_VISIBILITY_UNKNOWN;\n\
+         message M {}",
+    ),
+    (
+        "unknown in a message, a oneof, a range, a service, a method and a value",
+        "edition = \"2024\";\n",
+        "message M { option features.enforce_naming_style = ENFORCE_NAMING_STYLE_UNKNOWN; oneof \
+         o { option features.json_format = JSON_FORMAT_UNKNOWN; int32 a = 1; } extensions 5 to \
+         9 [features.utf8_validation = UTF8_VALIDATION_UNKNOWN]; }\nservice S { option \
+         features.message_encoding = MESSAGE_ENCODING_UNKNOWN; rpc R(M) returns (M) { option \
+         features.repeated_field_encoding = REPEATED_FIELD_ENCODING_UNKNOWN; } }\nenum E { A = \
+         0 [features.enum_type = ENUM_TYPE_UNKNOWN]; }",
+    ),
+    (
+        "features of a proto2 oneof and range",
+        PROTO2,
+        "message M { oneof o { option features.json_format = ALLOW; int32 a = 1; } extensions 5 \
+         to 9 [features.utf8_validation = NONE]; }",
+    ),
+    (
+        "unknown in a proto2 file",
+        PROTO2,
+        "message M { optional int32 a = 1 [features.field_presence = FIELD_PRESENCE_UNKNOWN]; }",
+    ),
+    (
+        "unknown in a nested message",
+        "edition = \"2023\";\n",
+        "message M { int32 a = 1 [features.field_presence = FIELD_PRESENCE_UNKNOWN, \
+         features.enum_type = ENUM_TYPE_UNKNOWN]; message N { option features.field_presence = \
+         FIELD_PRESENCE_UNKNOWN; } }",
+    ),
+    // Extension declarations: well formed, at the range.
+    (
+        "a declaration outside its range",
+        PROTO2,
+        "message M {\n  extensions 100 to 200 [declaration = {number: 0 full_name: \".p.a\" \
+         type: \"int32\"}];\n}",
+    ),
+    (
+        "a number declared twice",
+        PROTO2,
+        "message M {\n  extensions 100 to 200 [\n    declaration = {number: 100 full_name: \
+         \".p.a\" type: \"int32\"},\n    declaration = {number: 100 full_name: \".p.b\" type: \
+         \"int32\"}\n  ];\n}",
+    ),
+    (
+        "a name without a type",
+        PROTO2,
+        "message M { extensions 100 to 200 [declaration = {number: 100 full_name: \".p.a\"}]; }",
+    ),
+    (
+        "reserved, with a type and no name",
+        PROTO2,
+        "message M {\n  extensions 100 to 200 [declaration = {number: 100 reserved: true}];\n  \
+         extensions 300 to 400 [declaration = {number: 300 type: \"int32\" reserved: true}];\n}",
+    ),
+    (
+        "a name declared in two ranges",
+        PROTO2,
+        "message M {\n  extensions 100 to 200 [declaration = {number: 100 full_name: \".p.a\" \
+         type: \"int32\"}];\n  extensions 300 to 400 [declaration = {number: 300 full_name: \
+         \".p.a\" type: \"int32\"}];\n}",
+    ),
+    (
+        "names without a leading dot",
+        PROTO2,
+        "message M { extensions 100 to 200 [declaration = {number: 100 full_name: \"p.a\" type: \
+         \"p.M\"}]; }",
+    ),
+    (
+        "invalid identifiers",
+        PROTO2,
+        "message M { extensions 100 to 200 [declaration = {number: 100 full_name: \".p.1a\" \
+         type: \".p..M\"}]; }",
+    ),
+    (
+        "unverified with declarations",
+        PROTO2,
+        "message M { extensions 100 to 200 [declaration = {number: 100 full_name: \".p.a\" \
+         type: \"int32\"}, verification = UNVERIFIED]; }",
+    ),
+    (
+        "declarations shared by two ranges",
+        PROTO2,
+        "message M {\n  extensions 100, 150 to 200 [declaration = {number: 100 full_name: \
+         \".p.a\" type: \"int32\"}, declaration = {number: 101 full_name: \".p.b\" type: \
+         \"int32\"}, declaration = {number: 100 full_name: \".p.c\" type: \"int32\"}];\n}",
+    ),
+    (
+        "outside on both sides, then a name twice",
+        PROTO2,
+        "message M {\n  extensions 100 to 200 [declaration = {number: 99 full_name: \".p.a\" \
+         type: \"int32\"}, declaration = {number: 201 full_name: \".p.a\" type: \"bogus\"}];\n}",
+    ),
+    // Extensions against their declarations, at the extendee.
+    (
+        "an extension of another type",
+        PROTO2,
+        "message M {\n  extensions 100 to 200 [declaration = {number: 100 full_name: \".p.a\" \
+         type: \"int32\"}];\n}\nextend M { optional string a = 100; }",
+    ),
+    (
+        "an undeclared number",
+        PROTO2,
+        "message M {\n  extensions 100 to 200 [declaration = {number: 100 full_name: \".p.a\" \
+         type: \"int32\"}];\n}\nextend M { optional int32 b = 101; }",
+    ),
+    (
+        "a reserved number",
+        PROTO2,
+        "message M {\n  extensions 100 to 200 [declaration = {number: 100 reserved: true}];\n}\n\
+         extend M { optional int32 b = 100; }",
+    ),
+    (
+        "type, name and label all wrong",
+        PROTO2,
+        "message M {\n  extensions 100 to 200 [declaration = {number: 100 full_name: \".p.a\" \
+         type: \".p.M\" repeated: true}];\n}\nextend M { optional int32 b = 100; }",
+    ),
+    (
+        "a range that must declare",
+        PROTO2,
+        "message M {\n  extensions 100 to 200 [verification = DECLARATION];\n}\nextend M { \
+         optional int32 a = 100; }",
+    ),
+    (
+        "a nested extension of another type",
+        PROTO2,
+        "message M {\n  extensions 100 to 200 [declaration = {number: 100 full_name: \".p.N.a\" \
+         type: \".p.M\"}];\n}\nmessage N {\n  extend M { optional M a = 100; optional int32 b = \
+         101; }\n}",
+    ),
+    // Accepted by protoc.
+    (
+        "introduced and removed at once, no removal error",
+        EDITIONS,
+        "message M { int32 x = 1 [feature_support = { edition_introduced: EDITION_2024 \
+         edition_removed: EDITION_2024 }]; }",
+    ),
+    (
+        "a value's window without its field's",
+        EDITIONS,
+        "enum E { A = 0; B = 1 [feature_support = { edition_deprecated: EDITION_2024 \
+         deprecation_warning: \"d\" }]; }\nmessage M { E e = 1; }",
+    ),
+    (
+        "declared extensions that match",
+        PROTO2,
+        "message M {\n  extensions 100 to 200 [declaration = {number: 100 full_name: \".p.a\" \
+         type: \"int32\" repeated: true}, declaration = {number: 101 full_name: \".p.e\" type: \
+         \".p.E\"}, declaration = {number: 102 reserved: true}];\n}\nenum E { Z = 0; }\nextend \
+         M { repeated int32 a = 100; optional E e = 101; }",
+    ),
+    (
+        "an extension of a custom feature set",
+        EDITIONS,
+        "extend google.protobuf.FeatureSet { int32 a = 1000; }",
+    ),
+];
+
+/// What buffa-compile and protoc say of `text`, as protoc prints it.
+fn both(text: &str) -> (Result<(), String>, Result<(), String>) {
+    let dir = std::env::temp_dir().join(format!(
+        "buffa-compile-feature-definitions-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.proto"), text).unwrap();
+    // protoc names the file by its path on disk.
+    let prefix = format!("{}/", dir.display());
+    let protoc = support::protoc_set(&dir, &["a.proto"], false)
+        .map(|_| ())
+        .map_err(|e| e.trim_end().replace(&prefix, ""));
+    let mut compiler = Compiler::new();
+    compiler.include(&dir);
+    let ours = compiler
+        .compile(&["a.proto"])
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    std::fs::remove_dir_all(&dir).unwrap();
+    (ours, protoc)
+}
+
+#[test]
+fn refused_and_accepted_as_protoc_refuses_and_accepts() {
+    let mut differences = Vec::new();
+    for (name, head, body) in CASES {
+        let text = format!("{head}{body}\n");
+        let (ours, protoc) = both(&text);
+        if ours != protoc {
+            differences.push(format!(
+                "{name}:\n  ours:   {ours:?}\n  protoc: {protoc:?}\n{text}"
+            ));
+        }
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+#[test]
+fn protobufs_custom_features_are_refused_as_protoc_refuses_them() {
+    let src = support::protobuf_src();
+    let name = "google/protobuf/unittest_features.proto";
+    let protoc = support::protoc_set(&src, &[name], false).unwrap_err();
+    let mut compiler = Compiler::new();
+    compiler.include(&src);
+    let ours = compiler.compile(&[name]).unwrap_err().to_string();
+    // protoc names the file by its path on disk: compare line by line
+    // from the file's name on.
+    let theirs: Vec<&str> = protoc
+        .lines()
+        .map(|l| &l[l.find(name).unwrap_or(0)..])
+        .collect();
+    assert_eq!(ours.lines().collect::<Vec<_>>(), theirs);
+    assert!(ours.starts_with(&format!(
+        "{name}: pb.VALUE_FUTURE has been removed but does not specify a removal error."
+    )));
+}
