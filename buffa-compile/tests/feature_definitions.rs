@@ -289,6 +289,18 @@ const CASES: &[(&str, &str, &str)] = &[
          M { repeated int32 a = 100; optional E e = 101; }",
     ),
     (
+        // protoc checks the definitions of custom features (singular
+        // enums or bools, targets, a default for EDITION_LEGACY, no
+        // oneofs) only when it compiles a generator's feature defaults,
+        // not for a descriptor set.
+        "malformed feature definitions",
+        EDITIONS,
+        "extend google.protobuf.FeatureSet { F f = 9995; repeated int32 r = 9996; }\nmessage \
+         F { repeated int32 x = 1; string s = 2; oneof o { bool b = 3; } int32 n = 4 \
+         [edition_defaults = { edition: EDITION_2024, value: \"1\" }, edition_defaults = { \
+         edition: EDITION_LEGACY, value: \"zz\" }]; }",
+    ),
+    (
         "an extension of a custom feature set",
         EDITIONS,
         "extend google.protobuf.FeatureSet { int32 a = 1000; }",

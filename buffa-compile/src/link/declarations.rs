@@ -4,11 +4,12 @@
 //! extension of a range that declares its extensions must match its
 //! declaration. These are checks of protoc's `ValidateOptions`, made once
 //! options are interpreted; the ones about a range point at its start, or
-//! nowhere when protoc's location is one its parser never records.
-
-use std::collections::HashSet;
+//! nowhere when protoc's location is one its parser never records. The
+//! first are the language's, which the pool applies too
+//! ([`extension_declarations`]); the second, protoc's own.
 
 use buffa_descriptor::DescriptorPool;
+use buffa_descriptor::rules::{extension_declarations, is_scalar_type_name};
 use buffa_types::google::protobuf::extension_range_options::VerificationState;
 use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
 use buffa_types::google::protobuf::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
@@ -86,108 +87,22 @@ fn message(
     }
 }
 
-/// The declarations of a message's extension ranges. A full name is
-/// declared once across all of them; a number once within each.
+/// The declarations of a message's extension ranges, as the pool's rule
+/// finds them: problems with a number at the range's start, the others
+/// nowhere.
 fn ranges(message: &DescriptorProto, path: &[i32], errors: &mut Vec<Located>) {
-    let mut names: HashSet<&str> = HashSet::new();
-    for (i, range) in message.extension_range.iter().enumerate() {
-        let Some(options) = range.options.as_option() else {
-            continue;
+    for error in extension_declarations(message) {
+        let located = if error.about_number {
+            Located::new(
+                child(path, [5, error.range as i32]),
+                ErrorLocation::Other,
+                error.message,
+            )
+        } else {
+            Located::new(Vec::new(), ErrorLocation::Unrecorded, error.message)
         };
-        if options.declaration.is_empty() {
-            continue;
-        }
-        let path = child(path, [5, i as i32]);
-        let at_range = |message: String| Located::new(path.clone(), ErrorLocation::Other, message);
-        let nowhere =
-            |message: String| Located::new(Vec::new(), ErrorLocation::Unrecorded, message);
-        if options.verification == Some(VerificationState::Unverified) {
-            errors.push(nowhere(
-                "Cannot mark the extension range as UNVERIFIED when it has extension(s) \
-                 declared."
-                    .to_owned(),
-            ));
-            return;
-        }
-        let mut numbers = HashSet::new();
-        for declaration in &options.declaration {
-            let number = declaration.number();
-            if number < range.start() || number >= range.end() {
-                errors.push(at_range(format!(
-                    "Extension declaration number {number} is not in the extension range."
-                )));
-            }
-            if !numbers.insert(number) {
-                errors.push(at_range(format!(
-                    "Extension declaration number {number} is declared multiple times."
-                )));
-            }
-            let (Some(full_name), Some(type_name)) = (&declaration.full_name, &declaration.r#type)
-            else {
-                if declaration.full_name.is_some() != declaration.r#type.is_some()
-                    || !declaration.reserved()
-                {
-                    errors.push(nowhere(format!(
-                        "Extension declaration #{number} should have both \"full_name\" and \
-                         \"type\" set."
-                    )));
-                }
-                continue;
-            };
-            if !names.insert(full_name) {
-                errors.push(nowhere(format!(
-                    "Extension field name \"{full_name}\" is declared multiple times."
-                )));
-                break;
-            }
-            if let Some(error) = symbol_error(full_name) {
-                errors.push(nowhere(error));
-            }
-            if !is_scalar_type(type_name)
-                && let Some(error) = symbol_error(type_name)
-            {
-                errors.push(nowhere(error));
-            }
-        }
+        errors.push(located);
     }
-}
-
-/// What is wrong with a declared full name or message type: it must be
-/// fully qualified (a leading dot) and made of identifiers.
-fn symbol_error(symbol: &str) -> Option<String> {
-    let Some(rest) = symbol.strip_prefix('.') else {
-        return Some(format!(
-            "\"{symbol}\" must have a leading dot to indicate the fully-qualified scope."
-        ));
-    };
-    let valid = !rest.is_empty()
-        && rest.split('.').all(|part| {
-            !part.is_empty() && part.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-        });
-    (!valid).then(|| format!("\"{symbol}\" contains invalid identifiers."))
-}
-
-/// Whether a declared type names a scalar (or any enum), not a message.
-fn is_scalar_type(name: &str) -> bool {
-    matches!(
-        name,
-        "double"
-            | "float"
-            | "int64"
-            | "uint64"
-            | "int32"
-            | "fixed32"
-            | "fixed64"
-            | "bool"
-            | "string"
-            | "bytes"
-            | "uint32"
-            | "enum"
-            | "sfixed32"
-            | "sfixed64"
-            | "sint32"
-            | "sint64"
-    )
 }
 
 /// The name protoc gives a field's type in these errors: a scalar's
@@ -306,7 +221,7 @@ impl Extendee<'_> {
                 return;
             }
             if let Some(declared) = declaration.r#type.as_deref().filter(|t| !t.is_empty()) {
-                let expected = if is_scalar_type(declared) || declared.starts_with('.') {
+                let expected = if is_scalar_type_name(declared) || declared.starts_with('.') {
                     declared.to_owned()
                 } else {
                     format!(".{declared}")

@@ -5,11 +5,12 @@
 //! (a map value's enum). They read the file's imports from the pool.
 
 use buffa_descriptor::DescriptorPool;
+use buffa_descriptor::rules::known_features;
 use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
 use buffa_types::google::protobuf::file_options::OptimizeMode;
 use buffa_types::google::protobuf::{
-    DescriptorProto, Edition, EnumDescriptorProto, FeatureSet, FieldDescriptorProto,
-    FileDescriptorProto, FileOptions,
+    DescriptorProto, Edition, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto,
+    FileOptions,
 };
 
 use super::locate::{ErrorLocation, Located};
@@ -84,72 +85,11 @@ pub(crate) fn feature_resolution(file: &mut FileDescriptorProto) -> Vec<Located>
                 "Features are only valid under editions.".to_owned(),
             ));
         }
-        if let Some((name, value)) = unknown_feature(set) {
-            errors.push(Located::new(
-                path,
-                location,
-                format!("Feature field `{name}` must resolve to a known value, found {value}"),
-            ));
+        if let Err(message) = known_features(set) {
+            errors.push(Located::new(path, location, message));
         }
     });
     errors
-}
-
-/// The first of descriptor.proto's features that `features` sets to its
-/// `*_UNKNOWN` value (zero), in protoc's order: the field's name and the
-/// value's, as protoc names them.
-fn unknown_feature(features: &FeatureSet) -> Option<(&'static str, &'static str)> {
-    let checks = [
-        (
-            features.field_presence.map(|v| v as i32),
-            "field_presence",
-            "FIELD_PRESENCE_UNKNOWN",
-        ),
-        (
-            features.enum_type.map(|v| v as i32),
-            "enum_type",
-            "ENUM_TYPE_UNKNOWN",
-        ),
-        (
-            features.repeated_field_encoding.map(|v| v as i32),
-            "repeated_field_encoding",
-            "REPEATED_FIELD_ENCODING_UNKNOWN",
-        ),
-        (
-            features.utf8_validation.map(|v| v as i32),
-            "utf8_validation",
-            "UTF8_VALIDATION_UNKNOWN",
-        ),
-        (
-            features.message_encoding.map(|v| v as i32),
-            "message_encoding",
-            "MESSAGE_ENCODING_UNKNOWN",
-        ),
-        (
-            features.json_format.map(|v| v as i32),
-            "json_format",
-            "JSON_FORMAT_UNKNOWN",
-        ),
-        (
-            features.enforce_naming_style.map(|v| v as i32),
-            "enforce_naming_style",
-            "ENFORCE_NAMING_STYLE_UNKNOWN",
-        ),
-        (
-            features.default_symbol_visibility.map(|v| v as i32),
-            "default_symbol_visibility",
-            "VisibilityFeature::DEFAULT_SYMBOL_VISIBILITY_UNKNOWN",
-        ),
-        (
-            features.enforce_proto_limits.map(|v| v as i32),
-            "enforce_proto_limits",
-            "ProtoLimitsFeature::PROTO_LIMITS_UNKNOWN",
-        ),
-    ];
-    checks
-        .into_iter()
-        .find(|(value, _, _)| *value == Some(0))
-        .map(|(_, name, value)| (name, value))
 }
 
 /// Whether file options ask for the lite runtime.
