@@ -255,6 +255,13 @@ const CASES: &[(&str, &str, &str)] = &[
          type: \".p.M\" repeated: true}];\n}\nextend M { optional int32 b = 100; }",
     ),
     (
+        "a type compared only in a file without errors",
+        PROTO2,
+        "message M {\n  extensions 100 to 200 [declaration = {number: 100 full_name: \".p.b\" \
+         type: \".p.M\"}, declaration = {number: 300 full_name: \".p.c\" type: \"int32\"}];\n}\n\
+         extend M { optional int32 b = 100; }",
+    ),
+    (
         "a range that must declare",
         PROTO2,
         "message M {\n  extensions 100 to 200 [verification = DECLARATION];\n}\nextend M { \

@@ -205,6 +205,8 @@ impl Extendee<'_> {
         else {
             return;
         };
+        // protoc compares the types only while the file has no error.
+        let clean = errors.is_empty();
         let mut error = |message: String| {
             errors.push(Located::new(
                 path.to_vec(),
@@ -220,7 +222,9 @@ impl Extendee<'_> {
                 ));
                 return;
             }
-            if let Some(declared) = declaration.r#type.as_deref().filter(|t| !t.is_empty()) {
+            if let Some(declared) = declaration.r#type.as_deref().filter(|t| !t.is_empty())
+                && clean
+            {
                 let expected = if is_scalar_type_name(declared) || declared.starts_with('.') {
                     declared.to_owned()
                 } else {
