@@ -6,6 +6,8 @@
 
 mod support;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use buffa_compile::Compiler;
 
 /// The start of an editions file that defines options or features.
@@ -314,14 +316,52 @@ const CASES: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Cases of two files: `b.proto`, which `a.proto` imports, declares what
+/// `a.proto` uses. protoc refuses all but the last.
+const IMPORTED: &[(&str, &str, &str)] = &[
+    (
+        "an imported enum's value within a field's window",
+        "edition = \"2023\";\npackage q;\nenum E { A = 0; B = 1 [feature_support = { \
+         edition_introduced: EDITION_2023 }]; }\n",
+        "edition = \"2023\";\nimport \"google/protobuf/descriptor.proto\";\nimport \
+         \"b.proto\";\npackage p;\nmessage M { q.E e = 1 [feature_support = { \
+         edition_introduced: EDITION_2024 }]; }\n",
+    ),
+    (
+        "an extension of an imported range's declarations",
+        "syntax = \"proto2\";\npackage q;\nmessage M {\n  extensions 100 to 200 [declaration \
+         = {number: 100 full_name: \".p.a\" type: \"int32\"}];\n}\n",
+        "syntax = \"proto2\";\nimport \"b.proto\";\npackage p;\nextend q.M {\n  optional \
+         string a = 100;\n  optional int32 b = 101;\n}\n",
+    ),
+    (
+        "an extension matching an imported declaration",
+        "syntax = \"proto2\";\npackage q;\nmessage M {\n  extensions 100 to 200 [declaration \
+         = {number: 100 full_name: \".p.a\" type: \".q.M\"}];\n}\n",
+        "syntax = \"proto2\";\nimport \"b.proto\";\npackage p;\nextend q.M { optional q.M \
+         a = 100; }\n",
+    ),
+];
+
 /// What buffa-compile and protoc say of `text`, as protoc prints it.
 fn both(text: &str) -> (Result<(), String>, Result<(), String>) {
+    both_with(text, None)
+}
+
+/// [`both`], with `imported` as `b.proto` when given.
+fn both_with(text: &str, imported: Option<&str>) -> (Result<(), String>, Result<(), String>) {
+    // A directory of its own: the tests run in parallel.
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
-        "buffa-compile-feature-definitions-{}",
-        std::process::id()
+        "buffa-compile-feature-definitions-{}-{}",
+        std::process::id(),
+        CALLS.fetch_add(1, Ordering::Relaxed)
     ));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("a.proto"), text).unwrap();
+    if let Some(imported) = imported {
+        std::fs::write(dir.join("b.proto"), imported).unwrap();
+    }
     // protoc names the file by its path on disk.
     let prefix = format!("{}/", dir.display());
     let protoc = support::protoc_set(&dir, &["a.proto"], false)
@@ -340,9 +380,11 @@ fn both(text: &str) -> (Result<(), String>, Result<(), String>) {
 #[test]
 fn refused_and_accepted_as_protoc_refuses_and_accepts() {
     let mut differences = Vec::new();
+    let mut accepted = 0;
     for (name, head, body) in CASES {
         let text = format!("{head}{body}\n");
         let (ours, protoc) = both(&text);
+        accepted += usize::from(protoc.is_ok());
         if ours != protoc {
             differences.push(format!(
                 "{name}:\n  ours:   {ours:?}\n  protoc: {protoc:?}\n{text}"
@@ -350,6 +392,26 @@ fn refused_and_accepted_as_protoc_refuses_and_accepts() {
         }
     }
     assert!(differences.is_empty(), "{}", differences.join("\n"));
+    // The cases under "Accepted by protoc", and only those.
+    assert_eq!(accepted, 5);
+}
+
+#[test]
+fn checks_across_imports_as_protoc_makes_them() {
+    let mut differences = Vec::new();
+    let mut accepted = 0;
+    for (name, imported, text) in IMPORTED {
+        let (ours, protoc) = both_with(text, Some(imported));
+        accepted += usize::from(protoc.is_ok());
+        if ours != protoc {
+            differences.push(format!(
+                "{name}:\n  ours:   {ours:?}\n  protoc: {protoc:?}\n{imported}{text}"
+            ));
+        }
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+    // The last case only.
+    assert_eq!(accepted, 1);
 }
 
 #[test]
