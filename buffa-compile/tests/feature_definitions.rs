@@ -168,6 +168,18 @@ const CASES: &[(&str, &str, &str)] = &[
          features.enum_type = ENUM_TYPE_UNKNOWN]; message N { option features.field_presence = \
          FIELD_PRESENCE_UNKNOWN; } }",
     ),
+    (
+        "unknown at a proto2 file",
+        PROTO2,
+        "option features.field_presence = FIELD_PRESENCE_UNKNOWN;\nmessage M {}",
+    ),
+    (
+        "a custom feature used where it is defined",
+        EDITIONS,
+        "extend google.protobuf.FeatureSet { F f = 9995; }\nmessage F { bool b = 1 [retention \
+         = RETENTION_SOURCE]; }\nmessage M { option features.(f).b = true; int32 x = 1 \
+         [features.(f).b = true]; }",
+    ),
     // Extension declarations: well formed, at the range.
     (
         "a declaration outside its range",
@@ -275,6 +287,14 @@ const CASES: &[(&str, &str, &str)] = &[
         "message M {\n  extensions 100 to 200 [declaration = {number: 100 full_name: \".p.N.a\" \
          type: \".p.M\"}];\n}\nmessage N {\n  extend M { optional M a = 100; optional int32 b = \
          101; }\n}",
+    ),
+    (
+        "an enum where any enum is declared, a group where a message is",
+        PROTO2,
+        "message M {\n  extensions 100 to 200 [declaration = {number: 100 full_name: \".p.e\" \
+         type: \"enum\"}, declaration = {number: 101 full_name: \".p.g\" type: \".p.M\"}];\n}\n\
+         enum E { Z = 0; }\nextend M {\n  optional E e = 100;\n}\nextend M {\n  optional group G \
+         = 101 {}\n}",
     ),
     // Accepted by protoc.
     (
