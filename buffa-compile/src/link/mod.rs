@@ -4,8 +4,10 @@
 //! the table ([`symbols`]), every name it writes is resolved
 //! ([`resolve`]), its options are interpreted, and the result is checked
 //! by a [`DescriptorPool`] holding the files linked before, which applies
-//! protoc's rules once for the compiler and for reflection, and last for
-//! edition 2024's naming style ([`naming`]). The file is then written as
+//! protoc's rules once for the compiler and for reflection, by the checks
+//! protoc alone makes of options ([`option_checks`], [`declarations`],
+//! [`feature_support`]), and last for edition 2024's naming style
+//! ([`naming`]). The file is then written as
 //! protoc's `CopyTo` writes it ([`copy`]).
 
 mod checks;
