@@ -148,21 +148,13 @@ fn extension(
     if OPTIONS_MESSAGES.contains(&extendee) {
         return;
     }
-    let (message, extendee_file) = match local_message(file, extendee) {
-        Some(message) => (message, file.name()),
-        None => match pool.get_message_by_name(extendee) {
-            Some(message) => {
-                let file_name = message.parent_file().name().to_owned();
-                let proto = message.descriptor_proto().clone();
-                let extendee = Extendee {
-                    message: &proto,
-                    file: &file_name,
-                    name: extendee,
-                };
-                return extendee.check(field, full_name, path, errors);
-            }
-            None => return,
-        },
+    let imported = pool.get_message_by_name(extendee);
+    let imported_file = imported.as_ref().map(|m| m.parent_file());
+    let (message, extendee_file) = match (local_message(file, extendee), &imported, &imported_file)
+    {
+        (Some(message), _, _) => (message, file.name()),
+        (None, Some(message), Some(parent)) => (message.descriptor_proto(), parent.name()),
+        _ => return,
     };
     let extendee = Extendee {
         message,

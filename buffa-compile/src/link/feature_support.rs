@@ -111,14 +111,13 @@ impl Check<'_> {
             return;
         };
         let enum_scope = enum_name.rsplit_once('.').map_or("", |(s, _)| s);
-        let values: Vec<EnumValueDescriptorProto> = match local_enum(self.file, enum_name) {
-            Some(e) => e.value.clone(),
-            None => match self.pool.get_enum_by_name(enum_name) {
-                Some(e) => e.enum_descriptor_proto().value.clone(),
-                None => return,
-            },
+        let imported = self.pool.get_enum_by_name(enum_name);
+        let values = match (local_enum(self.file, enum_name), &imported) {
+            (Some(local), _) => &local.value,
+            (None, Some(imported)) => &imported.enum_descriptor_proto().value,
+            (None, None) => return,
         };
-        for value in &values {
+        for value in values {
             let Some(own) = value_support(value) else {
                 continue;
             };
