@@ -243,6 +243,11 @@ const CASES: &[(&str, &str, &str)] = &[
         "message M {\n  extensions 100 to 200 [declaration = {number: 99 full_name: \".p.a\" \
          type: \"int32\"}, declaration = {number: 201 full_name: \".p.a\" type: \"bogus\"}];\n}",
     ),
+    (
+        "a range past the largest field number",
+        PROTO2,
+        "message M {\n  extensions 5 to 536870912;\n}",
+    ),
     // Extensions against their declarations, at the extendee.
     (
         "an extension of another type",

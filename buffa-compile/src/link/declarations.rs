@@ -1,4 +1,6 @@
-//! Extension declarations (`extensions 4 to 9 [declaration = {...}]`):
+//! Extension ranges and their declarations (`extensions 4 to 9
+//! [declaration = {...}]`): a range may not reach past the largest
+//! extension number (larger in a MessageSet, which an option makes one),
 //! what a range declares must be well formed (numbers inside the range,
 //! each number and name declared once, names fully qualified), and an
 //! extension of a range that declares its extensions must match its
@@ -16,6 +18,10 @@ use buffa_types::google::protobuf::{DescriptorProto, FieldDescriptorProto, FileD
 
 use super::locate::{ErrorLocation, Located};
 use super::option_checks::local_message;
+
+/// The largest field number, and extension number of a message that is
+/// not a MessageSet.
+const MAX_FIELD_NUMBER: i32 = (1 << 29) - 1;
 
 /// The messages whose extensions protoc never checks against
 /// declarations: descriptor.proto's options, which custom options extend.
@@ -87,21 +93,41 @@ fn message(
     }
 }
 
-/// The declarations of a message's extension ranges, as the pool's rule
-/// finds them: problems with a number at the range's start, the others
-/// nowhere.
+/// A message's extension ranges: each within the largest number an
+/// extension of the message may have (nowhere, as protoc places it), then
+/// its declarations, as the pool's rule finds them: problems with a
+/// number at the range's start, the others nowhere.
 fn ranges(message: &DescriptorProto, path: &[i32], errors: &mut Vec<Located>) {
-    for error in extension_declarations(message) {
-        let located = if error.about_number {
-            Located::new(
-                child(path, [5, error.range as i32]),
-                ErrorLocation::Other,
-                error.message,
-            )
-        } else {
-            Located::new(Vec::new(), ErrorLocation::Unrecorded, error.message)
-        };
-        errors.push(located);
+    let message_set = message
+        .options
+        .as_option()
+        .is_some_and(|o| o.message_set_wire_format == Some(true));
+    let max = if message_set {
+        i32::MAX
+    } else {
+        MAX_FIELD_NUMBER
+    };
+    let mut declarations = extension_declarations(message).into_iter().peekable();
+    for (i, range) in message.extension_range.iter().enumerate() {
+        if i64::from(range.end()) > i64::from(max) + 1 {
+            errors.push(Located::new(
+                Vec::new(),
+                ErrorLocation::Unrecorded,
+                format!("Extension numbers cannot be greater than {max}."),
+            ));
+        }
+        while let Some(error) = declarations.next_if(|e| e.range == i) {
+            let located = if error.about_number {
+                Located::new(
+                    child(path, [5, i as i32]),
+                    ErrorLocation::Other,
+                    error.message,
+                )
+            } else {
+                Located::new(Vec::new(), ErrorLocation::Unrecorded, error.message)
+            };
+            errors.push(located);
+        }
     }
 }
 
