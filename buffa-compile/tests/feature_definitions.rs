@@ -335,6 +335,11 @@ const CASES: &[(&str, &str, &str)] = &[
          edition: EDITION_LEGACY, value: \"zz\" }]; }",
     ),
     (
+        "a MessageSet's range to the largest int32",
+        PROTO2,
+        "message M {\n  option message_set_wire_format = true;\n  extensions 4 to max;\n}",
+    ),
+    (
         "an extension of a custom feature set",
         EDITIONS,
         "extend google.protobuf.FeatureSet { int32 a = 1000; }",
@@ -418,7 +423,7 @@ fn refused_and_accepted_as_protoc_refuses_and_accepts() {
     }
     assert!(differences.is_empty(), "{}", differences.join("\n"));
     // The cases under "Accepted by protoc", and only those.
-    assert_eq!(accepted, 5);
+    assert_eq!(accepted, 6);
 }
 
 #[test]
