@@ -14,7 +14,9 @@ use crate::build::Builder;
 use crate::inner::{
     EnumInner, EnumValueInner, FieldInner, KindIndex, MessageInner, OneofInner, Symbol, short_name,
 };
-use crate::rules::{DefaultValue, FieldSyntax, ResolvedFeatures, declared_features};
+use crate::rules::{
+    DefaultValue, FieldSyntax, ResolvedFeatures, declared_features, extension_declarations,
+};
 use crate::{Cardinality, DescriptorError, names, validate};
 
 /// Where a list of fields is declared.
@@ -103,6 +105,14 @@ impl Builder<'_> {
                 let (start, last) = (range.start(), range.end().saturating_sub(1));
                 error(self, format!("extension range {start} to {last}: {e}"))
             })?;
+        }
+        if let Some(e) = extension_declarations(proto).into_iter().next() {
+            let range = &proto.extension_range[e.range];
+            let (start, last) = (range.start(), range.end().saturating_sub(1));
+            return Err(error(
+                self,
+                format!("extension range {start} to {last}: {}", e.message),
+            ));
         }
 
         let first_oneof = self.pool.oneofs.len() as u32;

@@ -895,3 +895,70 @@ fn names_are_bounded_by_input_size() {
         .collect();
     assert_eq!(build(vec![f]).unwrap().all_messages().len(), 2_000);
 }
+
+#[test]
+fn malformed_extension_declarations() {
+    use buffa_types::google::protobuf::ExtensionRangeOptions;
+    use buffa_types::google::protobuf::extension_range_options::Declaration;
+
+    let declared = |number: i32, full_name: &str| {
+        let mut f = extendable();
+        f.message_type[0].extension_range[0].options = ExtensionRangeOptions {
+            declaration: vec![Declaration {
+                number: Some(number),
+                full_name: Some(full_name.into()),
+                r#type: Some("int32".into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+        .into();
+        f
+    };
+    build(vec![declared(100, ".shop.ext")]).unwrap();
+    assert_error(
+        vec![declared(0, ".shop.ext")],
+        "shop.proto",
+        Some("shop.Item"),
+        "extension range 100 to 199: Extension declaration number 0 is not in the extension \
+         range.",
+    );
+    assert_error(
+        vec![declared(100, "shop.ext")],
+        "shop.proto",
+        Some("shop.Item"),
+        "\"shop.ext\" must have a leading dot to indicate the fully-qualified scope.",
+    );
+}
+
+#[test]
+fn features_set_to_unknown_values() {
+    use buffa_types::google::protobuf::FeatureSet;
+    use buffa_types::google::protobuf::feature_set::FieldPresence;
+
+    let with_presence = |presence: FieldPresence| {
+        let mut f = shop();
+        f.syntax = Some("editions".into());
+        f.edition = Some(Edition::Edition2023);
+        // An open enum must start at zero.
+        f.enum_type.clear();
+        f.message_type[1].field.truncate(1);
+        f.message_type[0].field[0]
+            .options
+            .get_or_insert_default()
+            .features = FeatureSet {
+            field_presence: Some(presence),
+            ..Default::default()
+        }
+        .into();
+        f
+    };
+    build(vec![with_presence(FieldPresence::Implicit)]).unwrap();
+    assert_error(
+        vec![with_presence(FieldPresence::Unknown)],
+        "shop.proto",
+        Some("shop.Item.sku"),
+        "Feature field `field_presence` must resolve to a known value, found \
+         FIELD_PRESENCE_UNKNOWN",
+    );
+}

@@ -4,6 +4,7 @@
 //! `SourceCodeInfo` spans.
 
 use buffa_types::google::protobuf::FileDescriptorProto;
+use buffa_types::google::protobuf::source_code_info::Location;
 
 use crate::diagnostic::Diagnostic;
 
@@ -90,6 +91,10 @@ impl Located {
             .map(|info| info.location.as_slice())
             .unwrap_or_default();
         let has = |path: &[i32]| locations.iter().any(|l| l.path == path);
+        if self.location == ErrorLocation::Extendee && !first_of_extend_block(locations, &self.path)
+        {
+            return Diagnostic::file(file.name(), self.message.clone());
+        }
         let suffixes = self.location.suffixes();
         let mut path = self.path.clone();
         for suffix in suffixes {
@@ -104,6 +109,29 @@ impl Located {
         }
         Diagnostic::file(file.name(), self.message.clone())
     }
+}
+
+/// Whether the extension at `path` is the first of its `extend` block:
+/// protoc's parser records the extendee's position for that one only
+/// (each extension's `SourceCodeInfo` has the block's extendee span, so
+/// the next ones share their predecessor's).
+fn first_of_extend_block(locations: &[Location], path: &[i32]) -> bool {
+    let Some((&index, parent)) = path.split_last() else {
+        return true;
+    };
+    if index == 0 {
+        return true;
+    }
+    let span = |index: i32| {
+        let mut path = parent.to_vec();
+        path.extend([index, 2]);
+        locations
+            .iter()
+            .find(|l| l.path == path)
+            .map(|l| l.span.clone())
+    };
+    let (this, previous) = (span(index), span(index - 1));
+    this.is_none() || this != previous
 }
 
 /// The `SourceCodeInfo` path of the element of `file` whose full name is

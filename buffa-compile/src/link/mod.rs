@@ -4,12 +4,16 @@
 //! the table ([`symbols`]), every name it writes is resolved
 //! ([`resolve`]), its options are interpreted, and the result is checked
 //! by a [`DescriptorPool`] holding the files linked before, which applies
-//! protoc's rules once for the compiler and for reflection, and last for
-//! edition 2024's naming style ([`naming`]). The file is then written as
+//! protoc's rules once for the compiler and for reflection, by the checks
+//! protoc alone makes of options ([`option_checks`], [`declarations`],
+//! [`feature_support`]), and last for edition 2024's naming style
+//! ([`naming`]). The file is then written as
 //! protoc's `CopyTo` writes it ([`copy`]).
 
 mod checks;
 mod copy;
+mod declarations;
+mod feature_support;
 mod locate;
 mod naming;
 mod option_checks;
@@ -60,9 +64,11 @@ impl Linker {
         }
         copy::copy_to(&mut file);
         let lifetimes = interpret_options(&mut self.pool, &mut file)?;
-        let mut errors = option_checks::features_outside_editions(&mut file);
+        let mut errors = option_checks::feature_resolution(&mut file);
         errors.extend(checks::validate(&file));
         errors.extend(option_checks::validate(&file, &self.pool));
+        errors.extend(declarations::validate(&file, &self.pool));
+        errors.extend(feature_support::validate(&file, &self.pool));
         if !errors.is_empty() {
             return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
         }
@@ -112,7 +118,7 @@ fn interpret_options(
     options::interpret_builtin(&mut linked, pool);
     // protoc resolves features (and refuses them outside editions) once
     // builtin options are interpreted, before extension options are.
-    let errors = option_checks::features_outside_editions(&mut linked);
+    let errors = option_checks::feature_resolution(&mut linked);
     if !errors.is_empty() {
         return Err(errors.iter().map(|e| e.diagnostic(file)).collect());
     }

@@ -5,10 +5,12 @@
 //! (a map value's enum). They read the file's imports from the pool.
 
 use buffa_descriptor::DescriptorPool;
+use buffa_descriptor::rules::known_features;
 use buffa_types::google::protobuf::field_descriptor_proto::{Label, Type};
 use buffa_types::google::protobuf::file_options::OptimizeMode;
 use buffa_types::google::protobuf::{
-    DescriptorProto, Edition, FieldDescriptorProto, FileDescriptorProto, FileOptions,
+    DescriptorProto, Edition, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto,
+    FileOptions,
 };
 
 use super::locate::{ErrorLocation, Located};
@@ -54,27 +56,37 @@ pub(crate) fn validate(file: &FileDescriptorProto, pool: &DescriptorPool) -> Vec
     errors
 }
 
-/// protoc's "Features are only valid under editions." for each element of
-/// a proto2 or proto3 file whose options set features, at its name (the
-/// file's at its `syntax` statement).
-pub(crate) fn features_outside_editions(file: &mut FileDescriptorProto) -> Vec<Located> {
+/// The errors protoc reports as it resolves features, for each element
+/// whose options set features, at its name (the file's at its `syntax` or
+/// `edition` statement): "Features are only valid under editions." in a
+/// proto2 or proto3 file, and a feature set to its `*_UNKNOWN` value,
+/// which no element may resolve to.
+pub(crate) fn feature_resolution(file: &mut FileDescriptorProto) -> Vec<Located> {
     let mut errors = Vec::new();
-    if file.edition.is_some() {
-        return errors;
-    }
+    let editions = file.edition.is_some();
     super::pending::visit_features(file, &mut |path, features| {
-        if features.is_set() {
-            let (path, location) = if path.is_empty() {
-                // FileDescriptorProto.syntax: protoc's EDITIONS location.
-                (vec![12], ErrorLocation::Other)
-            } else {
-                (path.to_vec(), ErrorLocation::Name)
-            };
+        let Some(set) = features.as_option() else {
+            return;
+        };
+        let (path, location) = if path.is_empty() {
+            // FileDescriptorProto.syntax: protoc's EDITIONS location.
+            (vec![12], ErrorLocation::Other)
+        } else if path.len() >= 4 && matches!(path[path.len() - 2], 5 | 8) {
+            // A message's extension range or oneof: protoc's parser
+            // records no position for either's name.
+            (path.to_vec(), ErrorLocation::Unrecorded)
+        } else {
+            (path.to_vec(), ErrorLocation::Name)
+        };
+        if !editions && features.is_set() {
             errors.push(Located::new(
-                path,
+                path.clone(),
                 location,
                 "Features are only valid under editions.".to_owned(),
             ));
+        }
+        if let Err(message) = known_features(set) {
+            errors.push(Located::new(path, location, message));
         }
     });
     errors
@@ -88,18 +100,26 @@ fn is_lite(options: Option<&FileOptions>) -> bool {
 /// The first value's number of the enum of `file` whose full name is
 /// `full_name` (no leading dot).
 fn local_enum_first(file: &FileDescriptorProto, full_name: &str) -> Option<Option<i32>> {
+    let enumeration = local_enum(file, full_name)?;
+    Some(enumeration.value.first().map(|v| v.number()))
+}
+
+/// The enum of `file` whose full name is `full_name` (no leading dot).
+pub(super) fn local_enum<'a>(
+    file: &'a FileDescriptorProto,
+    full_name: &str,
+) -> Option<&'a EnumDescriptorProto> {
     let (scope, name) = full_name.rsplit_once('.').unwrap_or(("", full_name));
     let enums = if scope == file.package() {
         &file.enum_type
     } else {
         &local_message(file, scope)?.enum_type
     };
-    let enumeration = enums.iter().find(|e| e.name() == name)?;
-    Some(enumeration.value.first().map(|v| v.number()))
+    enums.iter().find(|e| e.name() == name)
 }
 
 /// The message of `file` whose full name is `full_name` (no leading dot).
-fn local_message<'a>(
+pub(super) fn local_message<'a>(
     file: &'a FileDescriptorProto,
     full_name: &str,
 ) -> Option<&'a DescriptorProto> {

@@ -160,10 +160,23 @@ fn visit_enum(
 /// What [`for_interpretation`] relaxes once the file's builtin options
 /// are interpreted into it: a proto2 or proto3 file's features cleared
 /// (the linker reports them in protoc's words,
-/// [`super::option_checks::features_outside_editions`]), and in an
+/// [`super::option_checks::feature_resolution`]), and in an
 /// editions file every enum whose first value is not zero closed (the
-/// linker checks open ones, [`super::checks::validate`]).
+/// linker checks open ones, [`super::checks::validate`]); and extension
+/// declarations dropped (the linker checks them once the file is
+/// interpreted, at protoc's positions: [`super::declarations`]).
 pub(crate) fn after_builtin_options(file: &mut FileDescriptorProto) {
+    fn drop_declarations(messages: &mut [DescriptorProto]) {
+        for message in messages {
+            for range in &mut message.extension_range {
+                if let Some(options) = range.options.as_option_mut() {
+                    options.declaration.clear();
+                }
+            }
+            drop_declarations(&mut message.nested_type);
+        }
+    }
+    drop_declarations(&mut file.message_type);
     if file.edition.is_none() {
         visit_features(file, &mut |_, features| features.clear());
         return;

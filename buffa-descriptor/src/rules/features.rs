@@ -240,6 +240,7 @@ impl ResolvedFeatures {
 /// - `features` are only valid in editions files: proto2 and proto3 files
 ///   may not declare them at all, not even an empty set ("Features are
 ///   only valid under editions.");
+/// - no feature may be set to its `*_UNKNOWN` value ([`known_features`]);
 /// - each feature may only be set on the elements its `targets` name in
 ///   `descriptor.proto` (`json_format` on a message, not on a field; none
 ///   of these on a oneof).
@@ -277,6 +278,7 @@ pub fn declared_features(
     if !matches!(syntax, Syntax::Edition(_)) {
         return Err("features are only valid under editions".into());
     }
+    known_features(set)?;
     use OptionTargetType::{
         TargetTypeEnum as ENUM, TargetTypeField as FIELD, TargetTypeFile as FILE,
         TargetTypeMessage as MESSAGE,
@@ -318,6 +320,85 @@ pub fn declared_features(
         }
     }
     Ok(Some(set))
+}
+
+/// Whether every feature of descriptor.proto that `set` sets has a known
+/// value: C++ refuses a feature resolved to its `*_UNKNOWN` value (zero),
+/// which only an element setting it explicitly can do, with protoc's
+/// message for the first such feature in its order:
+///
+/// ```
+/// use buffa_descriptor::rules::known_features;
+/// use buffa_types::google::protobuf::FeatureSet;
+/// use buffa_types::google::protobuf::feature_set::FieldPresence;
+///
+/// let unknown = FeatureSet {
+///     field_presence: Some(FieldPresence::Unknown),
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     known_features(&unknown).unwrap_err(),
+///     "Feature field `field_presence` must resolve to a known value, found \
+///      FIELD_PRESENCE_UNKNOWN"
+/// );
+/// assert!(known_features(&FeatureSet::default()).is_ok());
+/// ```
+pub fn known_features(set: &FeatureSet) -> Result<(), String> {
+    // Each feature's value, its name, and the name protoc gives its
+    // unknown value.
+    let features = [
+        (
+            set.field_presence.map(|v| v as i32),
+            "field_presence",
+            "FIELD_PRESENCE_UNKNOWN",
+        ),
+        (
+            set.enum_type.map(|v| v as i32),
+            "enum_type",
+            "ENUM_TYPE_UNKNOWN",
+        ),
+        (
+            set.repeated_field_encoding.map(|v| v as i32),
+            "repeated_field_encoding",
+            "REPEATED_FIELD_ENCODING_UNKNOWN",
+        ),
+        (
+            set.utf8_validation.map(|v| v as i32),
+            "utf8_validation",
+            "UTF8_VALIDATION_UNKNOWN",
+        ),
+        (
+            set.message_encoding.map(|v| v as i32),
+            "message_encoding",
+            "MESSAGE_ENCODING_UNKNOWN",
+        ),
+        (
+            set.json_format.map(|v| v as i32),
+            "json_format",
+            "JSON_FORMAT_UNKNOWN",
+        ),
+        (
+            set.enforce_naming_style.map(|v| v as i32),
+            "enforce_naming_style",
+            "ENFORCE_NAMING_STYLE_UNKNOWN",
+        ),
+        (
+            set.default_symbol_visibility.map(|v| v as i32),
+            "default_symbol_visibility",
+            "VisibilityFeature::DEFAULT_SYMBOL_VISIBILITY_UNKNOWN",
+        ),
+        (
+            set.enforce_proto_limits.map(|v| v as i32),
+            "enforce_proto_limits",
+            "ProtoLimitsFeature::PROTO_LIMITS_UNKNOWN",
+        ),
+    ];
+    match features.into_iter().find(|(value, _, _)| *value == Some(0)) {
+        Some((_, name, unknown)) => Err(format!(
+            "Feature field `{name}` must resolve to a known value, found {unknown}"
+        )),
+        None => Ok(()),
+    }
 }
 
 /// An element of type `target`, with its article, for messages.
