@@ -58,6 +58,7 @@ pub fn codec(
         writes.push(field::write_stmt(field));
     }
 
+    let unknown = field::unknown_sink(context.unknown_fields.keeps(full_name));
     let mut arms = Vec::new();
     for field in fields {
         let number = proc_macro2::Literal::u32_unsuffixed(field.number);
@@ -70,19 +71,19 @@ pub fn codec(
                 &ident::ident(&oneof_names[index]),
                 &ident::ident(&oneof_enums[index]),
             )?,
-            _ => field::merge_expr(field),
+            _ => field::merge_expr(field, &unknown),
         };
         arms.push(quote!(#number => #body,));
     }
 
     // A message without fields has nothing to match on.
     let merge_body = if arms.is_empty() {
-        quote!(decoder.skip_to_unknown(tag, &mut self.unknown_fields))
+        quote!(decoder.skip_to_unknown(tag, #unknown))
     } else {
         quote! {
             match tag.field_number() {
                 #(#arms)*
-                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+                _ => decoder.skip_to_unknown(tag, #unknown),
             }
         }
     };

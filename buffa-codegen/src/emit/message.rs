@@ -130,6 +130,29 @@ pub fn generate_message(
         quote!()
     };
     let buffa = &context.buffa;
+    // A message that discards unknown fields has no field for them, adds
+    // nothing for them to its encoding and uses the provided
+    // `Message::unknown_fields` (an empty set).
+    let keeps_unknown = context.unknown_fields.keeps(full_name);
+    let unknown_field = keeps_unknown.then(|| {
+        quote! {
+            /// Fields read from the wire that this schema does not know.
+            pub unknown_fields: #buffa::UnknownFields,
+        }
+    });
+    let unknown_size = if keeps_unknown {
+        quote!(size + self.unknown_fields.encoded_len())
+    } else {
+        quote!(size)
+    };
+    let unknown_write = keeps_unknown.then(|| quote!(self.unknown_fields.write(encoder);));
+    let unknown_getter = keeps_unknown.then(|| {
+        quote! {
+            fn unknown_fields(&self) -> &#buffa::UnknownFields {
+                &self.unknown_fields
+            }
+        }
+    });
     let extendable = extension::extendable_impl(context, full_name, &name);
     let json = json::generate_message_json(context, full_name, &fields)?;
     let view = if context.options.views {
@@ -147,8 +170,7 @@ pub fn generate_message(
         #attributes
         pub struct #name {
             #(#struct_fields,)*
-            /// Fields read from the wire that this schema does not know.
-            pub unknown_fields: #buffa::UnknownFields,
+            #unknown_field
         }
 
         #accessors
@@ -172,13 +194,13 @@ pub fn generate_message(
             fn compute_size(&self, #cache_param: &mut __buffa::SizeCache) -> usize {
                 let mut size = 0;
                 #(#sizes)*
-                size + self.unknown_fields.encoded_len()
+                #unknown_size
             }
 
             #[inline]
             fn write_to(&self, #cache_param: &mut __buffa::SizeCache, encoder: &mut __buffa::Encoder<'_>) {
                 #(#writes)*
-                self.unknown_fields.write(encoder);
+                #unknown_write
             }
 
             #[inline]
@@ -186,9 +208,7 @@ pub fn generate_message(
                 #merge_body
             }
 
-            fn unknown_fields(&self) -> &#buffa::UnknownFields {
-                &self.unknown_fields
-            }
+            #unknown_getter
         }
 
         #extendable

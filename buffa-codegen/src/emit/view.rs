@@ -142,6 +142,35 @@ pub(crate) fn generate_view(
         quote!(_cache)
     };
     let accessors = accessors::accessors(context, quote!(<'a> #name<'a>), &fields)?;
+    // A message that discards unknown fields keeps none in its view
+    // either; the field then only holds the view's lifetime, which no
+    // other field may use, under the name no proto field can take.
+    let keeps_unknown = context.unknown_fields.keeps(full_name);
+    let (unknown_field, unknown_copy, unknown_size, unknown_write, unknown_depth) =
+        if keeps_unknown {
+            (
+                quote! {
+                    /// Fields read from the wire that this schema does not know.
+                    pub unknown_fields: #buffa::UnknownFieldsView<'a>,
+                },
+                quote!(__buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;),
+                quote!(size + self.unknown_fields.encoded_len()),
+                quote!(self.unknown_fields.write(encoder);),
+                quote!(self.unknown_fields.nesting()),
+            )
+        } else {
+            (
+                quote! {
+                    /// None kept: this message discards the fields its schema
+                    /// does not know. Holds the view's lifetime only.
+                    pub unknown_fields: ::core::marker::PhantomData<&'a ()>,
+                },
+                quote!(),
+                quote!(size),
+                quote!(),
+                quote!(0),
+            )
+        };
     let proto_name = full_name.trim_start_matches('.');
     let doc = format!(
         " A borrowed view of [`{}`]: the same fields, read from the input without copying it.",
@@ -152,8 +181,7 @@ pub(crate) fn generate_view(
         #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug, ::core::default::Default)]
         pub struct #name<'a> {
             #(#struct_fields,)*
-            /// Fields read from the wire that this schema does not know.
-            pub unknown_fields: #buffa::UnknownFieldsView<'a>,
+            #unknown_field
         }
 
         #accessors
@@ -180,7 +208,7 @@ pub(crate) fn generate_view(
             fn to_owned_value(&self) -> ::core::result::Result<#owned, #buffa::DecodeError> {
                 let mut owned = <#owned as ::core::default::Default>::default();
                 #(#conversions)*
-                __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
+                #unknown_copy
                 ::core::result::Result::Ok(owned)
             }
         }
@@ -204,18 +232,18 @@ pub(crate) fn generate_view(
             fn compute_size(&self, #cache_param: &mut __buffa::SizeCache) -> usize {
                 let mut size = 0;
                 #(#sizes)*
-                size + self.unknown_fields.encoded_len()
+                #unknown_size
             }
 
             #[inline]
             fn write_to(&self, #cache_param: &mut __buffa::SizeCache, encoder: &mut __buffa::Encoder<'_>) {
                 #(#writes)*
-                self.unknown_fields.write(encoder);
+                #unknown_write
             }
 
             #[inline]
             fn unknown_group_depth(&self) -> u32 {
-                self.unknown_fields.nesting()
+                #unknown_depth
             }
         }
 
