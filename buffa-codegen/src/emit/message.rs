@@ -80,8 +80,9 @@ pub fn generate_message(
     }
 
     let codec::Codec {
-        sizes,
-        writes,
+        size_body,
+        write_body,
+        encoder_param,
         merge_body,
     } = codec::codec(
         context,
@@ -130,8 +131,8 @@ pub fn generate_message(
         quote!()
     };
     let buffa = &context.buffa;
-    // A message that discards unknown fields has no field for them, adds
-    // nothing for them to its encoding and uses the provided
+    // A message that discards unknown fields has no field for them (nor
+    // anything in its encoding, see `codec`) and uses the provided
     // `Message::unknown_fields` (an empty set).
     let keeps_unknown = context.unknown_fields.keeps(full_name);
     let unknown_field = keeps_unknown.then(|| {
@@ -140,12 +141,6 @@ pub fn generate_message(
             pub unknown_fields: #buffa::UnknownFields,
         }
     });
-    let unknown_size = if keeps_unknown {
-        quote!(size + self.unknown_fields.encoded_len())
-    } else {
-        quote!(size)
-    };
-    let unknown_write = keeps_unknown.then(|| quote!(self.unknown_fields.write(encoder);));
     let unknown_getter = keeps_unknown.then(|| {
         quote! {
             fn unknown_fields(&self) -> &#buffa::UnknownFields {
@@ -192,15 +187,12 @@ pub fn generate_message(
             #[allow(unused_mut)]
             #[inline]
             fn compute_size(&self, #cache_param: &mut __buffa::SizeCache) -> usize {
-                let mut size = 0;
-                #(#sizes)*
-                #unknown_size
+                #size_body
             }
 
             #[inline]
-            fn write_to(&self, #cache_param: &mut __buffa::SizeCache, encoder: &mut __buffa::Encoder<'_>) {
-                #(#writes)*
-                #unknown_write
+            fn write_to(&self, #cache_param: &mut __buffa::SizeCache, #encoder_param: &mut __buffa::Encoder<'_>) {
+                #write_body
             }
 
             #[inline]

@@ -118,8 +118,9 @@ pub(crate) fn generate_view(
     }
 
     let Codec {
-        sizes,
-        writes,
+        size_body,
+        write_body,
+        encoder_param,
         merge_body,
     } = codec::codec(
         context,
@@ -146,7 +147,7 @@ pub(crate) fn generate_view(
     // either; the field then only holds the view's lifetime, which no
     // other field may use, under the name no proto field can take.
     let keeps_unknown = context.unknown_fields.keeps(full_name);
-    let (unknown_field, unknown_copy, unknown_size, unknown_write, unknown_depth) =
+    let (unknown_field, unknown_copy, unknown_depth) =
         if keeps_unknown {
             (
                 quote! {
@@ -154,8 +155,6 @@ pub(crate) fn generate_view(
                     pub unknown_fields: #buffa::UnknownFieldsView<'a>,
                 },
                 quote!(__buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;),
-                quote!(size + self.unknown_fields.encoded_len()),
-                quote!(self.unknown_fields.write(encoder);),
                 quote!(self.unknown_fields.nesting()),
             )
         } else {
@@ -165,8 +164,6 @@ pub(crate) fn generate_view(
                     /// does not know. Holds the view's lifetime only.
                     pub unknown_fields: ::core::marker::PhantomData<&'a ()>,
                 },
-                quote!(),
-                quote!(size),
                 quote!(),
                 quote!(0),
             )
@@ -230,15 +227,12 @@ pub(crate) fn generate_view(
             #[allow(unused_mut)]
             #[inline]
             fn compute_size(&self, #cache_param: &mut __buffa::SizeCache) -> usize {
-                let mut size = 0;
-                #(#sizes)*
-                #unknown_size
+                #size_body
             }
 
             #[inline]
-            fn write_to(&self, #cache_param: &mut __buffa::SizeCache, encoder: &mut __buffa::Encoder<'_>) {
-                #(#writes)*
-                #unknown_write
+            fn write_to(&self, #cache_param: &mut __buffa::SizeCache, #encoder_param: &mut __buffa::Encoder<'_>) {
+                #write_body
             }
 
             #[inline]
