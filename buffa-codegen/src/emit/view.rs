@@ -147,6 +147,12 @@ pub(crate) fn generate_view(
     // either; the field then only holds the view's lifetime, which no
     // other field may use, under the name no proto field can take.
     let keeps_unknown = context.unknown_fields.keeps(full_name);
+    // Nothing to copy into a message of no fields that keeps nothing.
+    let owned_binding = if keeps_unknown || !conversions.is_empty() {
+        quote!(mut owned)
+    } else {
+        quote!(owned)
+    };
     let (unknown_field, unknown_copy, unknown_depth) =
         if keeps_unknown {
             (
@@ -203,7 +209,7 @@ pub(crate) fn generate_view(
             #[allow(clippy::field_reassign_with_default)]
             #[inline]
             fn to_owned_value(&self) -> ::core::result::Result<#owned, #buffa::DecodeError> {
-                let mut owned = <#owned as ::core::default::Default>::default();
+                let #owned_binding = <#owned as ::core::default::Default>::default();
                 #(#conversions)*
                 #unknown_copy
                 ::core::result::Result::Ok(owned)
