@@ -373,7 +373,10 @@ fn unknown(out_dir: &Path, protoc: &Path) {
         let mut config = buffa_build::Config::new();
         config
             .protoc_executable(protoc)
-            .files(&["proto/unknown/unknown.proto", "proto/unknown/unknown3.proto"])
+            .files(&[
+                "proto/unknown/unknown.proto",
+                "proto/unknown/unknown3.proto",
+            ])
             .includes(&["proto/unknown"])
             .unknown_fields_in(UnknownFieldsRepr::Discard, &[".unknown"])
             .unknown_fields_in(

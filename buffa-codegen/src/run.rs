@@ -11,9 +11,9 @@ use buffa_types::google::protobuf::{FileDescriptorProto, FileDescriptorSet};
 
 use crate::analysis::boxing::BoxingPlan;
 use crate::analysis::eq_hash::EqHash;
-use crate::analysis::unknown_fields::UnknownFieldsPlan;
 use crate::analysis::extensions;
 use crate::analysis::message_graph::MessageGraph;
+use crate::analysis::unknown_fields::UnknownFieldsPlan;
 use crate::context::Context;
 use crate::emit::package::GeneratedFile;
 use crate::emit::{runtime, service};

@@ -105,8 +105,7 @@ fn discarding_messages_have_no_unknown_fields_field() {
         }),
         ..Default::default()
     };
-    let decoded =
-        Segment::decode_from_slice(&with_unknown(&segment.encode_to_vec())).unwrap();
+    let decoded = Segment::decode_from_slice(&with_unknown(&segment.encode_to_vec())).unwrap();
     assert_eq!(decoded, segment);
     // `Keeper` keeps its set: a pointer.
     let keeper = Keeper::default();
@@ -181,7 +180,10 @@ fn malformed_unknown_fields_fail_as_when_kept() {
         ("truncated varint", [key(20, 0), vec![0x96]].concat()),
         ("length past the end", [key(21, 2), vec![5, b'h']].concat()),
         ("truncated fixed64", [key(23, 1), vec![1, 2, 3]].concat()),
-        ("group without end", [key(24, 3), key(1, 0), vec![1]].concat()),
+        (
+            "group without end",
+            [key(24, 3), key(1, 0), vec![1]].concat(),
+        ),
         ("unmatched end group", [key(24, 3), key(25, 4)].concat()),
         ("stray end group", key(24, 4)),
         ("varint overflow", overflow),
@@ -248,7 +250,10 @@ fn nested_messages_follow_their_own_rule() {
     let outer = Outer::decode_from_slice(&input).unwrap();
     assert_eq!(outer.inner.text(), "ok");
     assert_eq!(outer.inner.unknown_fields.as_bytes(), &unknown_fields()[..]);
-    assert_eq!(outer.encode_to_vec(), input[..input.len() - unknown_fields().len()]);
+    assert_eq!(
+        outer.encode_to_vec(),
+        input[..input.len() - unknown_fields().len()]
+    );
 }
 
 /// A message with extension ranges keeps its unknown fields under a scope
@@ -328,8 +333,8 @@ fn equality_clone_default_and_hash() {
 #[test]
 fn reflection_has_no_unknown_fields_to_change() {
     use reflected::unknown::{Keeper, Triangle, Vector3};
-    let mut message = Triangle::decode_from_slice(&with_unknown(&triangle().encode_to_vec()))
-        .unwrap();
+    let mut message =
+        Triangle::decode_from_slice(&with_unknown(&triangle().encode_to_vec())).unwrap();
     assert!(ReflectMessage::unknown_fields(&message).is_empty());
     assert!(ReflectMessage::unknown_fields_mut(&mut message).is_none());
     let mut keeper = Keeper::default();

@@ -30,7 +30,10 @@ pub enum UnknownFieldsDecision {
 impl UnknownFieldsDecision {
     /// Whether the message has an `unknown_fields` field.
     pub fn keeps(&self) -> bool {
-        !matches!(self, UnknownFieldsDecision::Rule(_, UnknownFieldsRepr::Discard))
+        !matches!(
+            self,
+            UnknownFieldsDecision::Rule(_, UnknownFieldsRepr::Discard)
+        )
     }
 }
 

@@ -185,7 +185,9 @@ fn reflect_message(
             }
         }
     } else {
-        quote!(const KEEPS_UNKNOWN_FIELDS: bool = false;)
+        quote!(
+            const KEEPS_UNKNOWN_FIELDS: bool = false;
+        )
     };
     let mut out = quote! {
         #cfg

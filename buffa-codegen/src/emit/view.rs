@@ -153,27 +153,26 @@ pub(crate) fn generate_view(
     } else {
         quote!(owned)
     };
-    let (unknown_field, unknown_copy, unknown_depth) =
-        if keeps_unknown {
-            (
-                quote! {
-                    /// Fields read from the wire that this schema does not know.
-                    pub unknown_fields: #buffa::UnknownFieldsView<'a>,
-                },
-                quote!(__buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;),
-                quote!(self.unknown_fields.nesting()),
-            )
-        } else {
-            (
-                quote! {
-                    /// None kept: this message discards the fields its schema
-                    /// does not know. Holds the view's lifetime only.
-                    pub unknown_fields: ::core::marker::PhantomData<&'a ()>,
-                },
-                quote!(),
-                quote!(0),
-            )
-        };
+    let (unknown_field, unknown_copy, unknown_depth) = if keeps_unknown {
+        (
+            quote! {
+                /// Fields read from the wire that this schema does not know.
+                pub unknown_fields: #buffa::UnknownFieldsView<'a>,
+            },
+            quote!(__buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;),
+            quote!(self.unknown_fields.nesting()),
+        )
+    } else {
+        (
+            quote! {
+                /// None kept: this message discards the fields its schema
+                /// does not know. Holds the view's lifetime only.
+                pub unknown_fields: ::core::marker::PhantomData<&'a ()>,
+            },
+            quote!(),
+            quote!(0),
+        )
+    };
     let proto_name = full_name.trim_start_matches('.');
     let doc = format!(
         " A borrowed view of [`{}`]: the same fields, read from the input without copying it.",

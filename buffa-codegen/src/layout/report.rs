@@ -149,10 +149,9 @@ fn unknown_fields_row(context: &Context<'_>, full_name: &str) -> Option<Row> {
         UnknownFieldsDecision::Rule(rule, UnknownFieldsRepr::Discard) => {
             ("discarded", format!("rule {rule}"))
         }
-        UnknownFieldsDecision::Extensions(rule) => (
-            "kept",
-            format!("extension ranges (over rule {rule})"),
-        ),
+        UnknownFieldsDecision::Extensions(rule) => {
+            ("kept", format!("extension ranges (over rule {rule})"))
+        }
     };
     Some(Row {
         name: "  unknown fields".into(),

@@ -522,7 +522,7 @@ impl<'a> __buffa::ToOwnedValue<Nothing> for NothingView<'a> {
     #[allow(clippy::field_reassign_with_default)]
     #[inline]
     fn to_owned_value(&self) -> ::core::result::Result<Nothing, ::buffa::DecodeError> {
-        let mut owned = <Nothing as ::core::default::Default>::default();
+        let owned = <Nothing as ::core::default::Default>::default();
         ::core::result::Result::Ok(owned)
     }
 }
