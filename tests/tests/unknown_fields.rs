@@ -363,7 +363,7 @@ fn reflection_has_no_unknown_fields_to_change() {
     mask.paths.push("kind".into());
     buffa_reflect::field_mask::trim(&mut message, &mask).unwrap();
     assert_eq!(message.kind, Some(reflected::unknown::Kind::One));
-    assert!(message.c.is_set() == false && message.choice.is_none());
+    assert!(!message.c.is_set() && message.choice.is_none());
 }
 
 #[test]

@@ -129,7 +129,9 @@ fn slot_mut<'m>(
 }
 
 /// Whether `field` is an extension of the message `name`, which keeps it
-/// among its unknown fields.
+/// among its unknown fields. Such a message has extension ranges, so it
+/// keeps unknown fields under every codegen rule
+/// ([`GeneratedMessage::KEEPS_UNKNOWN_FIELDS`] holds for it).
 fn kept_extension(name: &str, field: &FieldDescriptor) -> bool {
     field.is_extension() && owns(name, field)
 }
