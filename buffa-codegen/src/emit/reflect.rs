@@ -176,6 +176,19 @@ fn reflect_message(
         )
     };
     let proto_name = full_name.trim_start_matches('.');
+    // A message that discards unknown fields has none to change: it says
+    // so, and the trait's default `unknown_fields_mut` is never called.
+    let unknown_fields_mut = if context.unknown_fields.keeps(full_name) {
+        quote! {
+            fn unknown_fields_mut(&mut self) -> &mut #buffa::UnknownFields {
+                &mut self.unknown_fields
+            }
+        }
+    } else {
+        quote!(
+            const KEEPS_UNKNOWN_FIELDS: bool = false;
+        )
+    };
     let mut out = quote! {
         #cfg
         impl #reflect::__private::GeneratedMessage for #ty {
@@ -187,9 +200,7 @@ fn reflect_message(
 
             #by_number_mut
 
-            fn unknown_fields_mut(&mut self) -> &mut #buffa::UnknownFields {
-                &mut self.unknown_fields
-            }
+            #unknown_fields_mut
         }
     };
     for (index, enum_name) in oneof_enums.iter().enumerate() {

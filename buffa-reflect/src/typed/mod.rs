@@ -46,8 +46,18 @@ pub trait GeneratedMessage: Message + Default + fmt::Debug + Send + Sync + 'stat
     /// [`GeneratedMessage::reflect_field`], to change.
     fn reflect_field_mut(&mut self, number: u32) -> Option<&mut dyn ReflectField>;
 
-    /// The unknown fields, to change.
-    fn unknown_fields_mut(&mut self) -> &mut UnknownFields;
+    /// Whether the message keeps the fields its schema does not know:
+    /// `false` for a message generated with `UnknownFieldsRepr::Discard`,
+    /// which has no set to change and does not implement
+    /// [`GeneratedMessage::unknown_fields_mut`].
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
+
+    /// The unknown fields, to change. Called only where
+    /// [`GeneratedMessage::KEEPS_UNKNOWN_FIELDS`] holds: every message that
+    /// keeps them implements it, and the default is never reached.
+    fn unknown_fields_mut(&mut self) -> &mut UnknownFields {
+        unreachable!("{} keeps no unknown fields", Self::NAME)
+    }
 }
 
 /// The pool embedded in generated code, decoded.
@@ -119,7 +129,9 @@ fn slot_mut<'m>(
 }
 
 /// Whether `field` is an extension of the message `name`, which keeps it
-/// among its unknown fields.
+/// among its unknown fields. Such a message has extension ranges, so it
+/// keeps unknown fields under every codegen rule
+/// ([`GeneratedMessage::KEEPS_UNKNOWN_FIELDS`] holds for it).
 fn kept_extension(name: &str, field: &FieldDescriptor) -> bool {
     field.is_extension() && owns(name, field)
 }
@@ -193,8 +205,12 @@ impl<M: GeneratedMessage> ReflectMessage for M {
         Message::unknown_fields(self)
     }
 
-    fn unknown_fields_mut(&mut self) -> &mut UnknownFields {
-        GeneratedMessage::unknown_fields_mut(self)
+    fn unknown_fields_mut(&mut self) -> Option<&mut UnknownFields> {
+        if M::KEEPS_UNKNOWN_FIELDS {
+            Some(GeneratedMessage::unknown_fields_mut(self))
+        } else {
+            None
+        }
     }
 
     fn clear(&mut self) {
