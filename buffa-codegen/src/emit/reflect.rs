@@ -176,19 +176,15 @@ fn reflect_message(
         )
     };
     let proto_name = full_name.trim_start_matches('.');
-    // A message that discards unknown fields has none to change: it says
-    // so, and the trait's default `unknown_fields_mut` is never called.
-    let unknown_fields_mut = if context.unknown_fields.keeps(full_name) {
+    // A message that discards unknown fields has none to change: the
+    // trait's default (`None`) says so.
+    let unknown_fields_mut = context.unknown_fields.keeps(full_name).then(|| {
         quote! {
-            fn unknown_fields_mut(&mut self) -> &mut #buffa::UnknownFields {
-                &mut self.unknown_fields
+            fn unknown_fields_mut(&mut self) -> ::core::option::Option<&mut #buffa::UnknownFields> {
+                ::core::option::Option::Some(&mut self.unknown_fields)
             }
         }
-    } else {
-        quote!(
-            const KEEPS_UNKNOWN_FIELDS: bool = false;
-        )
-    };
+    });
     let mut out = quote! {
         #cfg
         impl #reflect::__private::GeneratedMessage for #ty {

@@ -46,17 +46,10 @@ pub trait GeneratedMessage: Message + Default + fmt::Debug + Send + Sync + 'stat
     /// [`GeneratedMessage::reflect_field`], to change.
     fn reflect_field_mut(&mut self, number: u32) -> Option<&mut dyn ReflectField>;
 
-    /// Whether the message keeps the fields its schema does not know:
-    /// `false` for a message generated with `UnknownFieldsRepr::Discard`,
-    /// which has no set to change and does not implement
-    /// [`GeneratedMessage::unknown_fields_mut`].
-    const KEEPS_UNKNOWN_FIELDS: bool = true;
-
-    /// The unknown fields, to change. Called only where
-    /// [`GeneratedMessage::KEEPS_UNKNOWN_FIELDS`] holds: every message that
-    /// keeps them implements it, and the default is never reached.
-    fn unknown_fields_mut(&mut self) -> &mut UnknownFields {
-        unreachable!("{} keeps no unknown fields", Self::NAME)
+    /// The unknown fields, to change; `None` (the default) for a message
+    /// generated with `UnknownFieldsRepr::Discard`, which keeps none.
+    fn unknown_fields_mut(&mut self) -> Option<&mut UnknownFields> {
+        None
     }
 }
 
@@ -130,8 +123,7 @@ fn slot_mut<'m>(
 
 /// Whether `field` is an extension of the message `name`, which keeps it
 /// among its unknown fields. Such a message has extension ranges, so it
-/// keeps unknown fields under every codegen rule
-/// ([`GeneratedMessage::KEEPS_UNKNOWN_FIELDS`] holds for it).
+/// keeps unknown fields under every codegen rule.
 fn kept_extension(name: &str, field: &FieldDescriptor) -> bool {
     field.is_extension() && owns(name, field)
 }
@@ -179,7 +171,14 @@ impl<M: GeneratedMessage> ReflectMessage for M {
     /// decoded as that type.
     fn set_field(&mut self, field: &FieldDescriptor, value: Value) -> Result<(), ReflectError> {
         if kept_extension(M::NAME, field) {
-            return extensions::set(GeneratedMessage::unknown_fields_mut(self), field, value);
+            let Some(unknown) = GeneratedMessage::unknown_fields_mut(self) else {
+                return Err(ReflectError::new(format!(
+                    "{} keeps no unknown fields, where its extension {} would be kept",
+                    M::NAME,
+                    field.full_name()
+                )));
+            };
+            return extensions::set(unknown, field, value);
         }
         let slot = self.reflect_field_mut(field.number());
         slot_mut(M::NAME, M::message_descriptor, field, slot)?.set(field, value)
@@ -193,7 +192,10 @@ impl<M: GeneratedMessage> ReflectMessage for M {
 
     fn clear_field(&mut self, field: &FieldDescriptor) {
         if kept_extension(M::NAME, field) {
-            return extensions::clear(GeneratedMessage::unknown_fields_mut(self), field);
+            if let Some(unknown) = GeneratedMessage::unknown_fields_mut(self) {
+                extensions::clear(unknown, field);
+            }
+            return;
         }
         let slot = self.reflect_field_mut(field.number());
         if let Ok(slot) = slot_mut(M::NAME, M::message_descriptor, field, slot) {
@@ -206,11 +208,7 @@ impl<M: GeneratedMessage> ReflectMessage for M {
     }
 
     fn unknown_fields_mut(&mut self) -> Option<&mut UnknownFields> {
-        if M::KEEPS_UNKNOWN_FIELDS {
-            Some(GeneratedMessage::unknown_fields_mut(self))
-        } else {
-            None
-        }
+        GeneratedMessage::unknown_fields_mut(self)
     }
 
     fn clear(&mut self) {
