@@ -100,10 +100,8 @@ fn main() {
             .protoc_arg("--experimental_allow_proto3_optional")
             .files(&files)
             .includes(&[&proto_dir])
-            .out_dir(out_dir.join(subdir));
-        if unknown_fields == buffa_build::UnknownFieldsRepr::Discard {
-            config.unknown_fields(unknown_fields);
-        }
+            .out_dir(out_dir.join(subdir))
+            .unknown_fields(unknown_fields);
         match subdir {
             // Views are generated for one layout only, to keep build times
             // down: the inline one, whose owned decode they are compared with.
