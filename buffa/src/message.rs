@@ -76,7 +76,8 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     /// Provided for messages generated without unknown fields
     /// (`UnknownFieldsRepr::Discard` in buffa-build), which skip them when
     /// decoding: those return a shared empty set. Messages that keep them
-    /// return their own.
+    /// (every generated one by default, and any hand-written one whose
+    /// `merge_field` collects them) override it to return their own.
     fn unknown_fields(&self) -> &UnknownFields {
         &crate::unknown_fields::EMPTY
     }
