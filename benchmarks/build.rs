@@ -13,6 +13,11 @@
 //! `Envelope.payload` lazy into `OUT_DIR/lazy/`, and all eager into
 //! `OUT_DIR/eager/`.
 //!
+//! `BUFFA_BENCH_UNKNOWN_FIELDS=discard` generates the three buffa
+//! configurations with `unknown_fields(UnknownFieldsRepr::Discard)`, to
+//! measure what keeping unknown fields costs; unset (the default), they
+//! keep them, as every buffa user's messages do unless they ask.
+//!
 //! The `.proto` schemas are read from the shared datasets directory that sits
 //! beside the workspace (`<workspace>/../shared/datasets/rust_serialization_benchmark/`),
 //! so they are not duplicated in the repository. `BENCHMARK_PROTO_DIR` can point
@@ -32,6 +37,12 @@ const PROTOS: [&str; 4] = [
 
 fn main() {
     println!("cargo:rerun-if-env-changed=BENCHMARK_PROTO_DIR");
+    println!("cargo:rerun-if-env-changed=BUFFA_BENCH_UNKNOWN_FIELDS");
+    let unknown_fields = match env::var("BUFFA_BENCH_UNKNOWN_FIELDS").as_deref() {
+        Err(_) | Ok("keep") => buffa_build::UnknownFieldsRepr::Keep,
+        Ok("discard") => buffa_build::UnknownFieldsRepr::Discard,
+        Ok(other) => panic!("BUFFA_BENCH_UNKNOWN_FIELDS={other}: expected keep or discard"),
+    };
     let proto_dir = match env::var_os("BENCHMARK_PROTO_DIR") {
         Some(dir) => PathBuf::from(dir),
         None => {
@@ -89,7 +100,8 @@ fn main() {
             .protoc_arg("--experimental_allow_proto3_optional")
             .files(&files)
             .includes(&[&proto_dir])
-            .out_dir(out_dir.join(subdir));
+            .out_dir(out_dir.join(subdir))
+            .unknown_fields(unknown_fields);
         match subdir {
             // Views are generated for one layout only, to keep build times
             // down: the inline one, whose owned decode they are compared with.

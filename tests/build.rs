@@ -15,7 +15,9 @@
 //!    `json()`; their well-known types come from `buffa-types`), with
 //!    buffa-build; and the reflection protos under `proto/reflect` and
 //!    buffa-reflect's text format protos (`tests/proto/text` there), with
-//!    `reflection()`; and buffa-build's golden `service.proto` with
+//!    `reflection()`; and the protos under `proto/unknown` with unknown
+//!    fields discarded per path (with views and JSON; with reflection);
+//!    and buffa-build's golden `service.proto` with
 //!    `tonic()`; and the naming protos under `proto/naming` with every
 //!    option (plain; views and JSON; lazy views, JSON, reflection and
 //!    tonic), and `proto/naming/reader` against them as an extern package;
@@ -27,7 +29,8 @@
 //! `hostile`, `editions`, `shared`, `strings_owned`, `strings_shared`,
 //! `strings_mixed`, `limits`, `eq_hash`, `extensions`, `json`, `reflect`,
 //! `text`, `services`, `naming_plain`, `naming_views`, `naming_all`,
-//! `naming_reader`, `crosscheck`, `crosscheck_lazy`, `prost`), with an
+//! `naming_reader`, `crosscheck`, `crosscheck_lazy`, `prost`, `unknown`,
+//! `unknown_reflect`), with an
 //! include file `include.rs` that mounts its packages as modules. The runs in
 //! `LAYOUT_REPORTS` also write a layout report (`layout.txt`), and
 //! `layout_sizes.rs` tabulates each report's size estimates beside the
@@ -134,6 +137,7 @@ fn main() {
         .unwrap_or_else(|e| panic!("{e}"));
 
     reflect(&out_dir, &protoc);
+    unknown(&out_dir, &protoc);
 
     // buffa-build's golden service (compared there as text only), as real
     // code: mounted and called by tests/tests/services.rs.
@@ -357,6 +361,46 @@ fn reflect(out_dir: &Path, protoc: &Path) {
         .unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// `proto/unknown` with unknown fields discarded for the package and kept
+/// again for `Keeper` and `Outer.Inner` (and, regardless, for the message
+/// with extension ranges), inline sub-messages (so the estimates meet
+/// `Option`s of structs without a niche): once with views and JSON and a
+/// layout report (`unknown`, mounted by src/lib.rs), once with
+/// reflection (`unknown_reflect`, mounted by tests/unknown_fields.rs).
+fn unknown(out_dir: &Path, protoc: &Path) {
+    use buffa_build::UnknownFieldsRepr;
+    let config = || {
+        let mut config = buffa_build::Config::new();
+        config
+            .protoc_executable(protoc)
+            .files(&[
+                "proto/unknown/unknown.proto",
+                "proto/unknown/unknown3.proto",
+            ])
+            .includes(&["proto/unknown"])
+            .unknown_fields_in(UnknownFieldsRepr::Discard, &[".unknown"])
+            .unknown_fields_in(
+                UnknownFieldsRepr::Keep,
+                &[".unknown.Keeper", ".unknown.Outer.Inner"],
+            )
+            .unbox_message_fields()
+            .include_file("include.rs");
+        config
+    };
+    config()
+        .views()
+        .json()
+        .out_dir(out_dir.join("unknown"))
+        .layout_report("layout.txt")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    config()
+        .reflection()
+        .out_dir(out_dir.join("unknown_reflect"))
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
 /// The runs that write a layout report, by directory under `OUT_DIR`; each
 /// is mounted as the module of the same name in `src/lib.rs`.
 const LAYOUT_REPORTS: &[&str] = &[
@@ -369,6 +413,7 @@ const LAYOUT_REPORTS: &[&str] = &[
     "crosscheck",
     "crosscheck_lazy",
     "strings_shared",
+    "unknown",
 ];
 
 /// Writes `layout_sizes.rs`: a table with one `Layout` row per message of

@@ -87,7 +87,9 @@ mod protoc;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use buffa_codegen::{BytesRepr, GeneratedFile, Options, PointerRepr, StringRepr, TonicOptions};
+pub use buffa_codegen::{
+    BytesRepr, GeneratedFile, Options, PointerRepr, StringRepr, TonicOptions, UnknownFieldsRepr,
+};
 use buffa_codegen::{Input, Selection};
 
 /// Why compiling protos failed.
@@ -415,6 +417,47 @@ impl Config {
     /// generation fails.
     pub fn unbox_message_fields_in(&mut self, paths: &[impl AsRef<str>]) -> &mut Self {
         self.options.unbox_message_fields_in(paths);
+        self
+    }
+
+    /// Keeps (`Keep`, the default) or discards (`Discard`) the unknown
+    /// fields of every message. Same as `unknown_fields_in(repr, &["."])`.
+    pub fn unknown_fields(&mut self, repr: UnknownFieldsRepr) -> &mut Self {
+        self.options.unknown_fields(repr);
+        self
+    }
+
+    /// Keeps or discards the unknown fields of the messages under `paths`
+    /// (a package's or a message's path, nested messages included; the
+    /// rule added last that covers a message wins).
+    ///
+    /// A message under `Discard` has no `unknown_fields` field: it is a
+    /// pointer smaller and has no drop glue for it, as prost's structs.
+    /// Decoding still checks every unknown field (malformed input fails as
+    /// it does when they are kept) but drops it, encoding writes none, and
+    /// `Message::unknown_fields` returns an empty set; its view keeps none
+    /// either. Messages with extension ranges keep their unknown fields,
+    /// where their extensions live, whatever a scope rule says
+    /// ([`Config::layout_report`] marks them), and naming one of them
+    /// exactly is an error, as is a path that covers no message.
+    ///
+    /// ```no_run
+    /// use buffa_build::UnknownFieldsRepr;
+    ///
+    /// buffa_build::Config::new()
+    ///     .files(&["proto/mesh.proto"])
+    ///     .includes(&["proto"])
+    ///     .unknown_fields_in(UnknownFieldsRepr::Discard, &[".mesh"])
+    ///     .unknown_fields_in(UnknownFieldsRepr::Keep, &[".mesh.Mesh"])
+    ///     .compile()
+    ///     .unwrap();
+    /// ```
+    pub fn unknown_fields_in(
+        &mut self,
+        repr: UnknownFieldsRepr,
+        paths: &[impl AsRef<str>],
+    ) -> &mut Self {
+        self.options.unknown_fields_in(repr, paths);
         self
     }
 

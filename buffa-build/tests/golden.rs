@@ -159,6 +159,21 @@ fn strip(items: &mut Vec<syn::Item>, keep: &mut dyn FnMut(&mut Vec<syn::Attribut
     });
 }
 
+/// Unknown fields discarded for a package, kept again for one message by
+/// a later rule and for the message with extension ranges; with views,
+/// whose structs follow the owned ones.
+#[test]
+fn unknown_fields_discarded() {
+    use buffa_build::UnknownFieldsRepr;
+    check_with("unknown.proto", |config| {
+        config
+            .unknown_fields_in(UnknownFieldsRepr::Discard, &[".golden.unknown"])
+            .unknown_fields_in(UnknownFieldsRepr::Keep, &[".golden.unknown.Keeper"])
+            .unbox_message_fields()
+            .views()
+    });
+}
+
 #[test]
 fn no_std_paths() {
     check_with("no_std.proto", |config| config.no_std().views());

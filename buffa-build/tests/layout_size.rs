@@ -171,7 +171,8 @@ fn layout_report_rows() {
 # buffa layout report: the estimated size_of of each generated struct in bytes
 # on 64-bit targets, exact unless marked \"<=\" (an upper bound) or \"~\" (assumes
 # custom pointers are one word and extern messages are laid out as generated
-# here), and where each message-typed field keeps its value.
+# here), where each message-typed field keeps its value, and, where a rule
+# covers the message, whether it keeps unknown fields (it does by default).
 # message / field               size  kind        storage                why
 .pointer.size.Holder             168  message     pointer::size::Holder
   .pointer.size.Holder.vec            field       Inline                 rule .

@@ -12,6 +12,7 @@ use quote::quote;
 use crate::analysis::boxing::BoxingPlan;
 use crate::analysis::eq_hash::EqHash;
 use crate::analysis::extensions::DeclaredExtension;
+use crate::analysis::unknown_fields::UnknownFieldsPlan;
 use crate::error::Error;
 use crate::input::schema::{RustPath, Schema};
 use crate::layout::size::OwnedLayouts;
@@ -30,6 +31,8 @@ pub struct Context<'a> {
     pub view_boxing: BoxingPlan,
     /// The messages that derive `Eq` and `Hash`.
     pub eq_hash: EqHash,
+    /// Which messages keep unknown fields.
+    pub unknown_fields: UnknownFieldsPlan,
     /// The runtime crate's path: `::buffa` unless `buffa_path` says
     /// otherwise.
     pub buffa: TokenStream,

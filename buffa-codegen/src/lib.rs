@@ -63,7 +63,7 @@ mod run;
 pub use emit::include_file::include_file;
 pub use emit::package::GeneratedFile;
 pub use error::Error;
-pub use options::{BytesRepr, Options, PointerRepr, StringRepr, TonicOptions};
+pub use options::{BytesRepr, Options, PointerRepr, StringRepr, TonicOptions, UnknownFieldsRepr};
 pub use path::{PathRules, covers, normalize};
 pub use run::{Input, Selection};
 

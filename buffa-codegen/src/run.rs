@@ -13,6 +13,7 @@ use crate::analysis::boxing::BoxingPlan;
 use crate::analysis::eq_hash::EqHash;
 use crate::analysis::extensions;
 use crate::analysis::message_graph::MessageGraph;
+use crate::analysis::unknown_fields::UnknownFieldsPlan;
 use crate::context::Context;
 use crate::emit::package::GeneratedFile;
 use crate::emit::{runtime, service};
@@ -148,6 +149,7 @@ impl<'a> Input<'a> {
         let boxing = BoxingPlan::new(MessageGraph::owned(&schema, options));
         let view_boxing = BoxingPlan::new(MessageGraph::views(&schema, options));
         let eq_hash = EqHash::new(&schema);
+        let unknown_fields = UnknownFieldsPlan::new(&schema, options)?;
         let extensions = extensions::declared_extensions(&schema);
         let context = Context {
             schema,
@@ -155,6 +157,7 @@ impl<'a> Input<'a> {
             boxing,
             view_boxing,
             eq_hash,
+            unknown_fields,
             // Checked by `parse`.
             buffa: runtime::crate_path(options)?,
             alloc: no_std::alloc_crate(options),

@@ -146,7 +146,9 @@ fn trim_message<'a>(
             None => message.clear_field(&field),
         }
     }
-    message.unknown_fields_mut().clear();
+    if let Some(unknown) = message.unknown_fields_mut() {
+        unknown.clear();
+    }
     Ok(())
 }
 

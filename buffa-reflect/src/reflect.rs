@@ -97,8 +97,10 @@ pub trait ReflectMessage: Any + fmt::Debug + Send + Sync {
     /// for a dynamic message, the pool's extensions) does not know.
     fn unknown_fields(&self) -> &UnknownFields;
 
-    /// The unknown fields, to change.
-    fn unknown_fields_mut(&mut self) -> &mut UnknownFields;
+    /// The unknown fields, to change; `None` for a generated message that
+    /// keeps none (generated with `UnknownFieldsRepr::Discard`: decoding
+    /// skips them, and [`ReflectMessage::unknown_fields`] is always empty).
+    fn unknown_fields_mut(&mut self) -> Option<&mut UnknownFields>;
 
     /// Resets every field, unknown fields included.
     fn clear(&mut self);

@@ -205,7 +205,9 @@ fn to_dynamic(message: &dyn ReflectMessage, descriptor: &MessageDescriptor) -> D
             let _ = copy.set_field(&own, value.to_value(&own));
         }
     }
-    *copy.unknown_fields_mut() = message.unknown_fields().clone();
+    if let Some(unknown) = copy.unknown_fields_mut() {
+        *unknown = message.unknown_fields().clone();
+    }
     copy
 }
 

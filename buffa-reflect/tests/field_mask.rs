@@ -308,7 +308,7 @@ fn trim_clears_what_is_not_covered() {
          OptionalGroup {{ a: 3 }}"
     );
     let mut all = message("TestAllTypes", &full);
-    all.unknown_fields_mut().push_varint(999, 5);
+    all.unknown_fields_mut().unwrap().push_varint(999, 5);
     // Fields named whole stay whole; an unset covered field stays unset;
     // an overlapping path changes nothing; extensions and unknown fields go.
     field_mask::trim(

@@ -22,8 +22,8 @@ pub use crate::message_field::DefaultRef;
 pub use crate::once::OnceBox;
 pub use crate::view::ToOwnedValue;
 pub use crate::wire::{
-    Decoder, Encoder, SizeCache, Tag, UnknownSink, tag_len, varint_len, zigzag_decode32,
-    zigzag_decode64, zigzag_encode32, zigzag_encode64,
+    Decoder, DiscardUnknown, Encoder, SizeCache, Tag, UnknownSink, tag_len, varint_len,
+    zigzag_decode32, zigzag_decode64, zigzag_encode32, zigzag_encode64,
 };
 
 /// Copies a view's value into the owned type; see [`ToOwnedValue`].

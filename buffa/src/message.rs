@@ -72,7 +72,15 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     fn merge_field(&mut self, tag: Tag, decoder: &mut Decoder<'_>) -> Result<(), DecodeError>;
 
     /// The fields this message read but does not know.
-    fn unknown_fields(&self) -> &UnknownFields;
+    ///
+    /// Provided for messages generated without unknown fields
+    /// (`UnknownFieldsRepr::Discard` in buffa-build), which skip them when
+    /// decoding: those return a shared empty set. Messages that keep them
+    /// (every generated one by default, and any hand-written one whose
+    /// `merge_field` collects them) override it to return their own.
+    fn unknown_fields(&self) -> &UnknownFields {
+        &crate::unknown_fields::EMPTY
+    }
 
     /// Resets every field to its default (unset, empty, zero), unknown
     /// fields included.

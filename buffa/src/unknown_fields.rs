@@ -96,6 +96,51 @@ impl<'a> UnknownSink<'a> for UnknownFields {
     }
 }
 
+/// A sink that keeps nothing: where a message generated without unknown
+/// fields (`UnknownFieldsRepr::Discard` in buffa-build) sends the fields
+/// its schema does not know. Decoding still reads and checks each one as
+/// it would for an [`UnknownFields`] (the same errors on malformed input),
+/// then drops it; keeping nothing costs nothing, so nothing is charged to
+/// the allocation budget.
+///
+/// ```
+/// use buffa::DecodeOptions;
+/// use buffa::wire::{Decoder, DiscardUnknown};
+///
+/// // Field 7, varint 1: skipped, checked, not kept.
+/// let mut decoder = Decoder::new(&[0x38, 0x01], &DecodeOptions::new())?;
+/// let tag = decoder.read_tag()?.expect("one field");
+/// decoder.skip_to_unknown(tag, &mut DiscardUnknown)?;
+/// assert!(decoder.read_tag()?.is_none());
+/// # Ok::<(), buffa::DecodeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DiscardUnknown;
+
+impl sealed::Sealed for DiscardUnknown {}
+
+impl<'a> UnknownSink<'a> for DiscardUnknown {
+    #[inline]
+    fn cost_of_input(&self, _input: &'a [u8], _range: Range<usize>) -> usize {
+        0
+    }
+
+    #[inline]
+    fn push_input(&mut self, _input: &'a [u8], _range: Range<usize>, _group_depth: u32) {}
+
+    #[inline]
+    fn cost_of_written(&self, _len: usize) -> usize {
+        0
+    }
+
+    #[inline]
+    fn push_written(&mut self, _fields: Vec<u8>) {}
+}
+
+/// The empty set that messages without unknown fields return from
+/// [`Message::unknown_fields`](crate::Message::unknown_fields).
+pub(crate) static EMPTY: UnknownFields = UnknownFields::new();
+
 /// A varint field, encoded: the bytes and how many are used.
 pub(crate) fn varint_field(field_number: u32, value: u64) -> ([u8; 15], usize) {
     let mut buf = [0u8; 15];

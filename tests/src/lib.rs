@@ -15,6 +15,8 @@
 //! - [`extensions`]: `extend` blocks of every kind (proto2, edition 2023,
 //!   and custom options of the descriptor types in `buffa-types`), by
 //!   buffa;
+//! - [`unknown`]: unknown fields discarded per message path (views, JSON),
+//!   by buffa;
 //! - [`crosscheck`] and [`prost_crosscheck`]: every field kind, by buffa and
 //!   by prost, for tests that pass bytes between the two;
 //!   [`crosscheck_lazy`]: the same by buffa with inline sub-messages and
@@ -73,6 +75,12 @@ pub mod strings_mixed {
 #[allow(clippy::module_inception)]
 pub mod limits {
     include!(concat!(env!("OUT_DIR"), "/limits/include.rs"));
+}
+
+/// Unknown fields discarded per message path, with views and JSON.
+#[allow(clippy::module_inception)]
+pub mod unknown {
+    include!(concat!(env!("OUT_DIR"), "/unknown/include.rs"));
 }
 
 /// Extensions of every kind, and custom options.

@@ -928,7 +928,9 @@ fn binary_methods_and_new_instance() {
         .merge_binary(&[0xf8, 0x06, 0x01], &buffa::DecodeOptions::new())
         .unwrap();
     assert!(!ReflectMessage::unknown_fields(&with_unknown).is_empty());
-    ReflectMessage::unknown_fields_mut(&mut with_unknown).clear();
+    ReflectMessage::unknown_fields_mut(&mut with_unknown)
+        .unwrap()
+        .clear();
     assert!(with_unknown.unknown_fields.is_empty());
 }
 

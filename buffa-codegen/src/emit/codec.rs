@@ -14,10 +14,15 @@ use crate::layout::field::{Field, Shape};
 
 /// The generated bodies every message shape (owned or view) shares.
 pub struct Codec {
-    /// Statements adding each field's size to `size`.
-    pub sizes: Vec<TokenStream>,
-    /// Statements writing each field.
-    pub writes: Vec<TokenStream>,
+    /// The body of `compute_size`: each field's size, and the unknown
+    /// fields' where the message keeps them.
+    pub size_body: TokenStream,
+    /// The body of `write_to`: each field, then the unknown fields where
+    /// the message keeps them.
+    pub write_body: TokenStream,
+    /// The name of `write_to`'s encoder parameter: `_encoder` where the
+    /// body writes nothing (no fields, no unknown fields).
+    pub encoder_param: TokenStream,
     /// The body of `merge_field`.
     pub merge_body: TokenStream,
 }
@@ -58,6 +63,8 @@ pub fn codec(
         writes.push(field::write_stmt(field));
     }
 
+    let keeps_unknown = context.unknown_fields.keeps(full_name);
+    let unknown = field::unknown_sink(keeps_unknown);
     let mut arms = Vec::new();
     for field in fields {
         let number = proc_macro2::Literal::u32_unsuffixed(field.number);
@@ -70,25 +77,49 @@ pub fn codec(
                 &ident::ident(&oneof_names[index]),
                 &ident::ident(&oneof_enums[index]),
             )?,
-            _ => field::merge_expr(field),
+            _ => field::merge_expr(field, &unknown),
         };
         arms.push(quote!(#number => #body,));
     }
 
     // A message without fields has nothing to match on.
     let merge_body = if arms.is_empty() {
-        quote!(decoder.skip_to_unknown(tag, &mut self.unknown_fields))
+        quote!(decoder.skip_to_unknown(tag, #unknown))
     } else {
         quote! {
             match tag.field_number() {
                 #(#arms)*
-                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+                _ => decoder.skip_to_unknown(tag, #unknown),
             }
         }
     };
+    // Owned unknown fields and views' spans both have `encoded_len` and
+    // `write`.
+    let size_body = match (keeps_unknown, sizes.is_empty()) {
+        (true, _) => quote! {
+            let mut size = 0;
+            #(#sizes)*
+            size + self.unknown_fields.encoded_len()
+        },
+        (false, true) => quote!(0),
+        (false, false) => quote! {
+            let mut size = 0;
+            #(#sizes)*
+            size
+        },
+    };
+    let encoder_param = if keeps_unknown || !writes.is_empty() {
+        quote!(encoder)
+    } else {
+        quote!(_encoder)
+    };
+    if keeps_unknown {
+        writes.push(quote!(self.unknown_fields.write(encoder);));
+    }
     Ok(Codec {
-        sizes,
-        writes,
+        size_body,
+        write_body: quote!(#(#writes)*),
+        encoder_param,
         merge_body,
     })
 }

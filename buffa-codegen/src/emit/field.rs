@@ -245,9 +245,22 @@ pub fn write_stmt(field: &Field<'_>) -> TokenStream {
     }
 }
 
+/// Where a message's `merge_field` sends the fields its schema does not
+/// know (closed-enum numbers it does not declare included): its own
+/// `unknown_fields` when it `keeps` them, otherwise the runtime's
+/// `DiscardUnknown`, which checks and drops them.
+pub fn unknown_sink(keeps: bool) -> TokenStream {
+    if keeps {
+        quote!(&mut self.unknown_fields)
+    } else {
+        quote!(&mut __buffa::DiscardUnknown)
+    }
+}
+
 /// The expression of this field's `merge_field` match arm (with `tag`
-/// and `decoder` in scope), of type `Result<(), DecodeError>`.
-pub fn merge_expr(field: &Field<'_>) -> TokenStream {
+/// and `decoder` in scope), of type `Result<(), DecodeError>`; `unknown`
+/// is the message's [`unknown_sink`].
+pub fn merge_expr(field: &Field<'_>, unknown: &TokenStream) -> TokenStream {
     let name = name(field);
     let marker = value_marker(&field.value);
     if let Some((delimited, repeated)) = lazy_shape(field) {
@@ -262,7 +275,7 @@ pub fn merge_expr(field: &Field<'_>) -> TokenStream {
     match (&field.shape, &field.value) {
         (Shape::Map { key, value, .. }, _) => {
             let (key, value) = (scalar_marker(*key), value_marker(value));
-            quote!(__buffa::map::merge::<#key, #value, _>(tag, &mut self.#name, decoder, &mut self.unknown_fields))
+            quote!(__buffa::map::merge::<#key, #value, _>(tag, &mut self.#name, decoder, #unknown))
         }
         (
             Shape::Explicit,
@@ -287,10 +300,10 @@ pub fn merge_expr(field: &Field<'_>) -> TokenStream {
             quote!(__buffa::message::merge_repeated(tag, &mut self.#name, decoder))
         }
         (Shape::Explicit, ValueType::Enum { path, closed: true }) => {
-            quote!(__buffa::closed_enum::merge_optional::<#path>(tag, &mut self.#name, decoder, &mut self.unknown_fields))
+            quote!(__buffa::closed_enum::merge_optional::<#path>(tag, &mut self.#name, decoder, #unknown))
         }
         (Shape::Repeated { .. }, ValueType::Enum { path, closed: true }) => {
-            quote!(__buffa::closed_enum::merge_repeated::<#path>(tag, &mut self.#name, decoder, &mut self.unknown_fields))
+            quote!(__buffa::closed_enum::merge_repeated::<#path>(tag, &mut self.#name, decoder, #unknown))
         }
         (Shape::Implicit, _) => {
             quote!(__buffa::scalar::merge::<#marker>(tag, &mut self.#name, decoder))

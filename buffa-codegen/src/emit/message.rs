@@ -80,8 +80,9 @@ pub fn generate_message(
     }
 
     let codec::Codec {
-        sizes,
-        writes,
+        size_body,
+        write_body,
+        encoder_param,
         merge_body,
     } = codec::codec(
         context,
@@ -130,6 +131,23 @@ pub fn generate_message(
         quote!()
     };
     let buffa = &context.buffa;
+    // A message that discards unknown fields has no field for them (nor
+    // anything in its encoding, see `codec`) and uses the provided
+    // `Message::unknown_fields` (an empty set).
+    let keeps_unknown = context.unknown_fields.keeps(full_name);
+    let unknown_field = keeps_unknown.then(|| {
+        quote! {
+            /// Fields read from the wire that this schema does not know.
+            pub unknown_fields: #buffa::UnknownFields,
+        }
+    });
+    let unknown_getter = keeps_unknown.then(|| {
+        quote! {
+            fn unknown_fields(&self) -> &#buffa::UnknownFields {
+                &self.unknown_fields
+            }
+        }
+    });
     let extendable = extension::extendable_impl(context, full_name, &name);
     let json = json::generate_message_json(context, full_name, &fields)?;
     let view = if context.options.views {
@@ -147,8 +165,7 @@ pub fn generate_message(
         #attributes
         pub struct #name {
             #(#struct_fields,)*
-            /// Fields read from the wire that this schema does not know.
-            pub unknown_fields: #buffa::UnknownFields,
+            #unknown_field
         }
 
         #accessors
@@ -170,15 +187,12 @@ pub fn generate_message(
             #[allow(unused_mut)]
             #[inline]
             fn compute_size(&self, #cache_param: &mut __buffa::SizeCache) -> usize {
-                let mut size = 0;
-                #(#sizes)*
-                size + self.unknown_fields.encoded_len()
+                #size_body
             }
 
             #[inline]
-            fn write_to(&self, #cache_param: &mut __buffa::SizeCache, encoder: &mut __buffa::Encoder<'_>) {
-                #(#writes)*
-                self.unknown_fields.write(encoder);
+            fn write_to(&self, #cache_param: &mut __buffa::SizeCache, #encoder_param: &mut __buffa::Encoder<'_>) {
+                #write_body
             }
 
             #[inline]
@@ -186,9 +200,7 @@ pub fn generate_message(
                 #merge_body
             }
 
-            fn unknown_fields(&self) -> &#buffa::UnknownFields {
-                &self.unknown_fields
-            }
+            #unknown_getter
         }
 
         #extendable

@@ -120,6 +120,7 @@ pub(crate) fn oneof_merge(
     let variant = ident::ident(&field.rust_name);
     let constructor = quote!(#module::#enum_name::#variant);
     let some = quote!(::core::option::Option::Some);
+    let unknown = field::unknown_sink(context.unknown_fields.keeps(full_name));
     Ok(match &field.value {
         ValueType::Message {
             path, delimited, ..
@@ -158,7 +159,7 @@ pub(crate) fn oneof_merge(
             })
         }
         ValueType::Enum { path, closed: true } => quote!({
-            if let #some(value) = __buffa::closed_enum::read::<#path>(tag, decoder, &mut self.unknown_fields)? {
+            if let #some(value) = __buffa::closed_enum::read::<#path>(tag, decoder, #unknown)? {
                 self.#oneof = #some(#constructor(value));
             }
             ::core::result::Result::Ok(())

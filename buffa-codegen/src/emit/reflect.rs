@@ -176,6 +176,15 @@ fn reflect_message(
         )
     };
     let proto_name = full_name.trim_start_matches('.');
+    // A message that discards unknown fields has none to change: the
+    // trait's default (`None`) says so.
+    let unknown_fields_mut = context.unknown_fields.keeps(full_name).then(|| {
+        quote! {
+            fn unknown_fields_mut(&mut self) -> ::core::option::Option<&mut #buffa::UnknownFields> {
+                ::core::option::Option::Some(&mut self.unknown_fields)
+            }
+        }
+    });
     let mut out = quote! {
         #cfg
         impl #reflect::__private::GeneratedMessage for #ty {
@@ -187,9 +196,7 @@ fn reflect_message(
 
             #by_number_mut
 
-            fn unknown_fields_mut(&mut self) -> &mut #buffa::UnknownFields {
-                &mut self.unknown_fields
-            }
+            #unknown_fields_mut
         }
     };
     for (index, enum_name) in oneof_enums.iter().enumerate() {

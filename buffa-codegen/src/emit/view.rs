@@ -118,8 +118,9 @@ pub(crate) fn generate_view(
     }
 
     let Codec {
-        sizes,
-        writes,
+        size_body,
+        write_body,
+        encoder_param,
         merge_body,
     } = codec::codec(
         context,
@@ -142,6 +143,36 @@ pub(crate) fn generate_view(
         quote!(_cache)
     };
     let accessors = accessors::accessors(context, quote!(<'a> #name<'a>), &fields)?;
+    // A message that discards unknown fields keeps none in its view
+    // either; the field then only holds the view's lifetime, which no
+    // other field may use, under the name no proto field can take.
+    let keeps_unknown = context.unknown_fields.keeps(full_name);
+    // Nothing to copy into a message of no fields that keeps nothing.
+    let owned_binding = if keeps_unknown || !conversions.is_empty() {
+        quote!(mut owned)
+    } else {
+        quote!(owned)
+    };
+    let (unknown_field, unknown_copy, unknown_depth) = if keeps_unknown {
+        (
+            quote! {
+                /// Fields read from the wire that this schema does not know.
+                pub unknown_fields: #buffa::UnknownFieldsView<'a>,
+            },
+            quote!(__buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;),
+            quote!(self.unknown_fields.nesting()),
+        )
+    } else {
+        (
+            quote! {
+                /// None kept: this message discards the fields its schema
+                /// does not know. Holds the view's lifetime only.
+                pub unknown_fields: ::core::marker::PhantomData<&'a ()>,
+            },
+            quote!(),
+            quote!(0),
+        )
+    };
     let proto_name = full_name.trim_start_matches('.');
     let doc = format!(
         " A borrowed view of [`{}`]: the same fields, read from the input without copying it.",
@@ -152,8 +183,7 @@ pub(crate) fn generate_view(
         #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug, ::core::default::Default)]
         pub struct #name<'a> {
             #(#struct_fields,)*
-            /// Fields read from the wire that this schema does not know.
-            pub unknown_fields: #buffa::UnknownFieldsView<'a>,
+            #unknown_field
         }
 
         #accessors
@@ -178,9 +208,9 @@ pub(crate) fn generate_view(
             #[allow(clippy::field_reassign_with_default)]
             #[inline]
             fn to_owned_value(&self) -> ::core::result::Result<#owned, #buffa::DecodeError> {
-                let mut owned = <#owned as ::core::default::Default>::default();
+                let #owned_binding = <#owned as ::core::default::Default>::default();
                 #(#conversions)*
-                __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
+                #unknown_copy
                 ::core::result::Result::Ok(owned)
             }
         }
@@ -202,20 +232,17 @@ pub(crate) fn generate_view(
             #[allow(unused_mut)]
             #[inline]
             fn compute_size(&self, #cache_param: &mut __buffa::SizeCache) -> usize {
-                let mut size = 0;
-                #(#sizes)*
-                size + self.unknown_fields.encoded_len()
+                #size_body
             }
 
             #[inline]
-            fn write_to(&self, #cache_param: &mut __buffa::SizeCache, encoder: &mut __buffa::Encoder<'_>) {
-                #(#writes)*
-                self.unknown_fields.write(encoder);
+            fn write_to(&self, #cache_param: &mut __buffa::SizeCache, #encoder_param: &mut __buffa::Encoder<'_>) {
+                #write_body
             }
 
             #[inline]
             fn unknown_group_depth(&self) -> u32 {
-                self.unknown_fields.nesting()
+                #unknown_depth
             }
         }
 

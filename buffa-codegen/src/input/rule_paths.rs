@@ -52,6 +52,12 @@ pub fn check(schema: &Schema<'_>, options: &Options) -> Result<(), Error> {
             .iter()
             .map(|(p, _)| ("unbox_oneof", p)),
     );
+    named.extend(
+        options
+            .unknown_fields
+            .iter()
+            .map(|(p, _)| ("unknown_fields", p)),
+    );
     named.extend(options.lazy_views.iter().map(|(p, _)| ("lazy_views", p)));
     named.extend(
         options

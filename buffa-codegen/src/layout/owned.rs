@@ -103,7 +103,10 @@ pub fn owned_layout(context: &Context<'_>, full_name: &str) -> Result<Layout, Er
 
 fn compute_owned_layout(context: &Context<'_>, full_name: &str) -> Result<Layout, Error> {
     let message = context.schema.message(full_name)?;
-    let mut parts = vec![size::UNKNOWN_FIELDS];
+    let mut parts = Vec::new();
+    if context.unknown_fields.keeps(full_name) {
+        parts.push(size::UNKNOWN_FIELDS);
+    }
     let mut oneofs: Vec<(usize, Vec<Layout>)> = Vec::new();
     for field in fields(context, full_name, message, &[])? {
         let part = match &field.shape {
@@ -117,7 +120,10 @@ fn compute_owned_layout(context: &Context<'_>, full_name: &str) -> Result<Layout
                     let decision = pointer::choose(context, &field.path, path, || {
                         owned_layout(context, target)
                     })?;
-                    pointer_layout(context, &decision.pointer, target)?
+                    // `MessageField<T, Inline<T>>` is `Option<T>`: as
+                    // large as `T` unless `T` has no niche (no unknown
+                    // fields, and no field with one).
+                    pointer_layout(context, &decision.pointer, target)?.option()
                 }
                 _ => value_layout(context, &field)?.option(),
             },

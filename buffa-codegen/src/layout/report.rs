@@ -6,12 +6,14 @@
 
 use buffa_types::google::protobuf::DescriptorProto;
 
+use crate::analysis::unknown_fields::UnknownFieldsDecision;
 use crate::context::Context;
 use crate::error::Error;
 use crate::layout::field::{Shape, ValueType};
 use crate::layout::owned;
 use crate::layout::pointer::{self, Decision, Pointer};
 use crate::layout::size::{Accuracy, Layout};
+use crate::options::UnknownFieldsRepr;
 use crate::path;
 
 /// The first lines of every report.
@@ -19,7 +21,8 @@ const HEADER: &str = "\
 # buffa layout report: the estimated size_of of each generated struct in bytes
 # on 64-bit targets, exact unless marked \"<=\" (an upper bound) or \"~\" (assumes
 # custom pointers are one word and extern messages are laid out as generated
-# here), and where each message-typed field keeps its value.
+# here), where each message-typed field keeps its value, and, where a rule
+# covers the message, whether it keeps unknown fields (it does by default).
 ";
 
 /// One line of the table, before alignment.
@@ -66,6 +69,7 @@ pub fn layout_report(context: &Context<'_>) -> Result<String, Error> {
             storage: message.rust.relative_to(&[]),
             why,
         });
+        rows.extend(unknown_fields_row(context, name));
         rows.extend(field_rows(context, name)?);
     }
     Ok(render(&rows))
@@ -132,6 +136,30 @@ fn field_rows(context: &Context<'_>, full_name: &str) -> Result<Vec<Row>, Error>
         }
     }
     Ok(rows)
+}
+
+/// The row saying whether message `full_name` keeps unknown fields, for
+/// a message an `unknown_fields` rule covers; none for the default (kept).
+fn unknown_fields_row(context: &Context<'_>, full_name: &str) -> Option<Row> {
+    let (storage, why) = match context.unknown_fields.decision(full_name) {
+        UnknownFieldsDecision::Default => return None,
+        UnknownFieldsDecision::Rule(rule, UnknownFieldsRepr::Keep) => {
+            ("kept", format!("rule {rule}"))
+        }
+        UnknownFieldsDecision::Rule(rule, UnknownFieldsRepr::Discard) => {
+            ("discarded", format!("rule {rule}"))
+        }
+        UnknownFieldsDecision::Extensions(rule) => {
+            ("kept", format!("extension ranges (over rule {rule})"))
+        }
+    };
+    Some(Row {
+        name: "  unknown fields".into(),
+        size: String::new(),
+        kind: "unknown".into(),
+        storage: storage.into(),
+        why,
+    })
 }
 
 /// The full names of `messages` and their nested messages, under `prefix`.

@@ -9,8 +9,9 @@
 //! - A struct's fields are reordered by rustc, and every Rust type's size
 //!   is a multiple of its alignment, so sorting by alignment leaves no gap:
 //!   a struct is the sum of its fields rounded up to its largest alignment
-//!   (at least 4: the unknown-fields pointer, 8 bytes, is stored with an
-//!   alignment of 4, so a message of 4-byte fields has no padding).
+//!   (at least 4 where the message keeps unknown fields: their pointer,
+//!   8 bytes, is stored with an alignment of 4, so a message of 4-byte
+//!   fields has no padding).
 //! - Scalars have their own sizes; `String`, `Vec<u8>` and `Vec<T>` are
 //!   24 bytes, `bytes::Bytes` and `buffa::BytesStr` 32, `HashMap` 48 (with
 //!   the standard `RandomState`), `BTreeMap` 24, an open enum
@@ -22,8 +23,11 @@
 //!   `i32::MAX`: rustc's valid range of a `#[repr(i32)]` enum runs from its
 //!   smallest to its largest value.
 //! - `MessageField<T>` (a `Box`) is one pointer, 8 bytes; `MessageField<T,
-//!   Inline<T>>` is exactly `T`, because the unknown-fields pointer is
-//!   never null and gives `Option<T>` a niche.
+//!   Inline<T>>` is `Option<T>`: exactly `T` when `T` keeps unknown fields
+//!   (their pointer is never null and gives `Option<T>` a niche) or has
+//!   another field with a niche, and `T` plus a tag padded to its
+//!   alignment when it discards them and holds only integers and floats
+//!   (a `Vector3` of three `f32` is then 12 bytes, and `Option` of it 16).
 //! - A oneof is `Option<Enum>`. With one variant that is `Option` of the
 //!   variant's value. With several, the estimate is rustc's tagged layout:
 //!   a one-byte tag, then the widest variant at its alignment, rounded up.
@@ -189,7 +193,14 @@ pub fn structure(parts: &[Layout]) -> Layout {
             .next_multiple_of(align),
         align,
         assumed: parts.iter().any(|p| p.assumed),
-        niche: Niche::Part,
+        // A field with a niche lends it to the struct; a struct of
+        // integers and floats alone (a message without unknown fields)
+        // has none.
+        niche: if parts.iter().any(|p| p.niche != Niche::None) {
+            Niche::Part
+        } else {
+            Niche::None
+        },
     }
 }
 
@@ -258,6 +269,16 @@ mod tests {
         let float = scalar(Scalar::Float);
         let layout = structure(&[UNKNOWN_FIELDS, float, float, float]);
         assert_eq!((layout.size, layout.align), (20, 4));
+        assert_eq!(layout.option().size, 20);
+        // Without unknown fields: no niche, so `Option` adds a tag.
+        let layout = structure(&[float, float, float]);
+        assert_eq!((layout.size, layout.option().size), (12, 16));
+        // A field with a niche lends it to the struct.
+        let layout = structure(&[float, scalar(Scalar::Bool)]);
+        assert_eq!((layout.size, layout.option().size), (8, 8));
+        // No fields at all: a zero-sized struct, and `Option` of it a byte.
+        let layout = structure(&[]);
+        assert_eq!((layout.size, layout.option().size), (0, 1));
     }
 
     #[test]

@@ -41,7 +41,9 @@ pub fn view_size(context: &Context<'_>, full_name: &str) -> Result<usize, Error>
         return Ok(*size);
     }
     let message = context.schema.message(full_name)?;
-    let mut size = 8; // unknown fields
+    // The unknown fields; a view without them counts the 8 bytes too,
+    // which covers the tag `Option` then needs where it is held in place.
+    let mut size = 8;
     let mut oneofs: HashMap<usize, usize> = HashMap::new();
     for field in view_fields(context, full_name, message, &[])? {
         let value = match &field.value {

@@ -3,7 +3,7 @@
 //! builder methods, so that the plugin and `buffa_build::Config` share
 //! one mapping.
 
-use super::{BytesRepr, Options, PointerRepr, StringRepr};
+use super::{BytesRepr, Options, PointerRepr, StringRepr, UnknownFieldsRepr};
 use crate::error::Error;
 
 impl Options {
@@ -27,6 +27,8 @@ impl Options {
         "unbox_oneof_in",
         "inline_max_size",
         "inline_max_size_in",
+        "unknown_fields",
+        "unknown_fields_in",
         "views",
         "views_behind_feature",
         "lazy_views",
@@ -112,6 +114,11 @@ impl Options {
             "inline_max_size_in" => {
                 let (path, bytes) = path_value(value, "<bytes>")?;
                 self.inline_max_size_in(size(bytes)?, &[path])
+            }
+            "unknown_fields" => self.unknown_fields(unknown_fields_repr(required(value)?)?),
+            "unknown_fields_in" => {
+                let (path, repr) = path_value(value, "keep|discard")?;
+                self.unknown_fields_in(unknown_fields_repr(repr)?, &[path])
             }
             "views" => switch(value, Self::views, self)?,
             "views_behind_feature" => self.views_behind_feature(required(value)?),
@@ -232,6 +239,16 @@ fn string_repr(value: &str) -> Result<StringRepr, String> {
         "bytes_str" => Ok(StringRepr::BytesStr),
         _ => Err(format!(
             "unknown string representation `{value}` (expected string or bytes_str)"
+        )),
+    }
+}
+
+fn unknown_fields_repr(value: &str) -> Result<UnknownFieldsRepr, String> {
+    match value {
+        "keep" => Ok(UnknownFieldsRepr::Keep),
+        "discard" => Ok(UnknownFieldsRepr::Discard),
+        _ => Err(format!(
+            "unknown unknown-fields choice `{value}` (expected keep or discard)"
         )),
     }
 }

@@ -6,7 +6,7 @@
 //! `.pkg.Message`, `.pkg.Message.field`, the leading dot optional); of
 //! several rules of one kind covering an element, the one added last wins.
 
-use super::{BytesRepr, Options, PointerRepr, StringRepr, TonicOptions};
+use super::{BytesRepr, Options, PointerRepr, StringRepr, TonicOptions, UnknownFieldsRepr};
 use crate::path;
 
 impl Options {
@@ -145,6 +145,27 @@ impl Options {
     pub fn inline_max_size_in(&mut self, bytes: usize, paths: &[impl AsRef<str>]) -> &mut Self {
         for path in paths {
             self.inline_max_size.insert(path.as_ref(), bytes);
+        }
+        self
+    }
+
+    /// Keeps (`Keep`, the default) or discards (`Discard`) the unknown
+    /// fields of every message.
+    pub fn unknown_fields(&mut self, repr: UnknownFieldsRepr) -> &mut Self {
+        self.unknown_fields_in(repr, &["."])
+    }
+
+    /// Keeps or discards the unknown fields of the messages under `paths`
+    /// (packages or messages, nested messages included). A message with
+    /// extension ranges keeps them whatever a scope rule says; naming one
+    /// exactly with `Discard` is an error.
+    pub fn unknown_fields_in(
+        &mut self,
+        repr: UnknownFieldsRepr,
+        paths: &[impl AsRef<str>],
+    ) -> &mut Self {
+        for path in paths {
+            self.unknown_fields.insert(path.as_ref(), repr);
         }
         self
     }

@@ -45,6 +45,23 @@ pub enum BytesRepr {
     Bytes,
 }
 
+/// Whether a message keeps the fields its schema does not know.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum UnknownFieldsRepr {
+    /// A `pub unknown_fields: buffa::UnknownFields` field (one pointer)
+    /// keeps them, byte for byte, and encoding writes them back: the
+    /// default.
+    #[default]
+    Keep,
+    /// No field: decoding checks and skips them, encoding writes none, and
+    /// `Message::unknown_fields` is always empty. The struct is a pointer
+    /// smaller and has no drop glue for it (nor its niche: an inline field
+    /// of such a message is an `Option` with a tag). Messages with
+    /// extension ranges keep them regardless, since their extensions live
+    /// there; a rule naming such a message exactly is an error.
+    Discard,
+}
+
 /// Options for code generation. Paths are proto paths: `.` for
 /// everything, `.pkg`, `.pkg.Message`, `.pkg.Message.field`; when several
 /// rules of one kind cover an element, the one added last wins.
@@ -98,6 +115,9 @@ pub struct Options {
     /// through a scope; larger ones are boxed. A rule naming the field
     /// itself is kept whatever the size.
     pub inline_max_size: PathRules<usize>,
+    /// Whether messages keep unknown fields; `Keep` where no rule covers a
+    /// message.
+    pub unknown_fields: PathRules<UnknownFieldsRepr>,
     /// Attributes for messages, enums and oneof enums.
     pub type_attributes: PathRules<String>,
     /// Attributes for messages only.

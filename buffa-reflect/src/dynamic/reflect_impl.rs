@@ -98,8 +98,8 @@ impl ReflectMessage for DynamicMessage {
         &self.unknown
     }
 
-    fn unknown_fields_mut(&mut self) -> &mut UnknownFields {
-        &mut self.unknown
+    fn unknown_fields_mut(&mut self) -> Option<&mut UnknownFields> {
+        Some(&mut self.unknown)
     }
 
     fn clear(&mut self) {

@@ -28,8 +28,10 @@ for ::buffa_types::google::protobuf::FileDescriptorSet {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -86,8 +88,10 @@ for ::buffa_types::google::protobuf::FileDescriptorProto {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -138,8 +142,10 @@ for ::buffa_types::google::protobuf::DescriptorProto {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -174,8 +180,10 @@ for ::buffa_types::google::protobuf::descriptor_proto::ExtensionRange {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -208,8 +216,10 @@ for ::buffa_types::google::protobuf::descriptor_proto::ReservedRange {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -246,8 +256,10 @@ for ::buffa_types::google::protobuf::ExtensionRangeOptions {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -286,8 +298,10 @@ for ::buffa_types::google::protobuf::extension_range_options::Declaration {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::ReflectElement
@@ -347,8 +361,10 @@ for ::buffa_types::google::protobuf::FieldDescriptorProto {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::ReflectElement
@@ -399,8 +415,10 @@ for ::buffa_types::google::protobuf::OneofDescriptorProto {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -441,8 +459,10 @@ for ::buffa_types::google::protobuf::EnumDescriptorProto {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -475,8 +495,10 @@ for ::buffa_types::google::protobuf::enum_descriptor_proto::EnumReservedRange {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -511,8 +533,10 @@ for ::buffa_types::google::protobuf::EnumValueDescriptorProto {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -547,8 +571,10 @@ for ::buffa_types::google::protobuf::ServiceDescriptorProto {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -589,8 +615,10 @@ for ::buffa_types::google::protobuf::MethodDescriptorProto {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -661,8 +689,10 @@ for ::buffa_types::google::protobuf::FileOptions {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::ReflectElement
@@ -714,8 +744,10 @@ for ::buffa_types::google::protobuf::MessageOptions {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -772,8 +804,10 @@ for ::buffa_types::google::protobuf::FieldOptions {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -806,8 +840,10 @@ for ::buffa_types::google::protobuf::field_options::EditionDefault {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -846,8 +882,10 @@ for ::buffa_types::google::protobuf::field_options::FeatureSupport {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::ReflectElement
@@ -916,8 +954,10 @@ for ::buffa_types::google::protobuf::OneofOptions {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -956,8 +996,10 @@ for ::buffa_types::google::protobuf::EnumOptions {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -996,8 +1038,10 @@ for ::buffa_types::google::protobuf::EnumValueOptions {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -1032,8 +1076,10 @@ for ::buffa_types::google::protobuf::ServiceOptions {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -1070,8 +1116,10 @@ for ::buffa_types::google::protobuf::MethodOptions {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::ReflectElement
@@ -1123,8 +1171,10 @@ for ::buffa_types::google::protobuf::UninterpretedOption {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -1157,8 +1207,10 @@ for ::buffa_types::google::protobuf::uninterpreted_option::NamePart {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::FeatureSet {
@@ -1204,8 +1256,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Fea
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -1228,8 +1282,10 @@ for ::buffa_types::google::protobuf::feature_set::VisibilityFeature {
     ) -> ::core::option::Option<&mut dyn crate::__private::ReflectField> {
         ::core::option::Option::None
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::ReflectElement
@@ -1261,8 +1317,10 @@ for ::buffa_types::google::protobuf::feature_set::ProtoLimitsFeature {
     ) -> ::core::option::Option<&mut dyn crate::__private::ReflectField> {
         ::core::option::Option::None
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::ReflectElement
@@ -1369,8 +1427,10 @@ for ::buffa_types::google::protobuf::FeatureSetDefaults {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -1405,8 +1465,10 @@ for ::buffa_types::google::protobuf::feature_set_defaults::FeatureSetEditionDefa
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -1437,8 +1499,10 @@ for ::buffa_types::google::protobuf::SourceCodeInfo {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -1477,8 +1541,10 @@ for ::buffa_types::google::protobuf::source_code_info::Location {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -1509,8 +1575,10 @@ for ::buffa_types::google::protobuf::GeneratedCodeInfo {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -1549,8 +1617,10 @@ for ::buffa_types::google::protobuf::generated_code_info::Annotation {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::ReflectElement
@@ -1605,8 +1675,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Any
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -1637,8 +1709,10 @@ for ::buffa_types::google::protobuf::SourceContext {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Type {
@@ -1677,8 +1751,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Typ
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Field {
@@ -1723,8 +1799,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Fie
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Enum {
@@ -1761,8 +1839,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Enu
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::EnumValue {
@@ -1796,8 +1876,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Enu
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Option {
@@ -1826,8 +1908,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Opt
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Api {
@@ -1868,8 +1952,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Api
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Method {
@@ -1910,8 +1996,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Met
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Mixin {
@@ -1940,8 +2028,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Mix
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Duration {
@@ -1973,8 +2063,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Dur
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Empty {
@@ -1993,8 +2085,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Emp
     ) -> ::core::option::Option<&mut dyn crate::__private::ReflectField> {
         ::core::option::Option::None
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::FieldMask {
@@ -2024,8 +2118,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Fie
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Struct {
@@ -2052,8 +2148,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Str
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Value {
@@ -2080,8 +2178,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Val
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::OptionValue for ::buffa_types::google::protobuf::value::Kind {
@@ -2181,8 +2281,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Lis
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Timestamp {
@@ -2214,8 +2316,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Tim
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -2246,8 +2350,10 @@ for ::buffa_types::google::protobuf::DoubleValue {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::FloatValue {
@@ -2277,8 +2383,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Flo
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Int64Value {
@@ -2308,8 +2416,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Int
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -2340,8 +2450,10 @@ for ::buffa_types::google::protobuf::UInt64Value {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Int32Value {
@@ -2371,8 +2483,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Int
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -2403,8 +2517,10 @@ for ::buffa_types::google::protobuf::UInt32Value {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::BoolValue {
@@ -2434,8 +2550,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Boo
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage
@@ -2466,8 +2584,10 @@ for ::buffa_types::google::protobuf::StringValue {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::BytesValue {
@@ -2497,8 +2617,10 @@ impl crate::__private::GeneratedMessage for ::buffa_types::google::protobuf::Byt
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 /// The encoded `google.protobuf.FileDescriptorSet` of the

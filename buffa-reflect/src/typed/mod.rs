@@ -46,8 +46,11 @@ pub trait GeneratedMessage: Message + Default + fmt::Debug + Send + Sync + 'stat
     /// [`GeneratedMessage::reflect_field`], to change.
     fn reflect_field_mut(&mut self, number: u32) -> Option<&mut dyn ReflectField>;
 
-    /// The unknown fields, to change.
-    fn unknown_fields_mut(&mut self) -> &mut UnknownFields;
+    /// The unknown fields, to change; `None` (the default) for a message
+    /// generated with `UnknownFieldsRepr::Discard`, which keeps none.
+    fn unknown_fields_mut(&mut self) -> Option<&mut UnknownFields> {
+        None
+    }
 }
 
 /// The pool embedded in generated code, decoded.
@@ -119,7 +122,8 @@ fn slot_mut<'m>(
 }
 
 /// Whether `field` is an extension of the message `name`, which keeps it
-/// among its unknown fields.
+/// among its unknown fields. Such a message has extension ranges, so it
+/// keeps unknown fields under every codegen rule.
 fn kept_extension(name: &str, field: &FieldDescriptor) -> bool {
     field.is_extension() && owns(name, field)
 }
@@ -167,7 +171,14 @@ impl<M: GeneratedMessage> ReflectMessage for M {
     /// decoded as that type.
     fn set_field(&mut self, field: &FieldDescriptor, value: Value) -> Result<(), ReflectError> {
         if kept_extension(M::NAME, field) {
-            return extensions::set(GeneratedMessage::unknown_fields_mut(self), field, value);
+            let Some(unknown) = GeneratedMessage::unknown_fields_mut(self) else {
+                return Err(ReflectError::new(format!(
+                    "{} keeps no unknown fields, where its extension {} would be kept",
+                    M::NAME,
+                    field.full_name()
+                )));
+            };
+            return extensions::set(unknown, field, value);
         }
         let slot = self.reflect_field_mut(field.number());
         slot_mut(M::NAME, M::message_descriptor, field, slot)?.set(field, value)
@@ -181,7 +192,10 @@ impl<M: GeneratedMessage> ReflectMessage for M {
 
     fn clear_field(&mut self, field: &FieldDescriptor) {
         if kept_extension(M::NAME, field) {
-            return extensions::clear(GeneratedMessage::unknown_fields_mut(self), field);
+            if let Some(unknown) = GeneratedMessage::unknown_fields_mut(self) {
+                extensions::clear(unknown, field);
+            }
+            return;
         }
         let slot = self.reflect_field_mut(field.number());
         if let Ok(slot) = slot_mut(M::NAME, M::message_descriptor, field, slot) {
@@ -193,7 +207,7 @@ impl<M: GeneratedMessage> ReflectMessage for M {
         Message::unknown_fields(self)
     }
 
-    fn unknown_fields_mut(&mut self) -> &mut UnknownFields {
+    fn unknown_fields_mut(&mut self) -> Option<&mut UnknownFields> {
         GeneratedMessage::unknown_fields_mut(self)
     }
 

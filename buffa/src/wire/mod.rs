@@ -50,7 +50,7 @@ mod size_cache;
 mod tag;
 mod varint;
 
-pub use crate::unknown_fields::UnknownSink;
+pub use crate::unknown_fields::{DiscardUnknown, UnknownSink};
 pub use decoder::Decoder;
 pub use encoder::Encoder;
 pub use size_cache::SizeCache;

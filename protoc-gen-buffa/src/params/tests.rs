@@ -1,4 +1,6 @@
-use buffa_codegen::{BytesRepr, PathRules, PointerRepr, StringRepr, TonicOptions};
+use buffa_codegen::{
+    BytesRepr, PathRules, PointerRepr, StringRepr, TonicOptions, UnknownFieldsRepr,
+};
 
 use super::*;
 
@@ -88,6 +90,18 @@ const EXAMPLES: &[(&str, Check)] = &[
     }),
     ("inline_max_size_in=.scene=128", |p| {
         assert_eq!(rules(&p.options.inline_max_size), rule(".scene", 128));
+    }),
+    ("unknown_fields=discard", |p| {
+        assert_eq!(
+            rules(&p.options.unknown_fields),
+            rule(".", UnknownFieldsRepr::Discard)
+        );
+    }),
+    ("unknown_fields_in=.mesh=discard", |p| {
+        assert_eq!(
+            rules(&p.options.unknown_fields),
+            rule(".mesh", UnknownFieldsRepr::Discard)
+        );
     }),
     ("views", |p| {
         assert!(p.options.views);

@@ -61,13 +61,11 @@ pub fn sample_reading() -> Reading {
         latest: MessageField::some(Sample {
             value: -3,
             unit: Unit::Celsius.into(),
-            ..Default::default()
         }),
         samples: vec![
             Sample {
                 value: 7,
                 unit: Unit::Pascal.into(),
-                ..Default::default()
             },
             Sample::default(),
         ],

@@ -82,6 +82,18 @@ fn unknown_fields_survive_a_round_trip() {
     assert_eq!(encode(&decoded), bytes);
 }
 
+/// `Sample` is generated without unknown fields: it drops them.
+#[test]
+fn a_sample_drops_unknown_fields() {
+    // value = -3 (sint32, ZigZag 5), then field 99, varint 5.
+    let bytes = [0x08, 0x05, 0x98, 0x06, 0x05];
+    let sample = Sample::decode_from_slice(&bytes).unwrap();
+    assert_eq!(sample.value, -3);
+    assert!(sample.unknown_fields().is_empty());
+    assert_eq!(sample.encode_to_vec(), [0x08, 0x05]);
+    assert!(Sample::decode_from_slice(&[0x98, 0x06]).is_err());
+}
+
 #[test]
 fn malformed_input_is_an_error() {
     let bytes = protoc_encode(SAMPLE_TEXT);

@@ -323,8 +323,10 @@ impl ::buffa_reflect::__private::GeneratedMessage for Shapes {
         };
         ::core::option::Option::Some(field)
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl ::buffa_reflect::__private::OptionValue for shapes::Choice {
@@ -395,8 +397,10 @@ impl ::buffa_reflect::__private::GeneratedMessage for shapes::Empty {
     ) -> ::core::option::Option<&mut dyn ::buffa_reflect::__private::ReflectField> {
         ::core::option::Option::None
     }
-    fn unknown_fields_mut(&mut self) -> &mut ::buffa::UnknownFields {
-        &mut self.unknown_fields
+    fn unknown_fields_mut(
+        &mut self,
+    ) -> ::core::option::Option<&mut ::buffa::UnknownFields> {
+        ::core::option::Option::Some(&mut self.unknown_fields)
     }
 }
 impl ::buffa_reflect::__private::ReflectElement for Closed {
