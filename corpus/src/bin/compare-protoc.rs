@@ -6,6 +6,7 @@
 //! ```text
 //! compare-protoc [--googleapis ROOT] [--protobuf SRC] [--conformance DIR]
 //!                [--sample N] [--only PREFIX,...] [--jobs N]
+//! compare-protoc --googleapis ROOT --whole-tree [--runs N]
 //! ```
 //!
 //! - `--googleapis ROOT`: every package (directory) of a googleapis tree
@@ -16,6 +17,15 @@
 //! - `--conformance DIR`: the same for protobuf 33.2's conformance protos.
 //! - `--sample N`: every Nth unit of each corpus (the CI sample).
 //! - `--only`: units whose name starts with one of the prefixes.
+//! - `--whole-tree`: the files of every googleapis unit (every `.proto`
+//!   under ROOT outside `google/protobuf`, the well-known types' own
+//!   directory) compiled in one call by each compiler, with and without
+//!   source info, best of `--runs N` (default 3) runs each; prints the
+//!   seconds and files per second of each, whether the bytes are equal,
+//!   and each compiler's peak memory with source info (buffa-compile's
+//!   runs come first, and its figure is this process's peak, the sets it
+//!   wrote included; protoc's is that of one more run, under
+//!   `/usr/bin/time`).
 //!
 //! A unit agrees when both accept it and the sets are equal with and
 //! without `--include_source_info`, or when both reject it with the first
@@ -76,12 +86,16 @@ fn run() -> Result<bool, String> {
     let mut sample = 1;
     let mut only: Option<Vec<String>> = None;
     let mut jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut whole_tree = false;
+    let mut runs = 3;
+    let mut googleapis_root = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |flag: &str| args.next().ok_or(format!("{flag} needs a value"));
         match arg.as_str() {
             "--googleapis" => {
                 let root = PathBuf::from(value("--googleapis")?);
+                googleapis_root = Some(root.clone());
                 let found =
                     packages::discover(&root).map_err(|e| format!("{}: {e}", root.display()))?;
                 units.push(
@@ -118,8 +132,21 @@ fn run() -> Result<bool, String> {
                     .filter(|&n| n > 0)
                     .ok_or("--jobs needs a positive number")?
             }
+            "--whole-tree" => whole_tree = true,
+            "--runs" => {
+                runs = value("--runs")?
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or("--runs needs a positive number")?
+            }
             other => return Err(format!("unexpected argument {other}")),
         }
+    }
+    if whole_tree {
+        let root = googleapis_root.ok_or("--whole-tree needs --googleapis")?;
+        let files = units.into_iter().flatten().flat_map(|u| u.files).collect();
+        return compare_whole_tree(&root, files, runs);
     }
     if units.is_empty() {
         return Err("name at least one corpus (--googleapis, --protobuf, --conformance)".into());
@@ -174,6 +201,95 @@ fn run() -> Result<bool, String> {
         rate(totals.protoc) * 2.0
     );
     Ok(totals.differ.is_empty())
+}
+
+/// Compiles `files` under `root` in one call with each compiler, with and
+/// without source info, `runs` times each; prints the best times, files
+/// per second and peak memory, and whether the sets are equal.
+fn compare_whole_tree(root: &Path, files: Vec<String>, runs: usize) -> Result<bool, String> {
+    let protoc = Protoc::new(root)?;
+    let mut compiler = Compiler::new();
+    compiler.include(root);
+    println!(
+        "whole tree: {} files in one call, best of {runs} runs",
+        files.len()
+    );
+    let modes = [false, true];
+    // Ours first, so that this process's peak is buffa-compile's.
+    let mut ours = Vec::new();
+    for source_info in modes {
+        compiler.include_source_info(source_info);
+        ours.push(best_of(runs, || {
+            compiler.compile_to_bytes(&files).map_err(|e| e.to_string())
+        })?);
+    }
+    let ours_peak = peak_memory_of_this_process();
+    let mut agree = true;
+    for (source_info, (ours_time, actual)) in modes.into_iter().zip(ours) {
+        let (protoc_time, expected) =
+            best_of(runs, || protoc.descriptor_set_bytes(&files, source_info))?;
+        let rate = |time: Duration| files.len() as f64 / time.as_secs_f64().max(1e-9);
+        let verdict = if expected == actual {
+            "identical".to_owned()
+        } else {
+            agree = false;
+            format!(
+                "DIFFER: {}",
+                first_difference(&expected, &actual, source_info)
+            )
+        };
+        println!(
+            "{}: buffa-compile {:.2} s ({:.0} files/s), protoc {:.2} s ({:.0} files/s), {:.2}x; {verdict}",
+            if source_info {
+                "with source info"
+            } else {
+                "without source info"
+            },
+            ours_time.as_secs_f64(),
+            rate(ours_time),
+            protoc_time.as_secs_f64(),
+            rate(protoc_time),
+            protoc_time.as_secs_f64() / ours_time.as_secs_f64().max(1e-9),
+        );
+    }
+    let megabytes =
+        |kib: Option<u64>| kib.map_or("unknown".to_owned(), |k| format!("{} MB", k / 1024));
+    println!(
+        "peak memory: buffa-compile {}, protoc {}",
+        megabytes(ours_peak),
+        megabytes(protoc.peak_memory(&files, true))
+    );
+    Ok(agree)
+}
+
+/// The shortest of `runs` runs of `compile`, with its output.
+fn best_of<T>(
+    runs: usize,
+    mut compile: impl FnMut() -> Result<T, String>,
+) -> Result<(Duration, T), String> {
+    let mut best: Option<(Duration, T)> = None;
+    for _ in 0..runs {
+        let start = Instant::now();
+        let output = compile()?;
+        let elapsed = start.elapsed();
+        if best.as_ref().is_none_or(|(time, _)| elapsed < *time) {
+            best = Some((elapsed, output));
+        }
+    }
+    best.ok_or_else(|| "no runs".to_owned())
+}
+
+/// This process's peak resident memory so far, in KiB (Linux's
+/// `VmHWM`; `None` elsewhere).
+fn peak_memory_of_this_process() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// Every `.proto` under `root`, each a unit of its own.
