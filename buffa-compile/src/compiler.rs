@@ -132,10 +132,11 @@ impl Compiler {
             }
             seen
         };
+        // Each file is in the order once: it is moved out, not copied.
         let file = order
             .iter()
-            .map(|name| {
-                let mut file = compilation.linked[name].clone();
+            .filter_map(|name| compilation.linked.remove(name))
+            .map(|mut file| {
                 if !self.include_source_info {
                     file.source_code_info = Default::default();
                 }

@@ -78,9 +78,10 @@ impl Linker {
         // the pool.
         let naming = naming::validate(&file, &self.pool);
         let checked = if naming.is_empty() && lifetimes.is_empty() {
-            self.pool.add_file_descriptor_proto(file.clone())
+            self.pool
+                .add_file_descriptor_proto(without_source_info(&mut file))
         } else {
-            self.pool.with_file(file.clone(), |_| ())
+            self.pool.with_file(without_source_info(&mut file), |_| ())
         };
         if let Err(error) = checked {
             return Err(vec![pool_diagnostic(&file, &error)]);
@@ -114,7 +115,7 @@ fn interpret_options(
     // The pool checks rules that depend on builtin options (`allow_alias`,
     // `message_set_wire_format`, features): it gets the file with those
     // interpreted, and the checks they could relax relaxed.
-    let mut linked = pending::for_interpretation(file);
+    let mut linked = pending::for_interpretation(without_source_info(file));
     options::interpret_builtin(&mut linked, pool);
     // protoc resolves features (and refuses them outside editions) once
     // builtin options are interpreted, before extension options are.
@@ -127,6 +128,16 @@ fn interpret_options(
         Ok(result) => result,
         Err(error) => Err(vec![pool_diagnostic(file, &error)]),
     }
+}
+
+/// A copy of `file` without its source info, for the pool, which reads
+/// none: copying the locations would double the work and the memory of
+/// the largest part of most files.
+pub(crate) fn without_source_info(file: &mut FileDescriptorProto) -> FileDescriptorProto {
+    let info = std::mem::take(&mut file.source_code_info);
+    let copy = file.clone();
+    file.source_code_info = info;
+    copy
 }
 
 /// Whether any element of `file` has options still to interpret.

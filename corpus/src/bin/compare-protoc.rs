@@ -21,7 +21,8 @@
 //!   under ROOT outside `google/protobuf`, the well-known types' own
 //!   directory) compiled in one call by each compiler, with and without
 //!   source info, best of `--runs N` (default 3) runs each; prints the
-//!   seconds and files per second of each, whether the bytes are equal,
+//!   seconds (wall clock, and CPU time from `/proc/self/stat`) and files
+//!   per second of each, whether the bytes are equal,
 //!   and each compiler's peak memory with source info (buffa-compile's
 //!   runs come first, and its figure is this process's peak, the sets it
 //!   wrote included; protoc's is that of one more run, under
@@ -211,7 +212,7 @@ fn compare_whole_tree(root: &Path, files: Vec<String>, runs: usize) -> Result<bo
     let mut compiler = Compiler::new();
     compiler.include(root);
     println!(
-        "whole tree: {} files in one call, best of {runs} runs",
+        "whole tree: {} files in one call, best of {runs} runs (wall clock; CPU time in brackets)",
         files.len()
     );
     let modes = [false, true];
@@ -219,16 +220,16 @@ fn compare_whole_tree(root: &Path, files: Vec<String>, runs: usize) -> Result<bo
     let mut ours = Vec::new();
     for source_info in modes {
         compiler.include_source_info(source_info);
-        ours.push(best_of(runs, || {
+        ours.push(best_of(runs, CpuOf::ThisProcess, || {
             compiler.compile_to_bytes(&files).map_err(|e| e.to_string())
         })?);
     }
     let ours_peak = peak_memory_of_this_process();
     let mut agree = true;
     for (source_info, (ours_time, actual)) in modes.into_iter().zip(ours) {
-        let (protoc_time, expected) =
-            best_of(runs, || protoc.descriptor_set_bytes(&files, source_info))?;
-        let rate = |time: Duration| files.len() as f64 / time.as_secs_f64().max(1e-9);
+        let (protoc_time, expected) = best_of(runs, CpuOf::Children, || {
+            protoc.descriptor_set_bytes(&files, source_info)
+        })?;
         let verdict = if expected == actual {
             "identical".to_owned()
         } else {
@@ -238,43 +239,101 @@ fn compare_whole_tree(root: &Path, files: Vec<String>, runs: usize) -> Result<bo
                 first_difference(&expected, &actual, source_info)
             )
         };
+        let rate = |time: Duration| files.len() as f64 / time.as_secs_f64().max(1e-9);
+        let show = |t: &Times| {
+            format!(
+                "{:.2} s ({:.2} s), {:.0} files/s",
+                t.wall.as_secs_f64(),
+                t.cpu.as_secs_f64(),
+                rate(t.wall)
+            )
+        };
         println!(
-            "{}: buffa-compile {:.2} s ({:.0} files/s), protoc {:.2} s ({:.0} files/s), {:.2}x; {verdict}",
+            "{}: buffa-compile {}; protoc {}; protoc/buffa-compile {:.2}x ({:.2}x CPU); {verdict}",
             if source_info {
                 "with source info"
             } else {
                 "without source info"
             },
-            ours_time.as_secs_f64(),
-            rate(ours_time),
-            protoc_time.as_secs_f64(),
-            rate(protoc_time),
-            protoc_time.as_secs_f64() / ours_time.as_secs_f64().max(1e-9),
+            show(&ours_time),
+            show(&protoc_time),
+            protoc_time.wall.as_secs_f64() / ours_time.wall.as_secs_f64().max(1e-9),
+            protoc_time.cpu.as_secs_f64() / ours_time.cpu.as_secs_f64().max(1e-9),
         );
     }
     let megabytes =
         |kib: Option<u64>| kib.map_or("unknown".to_owned(), |k| format!("{} MB", k / 1024));
     println!(
-        "peak memory: buffa-compile {}, protoc {}",
+        "peak memory with source info: buffa-compile {}, protoc {}",
         megabytes(ours_peak),
         megabytes(protoc.peak_memory(&files, true))
     );
     Ok(agree)
 }
 
-/// The shortest of `runs` runs of `compile`, with its output.
+/// The best wall-clock and CPU times of a compilation's runs (each the
+/// least of its runs).
+struct Times {
+    wall: Duration,
+    cpu: Duration,
+}
+
+/// Whose CPU time a run takes: this process's (buffa-compile, in
+/// process) or that of the child processes it waited for (protoc).
+#[derive(Clone, Copy)]
+enum CpuOf {
+    ThisProcess,
+    Children,
+}
+
+impl CpuOf {
+    /// The CPU time (user and system) so far, from Linux's
+    /// `/proc/self/stat` (zero elsewhere), in its clock ticks of 10 ms.
+    fn now(self) -> Duration {
+        let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+            return Duration::ZERO;
+        };
+        // The fields after the command's name, which ends at the last `)`:
+        // state is field 3, utime and stime 14 and 15, cutime and cstime
+        // 16 and 17.
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+        let first = match self {
+            CpuOf::ThisProcess => 14,
+            CpuOf::Children => 16,
+        };
+        let ticks: u64 = (first..first + 2)
+            .filter_map(|field| fields.get(field - 3)?.parse::<u64>().ok())
+            .sum();
+        Duration::from_millis(ticks * 10)
+    }
+}
+
+/// The best times of `runs` runs of `compile`, with its output.
 fn best_of<T>(
     runs: usize,
+    cpu_of: CpuOf,
     mut compile: impl FnMut() -> Result<T, String>,
-) -> Result<(Duration, T), String> {
-    let mut best: Option<(Duration, T)> = None;
+) -> Result<(Times, T), String> {
+    let mut best: Option<(Times, T)> = None;
     for _ in 0..runs {
-        let start = Instant::now();
+        let (start, cpu_start) = (Instant::now(), cpu_of.now());
         let output = compile()?;
-        let elapsed = start.elapsed();
-        if best.as_ref().is_none_or(|(time, _)| elapsed < *time) {
-            best = Some((elapsed, output));
-        }
+        let times = Times {
+            wall: start.elapsed(),
+            cpu: cpu_of.now().saturating_sub(cpu_start),
+        };
+        best = Some(match best {
+            None => (times, output),
+            Some((best, _)) => (
+                Times {
+                    wall: best.wall.min(times.wall),
+                    cpu: best.cpu.min(times.cpu),
+                },
+                output,
+            ),
+        });
     }
     best.ok_or_else(|| "no runs".to_owned())
 }

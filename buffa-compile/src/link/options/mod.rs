@@ -89,7 +89,7 @@ fn run(
         return Ok(Vec::new());
     }
     let name = file.name.clone().unwrap_or_default();
-    let snapshot = file.clone();
+    let snapshot = crate::link::without_source_info(file);
     let symbols = Symbols::new(pool, &snapshot);
     let mut interpreter = Interpreter {
         pool,
