@@ -35,7 +35,7 @@ use buffa_types::google::protobuf::{FileDescriptorProto, UninterpretedOption};
 use crate::diagnostic::Diagnostic;
 
 use names::Symbols;
-use slot::{Element, walk};
+use slot::{Element, Which, walk};
 use wire::{Canon, LEN, START_GROUP, Trace, put_tag};
 
 /// Field number of `uninterpreted_option` in every options message.
@@ -74,7 +74,7 @@ fn run(
     passes: &[bool],
 ) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
     let mut pending = Vec::new();
-    walk(file, &mut |element, slot| {
+    walk(file, Which::WithOptions, &mut |element, slot| {
         let options = slot.uninterpreted();
         if !options.is_empty() {
             pending.push(Pending {
@@ -115,7 +115,7 @@ fn run(
     let moved = std::mem::take(&mut interpreter.moved);
     let mut results = pending.into_iter();
     let mut failed = Vec::new();
-    walk(file, &mut |element, slot| {
+    walk(file, Which::WithOptions, &mut |element, slot| {
         if slot.uninterpreted().is_empty() {
             return;
         }
@@ -167,7 +167,7 @@ fn lifetime_errors(file: &mut FileDescriptorProto, pool: &DescriptorPool) -> Vec
         _ => 998,
     };
     let mut found = Vec::new();
-    walk(file, &mut |element, slot| {
+    walk(file, Which::WithOptions, &mut |element, slot| {
         if !slot.is_set() {
             return;
         }
@@ -211,7 +211,7 @@ fn lifetime_errors(file: &mut FileDescriptorProto, pool: &DescriptorPool) -> Vec
 /// that the retention and packing of its own extensions are known).
 pub(crate) fn strip_source_retention(file: &mut FileDescriptorProto, pool: &DescriptorPool) {
     let mut stripped = Vec::new();
-    walk(file, &mut |element, slot| {
+    walk(file, Which::WithOptions, &mut |element, slot| {
         if !slot.is_set() {
             return;
         }
