@@ -169,7 +169,9 @@ struct Compilation<'a> {
     /// with the position of the import statement being followed.
     stack: Vec<(String, Diagnostic)>,
     diagnostics: Vec<Diagnostic>,
-    /// The text of every file read, for rendering diagnostics.
+    /// The text of every file read and not linked (those being loaded
+    /// and those that failed), for rendering diagnostics: a linked file
+    /// gets none, and the text of a large compilation is not kept.
     sources: Vec<(String, String)>,
 }
 
@@ -258,6 +260,9 @@ impl<'a> Compilation<'a> {
         }
         match self.linker.add(parsed) {
             Ok(linked) => {
+                // Its imports all linked, so their texts are gone and its
+                // own is the last.
+                self.sources.pop();
                 self.linked.insert(name.to_owned(), linked);
                 true
             }

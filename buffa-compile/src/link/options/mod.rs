@@ -89,8 +89,9 @@ fn run(
         return Ok(Vec::new());
     }
     let name = file.name.clone().unwrap_or_default();
-    let snapshot = crate::link::without_source_info(file);
-    let symbols = Symbols::new(pool, &snapshot);
+    // Interpretation reads the file (its names, for `Symbols`) and
+    // changes it only once every option is interpreted.
+    let symbols = Symbols::new(pool, file);
     let mut interpreter = Interpreter {
         pool,
         file: &name,
