@@ -7,13 +7,15 @@
 //! protoc's rules once for the compiler and for reflection, by the checks
 //! protoc alone makes of options ([`option_checks`], [`declarations`],
 //! [`feature_support`]), and last for edition 2024's naming style
-//! ([`naming`]). The file is then written as
+//! ([`naming`]), edition 2026's limits ([`limits`]) and `STRICT` symbol
+//! visibility ([`visibility`]). The file is then written as
 //! protoc's `CopyTo` writes it ([`copy`]).
 
 mod checks;
 mod copy;
 mod declarations;
 mod feature_support;
+mod limits;
 mod locate;
 mod naming;
 mod option_checks;
@@ -23,6 +25,7 @@ mod ranges;
 mod resolve;
 mod scope;
 mod symbols;
+mod visibility;
 
 use buffa_descriptor::{DescriptorError, DescriptorPool};
 use buffa_types::google::protobuf::{
@@ -73,11 +76,18 @@ impl Linker {
             return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
         }
         // protoc checks the naming style of a file with no other error,
-        // after the checks the pool makes, and the lifetimes of its options
-        // last, once it is built: a file refused by either stays out of
-        // the pool.
-        let naming = naming::validate(&file, &self.pool);
-        let checked = if naming.is_empty() && lifetimes.is_empty() {
+        // after the checks the pool makes, then edition 2026's limits and
+        // STRICT visibility (each only of a file the ones before passed),
+        // and the lifetimes of its options last, once it is built: a file
+        // refused by any of them stays out of the pool.
+        let mut last_checks = naming::validate(&file, &self.pool);
+        if last_checks.is_empty() {
+            last_checks = limits::validate(&file);
+        }
+        if last_checks.is_empty() {
+            last_checks = visibility::validate(&file);
+        }
+        let checked = if last_checks.is_empty() && lifetimes.is_empty() {
             self.pool
                 .add_file_descriptor_proto(without_source_info(&mut file))
         } else {
@@ -86,8 +96,8 @@ impl Linker {
         if let Err(error) = checked {
             return Err(vec![pool_diagnostic(&file, &error)]);
         }
-        if !naming.is_empty() {
-            return Err(naming.iter().map(|e| e.diagnostic(&file)).collect());
+        if !last_checks.is_empty() {
+            return Err(last_checks.iter().map(|e| e.diagnostic(&file)).collect());
         }
         if !lifetimes.is_empty() {
             return Err(lifetimes);

@@ -131,21 +131,7 @@ impl SymbolTable {
     /// Adds the staged file's symbols for good; `file` is the file as
     /// linked, options interpreted (its visibility features known).
     pub(crate) fn commit(&mut self, staged: StagedParts, file: &FileDescriptorProto) {
-        let default = file
-            .options
-            .as_option()
-            .and_then(|o| o.features.as_option())
-            .and_then(|f| f.default_symbol_visibility)
-            .unwrap_or(
-                if file
-                    .edition
-                    .is_some_and(|e| e as i32 >= Edition::Edition2024 as i32)
-                {
-                    DefaultSymbolVisibility::ExportTopLevel
-                } else {
-                    DefaultSymbolVisibility::ExportAll
-                },
-            );
+        let default = default_visibility(file);
         let package = file.package();
         for message in &file.message_type {
             self.message_visibility(message, package, false, default);
@@ -212,6 +198,23 @@ impl SymbolTable {
         };
         self.local_types.insert(full_name, reason);
     }
+}
+
+/// The `default_symbol_visibility` of `file`'s types: its
+/// `features.default_symbol_visibility`, else its edition's (`EXPORT_ALL`
+/// before 2024, `EXPORT_TOP_LEVEL` in 2024, `STRICT` from 2026).
+pub(crate) fn default_visibility(file: &FileDescriptorProto) -> DefaultSymbolVisibility {
+    let declared = file
+        .options
+        .as_option()
+        .and_then(|o| o.features.as_option())
+        .and_then(|f| f.default_symbol_visibility)
+        .filter(|v| *v as i32 != 0);
+    declared.unwrap_or(match file.edition.map(|e| e as i32) {
+        Some(e) if e >= Edition::Edition2026 as i32 => DefaultSymbolVisibility::Strict,
+        Some(e) if e >= Edition::Edition2024 as i32 => DefaultSymbolVisibility::ExportTopLevel,
+        _ => DefaultSymbolVisibility::ExportAll,
+    })
 }
 
 /// What [`Staged::finish`] hands back for [`SymbolTable::commit`], free of
