@@ -7,8 +7,8 @@
 //! clashing definitions the same one is reported) into a [`Staged`] table,
 //! and committed only once the file links.
 
+use foldhash::{HashMap, HashSet};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 
 use buffa::Enumeration as _;
 use buffa_types::google::protobuf::feature_set::visibility_feature::DefaultSymbolVisibility;
@@ -101,7 +101,7 @@ impl SymbolTable {
             .collect();
         let mut visible = vec![false; index + 1];
         visible[index] = true;
-        let mut visible_packages = HashSet::new();
+        let mut visible_packages = HashSet::default();
         add_package_prefixes(file.package(), &mut visible_packages);
         let mut queue = imports;
         while let Some(f) = queue.pop() {
@@ -119,9 +119,9 @@ impl SymbolTable {
                 public_dependencies,
             },
             index,
-            symbols: HashMap::new(),
-            enum_values: HashSet::new(),
-            extension_ranges: HashMap::new(),
+            symbols: HashMap::default(),
+            enum_values: HashSet::default(),
+            extension_ranges: HashMap::default(),
             visible,
             visible_packages,
             undeclared: RefCell::new(None),
@@ -505,7 +505,7 @@ impl Staged<'_> {
         errors: &mut Vec<Located>,
     ) {
         let full = join(scope, enumeration.name());
-        let mut seen_in_enum: HashSet<&str> = HashSet::new();
+        let mut seen_in_enum: HashSet<&str> = HashSet::default();
         for (i, value) in enumeration.value.iter().enumerate() {
             let mut value_path = path.to_vec();
             value_path.extend([2, i as i32]);

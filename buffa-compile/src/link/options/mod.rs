@@ -26,8 +26,8 @@ mod corpus_tests;
 #[cfg(test)]
 mod tests;
 
+use foldhash::HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use buffa_descriptor::{Cardinality, DescriptorPool, FieldDescriptor, Kind};
 use buffa_types::google::protobuf::{FileDescriptorProto, UninterpretedOption};
@@ -97,8 +97,8 @@ fn run(
         file: &name,
         symbols: &symbols,
         errors: Vec::new(),
-        moved: HashMap::new(),
-        repeated_counts: HashMap::new(),
+        moved: HashMap::default(),
+        repeated_counts: HashMap::default(),
     };
     for &extensions in passes {
         for target in &mut pending {

@@ -1,7 +1,7 @@
 //! The source info of options: moved from the uninterpreted options to
 //! the options they became, and removed with stripped options.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use buffa_types::google::protobuf::source_code_info::Location;
 
