@@ -9,15 +9,18 @@
 #   bash corpus/compare-protoc.sh              # every unit of every corpus
 #   bash corpus/compare-protoc.sh --sample 25  # CI: every 25th unit
 #   bash corpus/compare-protoc.sh --only google/api,unittest_custom
+#   bash corpus/compare-protoc.sh --whole-tree # all googleapis in one call each: speed
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 googleapis="$(bash "${repo}/corpus/googleapis.sh" --root)"
 conformance="${BUFFA_CACHE_DIR:-${HOME}/.cache/buffa}/protobuf-33.2/package/include"
 
-args=(--googleapis "${googleapis}" --protobuf auto)
-if [[ -d "${conformance}" ]]; then
-    args+=(--conformance "${conformance}")
+args=(--googleapis "${googleapis}")
+if [[ " $* " != *" --whole-tree "* ]]; then
+    args+=(--protobuf auto)
+    if [[ -d "${conformance}" ]]; then
+        args+=(--conformance "${conformance}")
+    fi
 fi
 cd "${repo}"
-cargo build --quiet --release -p buffa-corpus --bin compare-protoc
-exec "${repo}/target/release/compare-protoc" "${args[@]}" "$@"
+exec cargo run --quiet --release -p buffa-corpus --bin compare-protoc -- "${args[@]}" "$@"

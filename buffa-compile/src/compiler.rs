@@ -1,7 +1,7 @@
 //! The compiler's front door: which files to compile, where their imports
 //! are found, and what the output holds.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use buffa::Message;
@@ -102,7 +102,7 @@ impl Compiler {
     /// Compiles `files` (paths on disk under an include directory, or names
     /// as imported) and their imports.
     pub fn compile(&self, files: &[impl AsRef<Path>]) -> Result<FileDescriptorSet, CompileError> {
-        let mut compilation = Compilation::new(&self.tree);
+        let mut compilation = Compilation::new(&self.tree, self.include_source_info);
         let mut roots = Vec::new();
         for file in files {
             match self.tree.virtual_name(file.as_ref()) {
@@ -132,15 +132,10 @@ impl Compiler {
             }
             seen
         };
+        // Each file is in the order once: it is moved out, not copied.
         let file = order
             .iter()
-            .map(|name| {
-                let mut file = compilation.linked[name].clone();
-                if !self.include_source_info {
-                    file.source_code_info = Default::default();
-                }
-                file
-            })
+            .filter_map(|name| compilation.linked.remove(name))
             .collect();
         Ok(FileDescriptorSet {
             file,
@@ -160,24 +155,30 @@ impl Compiler {
 struct Compilation<'a> {
     tree: &'a SourceTree,
     linker: Linker,
-    /// Linked files by name, with source info.
+    /// Linked files by name, with source info when it is kept.
     linked: HashMap<String, FileDescriptorProto>,
+    /// Whether linked files keep their source info (the parser records
+    /// it anyway: errors are placed by it).
+    keep_source_info: bool,
     /// Files that could not be read, parsed or linked.
     failed: Vec<String>,
     /// The import chain being loaded, for recursive imports: each file
     /// with the position of the import statement being followed.
     stack: Vec<(String, Diagnostic)>,
     diagnostics: Vec<Diagnostic>,
-    /// The text of every file read, for rendering diagnostics.
+    /// The text of every file read and not linked (those being loaded
+    /// and those that failed), for rendering diagnostics: a linked file
+    /// gets none, and the text of a large compilation is not kept.
     sources: Vec<(String, String)>,
 }
 
 impl<'a> Compilation<'a> {
-    fn new(tree: &'a SourceTree) -> Compilation<'a> {
+    fn new(tree: &'a SourceTree, keep_source_info: bool) -> Compilation<'a> {
         Compilation {
             tree,
+            keep_source_info,
             linker: Linker::new(),
-            linked: HashMap::new(),
+            linked: HashMap::default(),
             failed: Vec::new(),
             stack: Vec::new(),
             diagnostics: Vec::new(),
@@ -256,7 +257,13 @@ impl<'a> Compilation<'a> {
             return self.fail_import(name, importer);
         }
         match self.linker.add(parsed) {
-            Ok(linked) => {
+            Ok(mut linked) => {
+                // Its imports all linked, so their texts are gone and its
+                // own is the last.
+                self.sources.pop();
+                if !self.keep_source_info {
+                    linked.source_code_info = Default::default();
+                }
                 self.linked.insert(name.to_owned(), linked);
                 true
             }
@@ -300,7 +307,7 @@ impl<'a> Compilation<'a> {
             }
             order.push(name.to_owned());
         }
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut order = Vec::new();
         for root in roots {
             visit(root, &self.linked, &mut seen, &mut order);

@@ -133,7 +133,7 @@ impl Builder<'_> {
             let spelled = edition.proto_name().trim_start_matches("EDITION_");
             file_error(format!(
                 "edition {spelled} is not supported (supported: proto2, proto3 and editions \
-                 2023 and 2024)"
+                 2023, 2024 and 2026)"
             ))
         })?;
         let mut dependencies = Vec::with_capacity(proto.dependency.len());

@@ -317,7 +317,7 @@ fn dependencies_and_imports() {
         vec![unstable],
         "x.proto",
         None,
-        "edition UNSTABLE is not supported (supported: proto2, proto3 and editions 2023 and 2024)",
+        "edition UNSTABLE is not supported (supported: proto2, proto3 and editions 2023, 2024 and 2026)",
     );
     assert_error(
         vec![file("x.proto", "a..b", "proto2")],

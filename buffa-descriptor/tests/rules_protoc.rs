@@ -201,7 +201,7 @@ fn edition_defaults_match_protoc() {
     let status = Command::new(protoc())
         .arg(format!("--edition_defaults_out={}", out.display()))
         .arg("--edition_defaults_minimum=PROTO2")
-        .arg("--edition_defaults_maximum=2024")
+        .arg("--edition_defaults_maximum=2026")
         .arg(format!("--proto_path={}", wkt.display()))
         .arg("google/protobuf/descriptor.proto")
         .status()
@@ -215,6 +215,7 @@ fn edition_defaults_match_protoc() {
         Edition::Proto3,
         Edition::Edition2023,
         Edition::Edition2024,
+        Edition::Edition2026,
     ] {
         // protoc lists the editions where defaults change: the one in
         // force is the last at or before `edition`.

@@ -41,11 +41,7 @@ impl Protoc {
         files: &[String],
         source_info: bool,
     ) -> Result<Vec<u8>, String> {
-        let out = std::env::temp_dir().join(format!(
-            "buffa-corpus-{}-{}.pb",
-            std::process::id(),
-            RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-        ));
+        let out = scratch_file();
         let result = self.run(files, &out, source_info).and_then(|()| {
             std::fs::read(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))
         });
@@ -53,8 +49,42 @@ impl Protoc {
         result
     }
 
+    /// The peak resident memory, in KiB, of protoc writing the descriptor
+    /// set of `files` (to a scratch file), as `/usr/bin/time` reports it;
+    /// `None` without `/usr/bin/time` or when protoc fails.
+    pub fn peak_memory(&self, files: &[String], source_info: bool) -> Option<u64> {
+        let out = scratch_file();
+        let mut command = Command::new("/usr/bin/time");
+        command.arg("-f").arg("%M").arg(&self.binary);
+        self.arguments(&mut command, files, &out, source_info);
+        let output = command.output().ok();
+        let _ = std::fs::remove_file(&out);
+        let output = output.filter(|o| o.status.success())?;
+        // time writes its figure after whatever protoc wrote (warnings).
+        String::from_utf8_lossy(&output.stderr)
+            .lines()
+            .last()?
+            .trim()
+            .parse()
+            .ok()
+    }
+
+    /// Runs protoc, writing the set to `out`; its error output on failure.
     fn run(&self, files: &[String], out: &Path, source_info: bool) -> Result<(), String> {
         let mut command = Command::new(&self.binary);
+        self.arguments(&mut command, files, out, source_info);
+        let output = command
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", self.binary.display()))?;
+        if output.status.success() {
+            Ok(())
+        } else {
+            Err(String::from_utf8_lossy(&output.stderr).trim().to_owned())
+        }
+    }
+
+    /// protoc's arguments: the include directories, the output and `files`.
+    fn arguments(&self, command: &mut Command, files: &[String], out: &Path, source_info: bool) {
         for include in &self.includes {
             command.arg("-I").arg(include);
         }
@@ -66,13 +96,14 @@ impl Protoc {
             .arg("--descriptor_set_out")
             .arg(out)
             .args(files);
-        let output = command
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", self.binary.display()))?;
-        if output.status.success() {
-            Ok(())
-        } else {
-            Err(String::from_utf8_lossy(&output.stderr).trim().to_owned())
-        }
     }
+}
+
+/// A scratch file for one run's output, unique among concurrent runs.
+fn scratch_file() -> PathBuf {
+    std::env::temp_dir().join(format!(
+        "buffa-corpus-{}-{}.pb",
+        std::process::id(),
+        RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ))
 }

@@ -7,13 +7,15 @@
 //! protoc's rules once for the compiler and for reflection, by the checks
 //! protoc alone makes of options ([`option_checks`], [`declarations`],
 //! [`feature_support`]), and last for edition 2024's naming style
-//! ([`naming`]). The file is then written as
+//! ([`naming`]), edition 2026's limits ([`limits`]) and `STRICT` symbol
+//! visibility ([`visibility`]). The file is then written as
 //! protoc's `CopyTo` writes it ([`copy`]).
 
 mod checks;
 mod copy;
 mod declarations;
 mod feature_support;
+mod limits;
 mod locate;
 mod naming;
 mod option_checks;
@@ -23,6 +25,7 @@ mod ranges;
 mod resolve;
 mod scope;
 mod symbols;
+mod visibility;
 
 use buffa_descriptor::{DescriptorError, DescriptorPool};
 use buffa_types::google::protobuf::{
@@ -73,20 +76,28 @@ impl Linker {
             return Err(errors.iter().map(|e| e.diagnostic(&file)).collect());
         }
         // protoc checks the naming style of a file with no other error,
-        // after the checks the pool makes, and the lifetimes of its options
-        // last, once it is built: a file refused by either stays out of
-        // the pool.
-        let naming = naming::validate(&file, &self.pool);
-        let checked = if naming.is_empty() && lifetimes.is_empty() {
-            self.pool.add_file_descriptor_proto(file.clone())
+        // after the checks the pool makes, then edition 2026's limits and
+        // STRICT visibility (each only of a file the ones before passed),
+        // and the lifetimes of its options last, once it is built: a file
+        // refused by any of them stays out of the pool.
+        let mut last_checks = naming::validate(&file, &self.pool);
+        if last_checks.is_empty() {
+            last_checks = limits::validate(&file);
+        }
+        if last_checks.is_empty() {
+            last_checks = visibility::validate(&file);
+        }
+        let checked = if last_checks.is_empty() && lifetimes.is_empty() {
+            self.pool
+                .add_file_descriptor_proto(without_source_info(&mut file))
         } else {
-            self.pool.with_file(file.clone(), |_| ())
+            self.pool.with_file(without_source_info(&mut file), |_| ())
         };
         if let Err(error) = checked {
             return Err(vec![pool_diagnostic(&file, &error)]);
         }
-        if !naming.is_empty() {
-            return Err(naming.iter().map(|e| e.diagnostic(&file)).collect());
+        if !last_checks.is_empty() {
+            return Err(last_checks.iter().map(|e| e.diagnostic(&file)).collect());
         }
         if !lifetimes.is_empty() {
             return Err(lifetimes);
@@ -114,7 +125,7 @@ fn interpret_options(
     // The pool checks rules that depend on builtin options (`allow_alias`,
     // `message_set_wire_format`, features): it gets the file with those
     // interpreted, and the checks they could relax relaxed.
-    let mut linked = pending::for_interpretation(file);
+    let mut linked = pending::for_interpretation(without_source_info(file));
     options::interpret_builtin(&mut linked, pool);
     // protoc resolves features (and refuses them outside editions) once
     // builtin options are interpreted, before extension options are.
@@ -127,6 +138,16 @@ fn interpret_options(
         Ok(result) => result,
         Err(error) => Err(vec![pool_diagnostic(file, &error)]),
     }
+}
+
+/// A copy of `file` without its source info, for the pool, which reads
+/// none: copying the locations would double the work and the memory of
+/// the largest part of most files.
+pub(crate) fn without_source_info(file: &mut FileDescriptorProto) -> FileDescriptorProto {
+    let info = std::mem::take(&mut file.source_code_info);
+    let copy = file.clone();
+    file.source_code_info = info;
+    copy
 }
 
 /// Whether any element of `file` has options still to interpret.

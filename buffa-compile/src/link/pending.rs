@@ -21,10 +21,10 @@ use buffa_types::google::protobuf::{
 /// range of a message that is not a MessageSet.
 const FIELD_RANGE_END: i32 = 1 << 29;
 
-/// `file` with the checks that its uninterpreted options could relax
-/// relaxed, for the pool the options are interpreted against.
-pub(crate) fn for_interpretation(file: &FileDescriptorProto) -> FileDescriptorProto {
-    let mut file = file.clone();
+/// `file` (a copy of the file being linked) with the checks that its
+/// uninterpreted options could relax relaxed, for the pool the options
+/// are interpreted against.
+pub(crate) fn for_interpretation(mut file: FileDescriptorProto) -> FileDescriptorProto {
     for message in &mut file.message_type {
         relax_message(message);
     }

@@ -82,15 +82,21 @@ pub(crate) fn lookup(
     let first = name.split('.').next().unwrap_or(name);
     let rest = &name[first.len()..];
     let mut scope = relative_to;
+    // One buffer for every candidate, `scope.first`.
+    let mut candidate = String::with_capacity(relative_to.len() + name.len() + 1);
     while let Some(dot) = scope.rfind('.') {
         scope = &scope[..dot];
-        let candidate = format!("{scope}.{first}");
+        candidate.clear();
+        candidate.push_str(scope);
+        candidate.push('.');
+        candidate.push_str(first);
         let Some(kind) = find(&candidate) else {
             continue;
         };
         if !rest.is_empty() {
             if kind.is_aggregate() {
-                let full = format!("{candidate}{rest}");
+                let mut full = candidate;
+                full.push_str(rest);
                 return match find(&full) {
                     Some(kind) => Lookup::Found(full, kind),
                     None => Lookup::PartlyResolved(full),

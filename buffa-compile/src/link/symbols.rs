@@ -7,8 +7,8 @@
 //! clashing definitions the same one is reported) into a [`Staged`] table,
 //! and committed only once the file links.
 
+use foldhash::{HashMap, HashSet};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 
 use buffa::Enumeration as _;
 use buffa_types::google::protobuf::feature_set::visibility_feature::DefaultSymbolVisibility;
@@ -101,7 +101,7 @@ impl SymbolTable {
             .collect();
         let mut visible = vec![false; index + 1];
         visible[index] = true;
-        let mut visible_packages = HashSet::new();
+        let mut visible_packages = HashSet::default();
         add_package_prefixes(file.package(), &mut visible_packages);
         let mut queue = imports;
         while let Some(f) = queue.pop() {
@@ -119,9 +119,9 @@ impl SymbolTable {
                 public_dependencies,
             },
             index,
-            symbols: HashMap::new(),
-            enum_values: HashSet::new(),
-            extension_ranges: HashMap::new(),
+            symbols: HashMap::default(),
+            enum_values: HashSet::default(),
+            extension_ranges: HashMap::default(),
             visible,
             visible_packages,
             undeclared: RefCell::new(None),
@@ -131,21 +131,7 @@ impl SymbolTable {
     /// Adds the staged file's symbols for good; `file` is the file as
     /// linked, options interpreted (its visibility features known).
     pub(crate) fn commit(&mut self, staged: StagedParts, file: &FileDescriptorProto) {
-        let default = file
-            .options
-            .as_option()
-            .and_then(|o| o.features.as_option())
-            .and_then(|f| f.default_symbol_visibility)
-            .unwrap_or(
-                if file
-                    .edition
-                    .is_some_and(|e| e as i32 >= Edition::Edition2024 as i32)
-                {
-                    DefaultSymbolVisibility::ExportTopLevel
-                } else {
-                    DefaultSymbolVisibility::ExportAll
-                },
-            );
+        let default = default_visibility(file);
         let package = file.package();
         for message in &file.message_type {
             self.message_visibility(message, package, false, default);
@@ -212,6 +198,23 @@ impl SymbolTable {
         };
         self.local_types.insert(full_name, reason);
     }
+}
+
+/// The `default_symbol_visibility` of `file`'s types: its
+/// `features.default_symbol_visibility`, else its edition's (`EXPORT_ALL`
+/// before 2024, `EXPORT_TOP_LEVEL` in 2024, `STRICT` from 2026).
+pub(crate) fn default_visibility(file: &FileDescriptorProto) -> DefaultSymbolVisibility {
+    let declared = file
+        .options
+        .as_option()
+        .and_then(|o| o.features.as_option())
+        .and_then(|f| f.default_symbol_visibility)
+        .filter(|v| *v as i32 != 0);
+    declared.unwrap_or(match file.edition.map(|e| e as i32) {
+        Some(e) if e >= Edition::Edition2026 as i32 => DefaultSymbolVisibility::Strict,
+        Some(e) if e >= Edition::Edition2024 as i32 => DefaultSymbolVisibility::ExportTopLevel,
+        _ => DefaultSymbolVisibility::ExportAll,
+    })
 }
 
 /// What [`Staged::finish`] hands back for [`SymbolTable::commit`], free of
@@ -502,7 +505,7 @@ impl Staged<'_> {
         errors: &mut Vec<Located>,
     ) {
         let full = join(scope, enumeration.name());
-        let mut seen_in_enum: HashSet<&str> = HashSet::new();
+        let mut seen_in_enum: HashSet<&str> = HashSet::default();
         for (i, value) in enumeration.value.iter().enumerate() {
             let mut value_path = path.to_vec();
             value_path.extend([2, i as i32]);

@@ -21,13 +21,17 @@ impl Locations {
     /// Starts a location at `at` whose path is `parent`'s (if any) followed
     /// by `path`.
     pub(crate) fn start(&mut self, parent: Option<Loc>, path: &[i32], at: &Token) -> Loc {
-        let mut full = parent
-            .map(|p| self.list[p].path.clone())
-            .unwrap_or_default();
+        // Sized once: the parent's path, `path`, and the component or two
+        // `add_path` may append; a span has at most four numbers.
+        let parent_path = parent.map_or(&[][..], |p| self.list[p].path.as_slice());
+        let mut full = Vec::with_capacity(parent_path.len() + path.len() + 2);
+        full.extend_from_slice(parent_path);
         full.extend_from_slice(path);
+        let mut span = Vec::with_capacity(4);
+        span.extend([at.line, at.column]);
         self.list.push(Location {
             path: full,
-            span: vec![at.line, at.column],
+            span,
             ..Default::default()
         });
         self.list.len() - 1

@@ -104,7 +104,7 @@ impl FieldSyntax {
 impl ResolvedFeatures {
     /// The defaults of `edition` (`Edition::Proto2` and `Edition::Proto3`
     /// for those syntaxes), or `None` for an edition whose defaults are not
-    /// known here (2026 and the test editions among them).
+    /// known here (UNSTABLE and the test editions among them).
     pub fn for_edition(edition: Edition) -> Option<ResolvedFeatures> {
         Some(match edition {
             Edition::Proto2 => ResolvedFeatures {
@@ -125,22 +125,24 @@ impl ResolvedFeatures {
                 json_format: JsonFormat::Allow,
                 enforce_naming_style: EnforceNamingStyle::StyleLegacy,
             },
-            // 2024 changed only features that protoc enforces (naming
-            // style, symbol visibility): the two agree on every other
-            // feature read here.
-            Edition::Edition2023 | Edition::Edition2024 => ResolvedFeatures {
-                field_presence: FieldPresence::Explicit,
-                enum_type: EnumType::Open,
-                repeated_field_encoding: RepeatedFieldEncoding::Packed,
-                utf8_validation: Utf8Validation::Verify,
-                message_encoding: MessageEncoding::LengthPrefixed,
-                json_format: JsonFormat::Allow,
-                enforce_naming_style: if edition == Edition::Edition2024 {
-                    EnforceNamingStyle::Style2024
-                } else {
-                    EnforceNamingStyle::StyleLegacy
-                },
-            },
+            // 2024 and 2026 changed only features that protoc enforces
+            // (naming style, symbol visibility, 2026's limits): the three
+            // agree on every other feature read here.
+            Edition::Edition2023 | Edition::Edition2024 | Edition::Edition2026 => {
+                ResolvedFeatures {
+                    field_presence: FieldPresence::Explicit,
+                    enum_type: EnumType::Open,
+                    repeated_field_encoding: RepeatedFieldEncoding::Packed,
+                    utf8_validation: Utf8Validation::Verify,
+                    message_encoding: MessageEncoding::LengthPrefixed,
+                    json_format: JsonFormat::Allow,
+                    enforce_naming_style: match edition {
+                        Edition::Edition2023 => EnforceNamingStyle::StyleLegacy,
+                        Edition::Edition2024 => EnforceNamingStyle::Style2024,
+                        _ => EnforceNamingStyle::Style2026,
+                    },
+                }
+            }
             _ => return None,
         })
     }
@@ -457,7 +459,22 @@ mod tests {
         );
         assert!(edition2024.checks_naming_style() && !edition2024.checks_name_collisions());
         assert!(!edition2023.checks_naming_style() && !proto3.checks_naming_style());
-        for edition in [Edition::Unknown, Edition::Edition2026, Edition::Unstable] {
+        // 2026 only makes STYLE2026 the default among the features read
+        // here.
+        let edition2026 = ResolvedFeatures::for_edition(Edition::Edition2026).unwrap();
+        assert_eq!(
+            ResolvedFeatures {
+                enforce_naming_style: EnforceNamingStyle::Style2026,
+                ..edition2024
+            },
+            edition2026
+        );
+        assert!(edition2026.checks_naming_style() && edition2026.checks_name_collisions());
+        for edition in [
+            Edition::Unknown,
+            Edition::Unstable,
+            Edition::Edition99999TestOnly,
+        ] {
             assert_eq!(ResolvedFeatures::for_edition(edition), None, "{edition:?}");
         }
     }

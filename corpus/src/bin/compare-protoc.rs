@@ -6,6 +6,7 @@
 //! ```text
 //! compare-protoc [--googleapis ROOT] [--protobuf SRC] [--conformance DIR]
 //!                [--sample N] [--only PREFIX,...] [--jobs N]
+//! compare-protoc --googleapis ROOT --whole-tree [--runs N]
 //! ```
 //!
 //! - `--googleapis ROOT`: every package (directory) of a googleapis tree
@@ -16,6 +17,16 @@
 //! - `--conformance DIR`: the same for protobuf 33.2's conformance protos.
 //! - `--sample N`: every Nth unit of each corpus (the CI sample).
 //! - `--only`: units whose name starts with one of the prefixes.
+//! - `--whole-tree`: the files of every googleapis unit (every `.proto`
+//!   under ROOT outside `google/protobuf`, the well-known types' own
+//!   directory) compiled in one call by each compiler, with and without
+//!   source info, best of `--runs N` (default 3) runs each; prints the
+//!   seconds (wall clock, and CPU time from `/proc/self/stat`) and files
+//!   per second of each, whether the bytes are equal,
+//!   and each compiler's peak memory with source info (buffa-compile's
+//!   runs come first, and its figure is this process's peak, the sets it
+//!   wrote included; protoc's is that of one more run, under
+//!   `/usr/bin/time`).
 //!
 //! A unit agrees when both accept it and the sets are equal with and
 //! without `--include_source_info`, or when both reject it with the first
@@ -76,12 +87,16 @@ fn run() -> Result<bool, String> {
     let mut sample = 1;
     let mut only: Option<Vec<String>> = None;
     let mut jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut whole_tree = false;
+    let mut runs = 3;
+    let mut googleapis_root = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |flag: &str| args.next().ok_or(format!("{flag} needs a value"));
         match arg.as_str() {
             "--googleapis" => {
                 let root = PathBuf::from(value("--googleapis")?);
+                googleapis_root = Some(root.clone());
                 let found =
                     packages::discover(&root).map_err(|e| format!("{}: {e}", root.display()))?;
                 units.push(
@@ -118,8 +133,21 @@ fn run() -> Result<bool, String> {
                     .filter(|&n| n > 0)
                     .ok_or("--jobs needs a positive number")?
             }
+            "--whole-tree" => whole_tree = true,
+            "--runs" => {
+                runs = value("--runs")?
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or("--runs needs a positive number")?
+            }
             other => return Err(format!("unexpected argument {other}")),
         }
+    }
+    if whole_tree {
+        let root = googleapis_root.ok_or("--whole-tree needs --googleapis")?;
+        let files = units.into_iter().flatten().flat_map(|u| u.files).collect();
+        return compare_whole_tree(&root, files, runs);
     }
     if units.is_empty() {
         return Err("name at least one corpus (--googleapis, --protobuf, --conformance)".into());
@@ -174,6 +202,153 @@ fn run() -> Result<bool, String> {
         rate(totals.protoc) * 2.0
     );
     Ok(totals.differ.is_empty())
+}
+
+/// Compiles `files` under `root` in one call with each compiler, with and
+/// without source info, `runs` times each; prints the best times, files
+/// per second and peak memory, and whether the sets are equal.
+fn compare_whole_tree(root: &Path, files: Vec<String>, runs: usize) -> Result<bool, String> {
+    let protoc = Protoc::new(root)?;
+    let mut compiler = Compiler::new();
+    compiler.include(root);
+    println!(
+        "whole tree: {} files in one call, best of {runs} runs (wall clock; CPU time in brackets)",
+        files.len()
+    );
+    let modes = [false, true];
+    // Ours first, so that this process's peak is buffa-compile's.
+    let mut ours = Vec::new();
+    for source_info in modes {
+        compiler.include_source_info(source_info);
+        ours.push(best_of(runs, CpuOf::ThisProcess, || {
+            compiler.compile_to_bytes(&files).map_err(|e| e.to_string())
+        })?);
+    }
+    let ours_peak = peak_memory_of_this_process();
+    let mut agree = true;
+    for (source_info, (ours_time, actual)) in modes.into_iter().zip(ours) {
+        let (protoc_time, expected) = best_of(runs, CpuOf::Children, || {
+            protoc.descriptor_set_bytes(&files, source_info)
+        })?;
+        let verdict = if expected == actual {
+            "identical".to_owned()
+        } else {
+            agree = false;
+            format!(
+                "DIFFER: {}",
+                first_difference(&expected, &actual, source_info)
+            )
+        };
+        let rate = |time: Duration| files.len() as f64 / time.as_secs_f64().max(1e-9);
+        let show = |t: &Times| {
+            format!(
+                "{:.2} s ({:.2} s), {:.0} files/s",
+                t.wall.as_secs_f64(),
+                t.cpu.as_secs_f64(),
+                rate(t.wall)
+            )
+        };
+        println!(
+            "{}: buffa-compile {}; protoc {}; protoc/buffa-compile {:.2}x ({:.2}x CPU); {verdict}",
+            if source_info {
+                "with source info"
+            } else {
+                "without source info"
+            },
+            show(&ours_time),
+            show(&protoc_time),
+            protoc_time.wall.as_secs_f64() / ours_time.wall.as_secs_f64().max(1e-9),
+            protoc_time.cpu.as_secs_f64() / ours_time.cpu.as_secs_f64().max(1e-9),
+        );
+    }
+    let megabytes =
+        |kib: Option<u64>| kib.map_or("unknown".to_owned(), |k| format!("{} MB", k / 1024));
+    println!(
+        "peak memory with source info: buffa-compile {}, protoc {}",
+        megabytes(ours_peak),
+        megabytes(protoc.peak_memory(&files, true))
+    );
+    Ok(agree)
+}
+
+/// The best wall-clock and CPU times of a compilation's runs (each the
+/// least of its runs).
+struct Times {
+    wall: Duration,
+    cpu: Duration,
+}
+
+/// Whose CPU time a run takes: this process's (buffa-compile, in
+/// process) or that of the child processes it waited for (protoc).
+#[derive(Clone, Copy)]
+enum CpuOf {
+    ThisProcess,
+    Children,
+}
+
+impl CpuOf {
+    /// The CPU time (user and system) so far, from Linux's
+    /// `/proc/self/stat` (zero elsewhere), in its clock ticks of 10 ms.
+    fn now(self) -> Duration {
+        let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+            return Duration::ZERO;
+        };
+        // The fields after the command's name, which ends at the last `)`:
+        // state is field 3, utime and stime 14 and 15, cutime and cstime
+        // 16 and 17.
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+        let first = match self {
+            CpuOf::ThisProcess => 14,
+            CpuOf::Children => 16,
+        };
+        let ticks: u64 = (first..first + 2)
+            .filter_map(|field| fields.get(field - 3)?.parse::<u64>().ok())
+            .sum();
+        Duration::from_millis(ticks * 10)
+    }
+}
+
+/// The best times of `runs` runs of `compile`, with its output.
+fn best_of<T>(
+    runs: usize,
+    cpu_of: CpuOf,
+    mut compile: impl FnMut() -> Result<T, String>,
+) -> Result<(Times, T), String> {
+    let mut best: Option<(Times, T)> = None;
+    for _ in 0..runs {
+        let (start, cpu_start) = (Instant::now(), cpu_of.now());
+        let output = compile()?;
+        let times = Times {
+            wall: start.elapsed(),
+            cpu: cpu_of.now().saturating_sub(cpu_start),
+        };
+        best = Some(match best {
+            None => (times, output),
+            Some((best, _)) => (
+                Times {
+                    wall: best.wall.min(times.wall),
+                    cpu: best.cpu.min(times.cpu),
+                },
+                output,
+            ),
+        });
+    }
+    best.ok_or_else(|| "no runs".to_owned())
+}
+
+/// This process's peak resident memory so far, in KiB (Linux's
+/// `VmHWM`; `None` elsewhere).
+fn peak_memory_of_this_process() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// Every `.proto` under `root`, each a unit of its own.

@@ -16,7 +16,7 @@ use buffa_types::google::protobuf::{
     FileDescriptorProto, FileDescriptorSet, UninterpretedOption, uninterpreted_option::NamePart,
 };
 
-use super::slot::walk;
+use super::slot::{Which, walk};
 use super::wire::put_len;
 use super::{interpret, strip_source_retention};
 
@@ -241,7 +241,7 @@ fn uninterpreted_from_source(
     let lines: Vec<&str> = text.lines().collect();
     let mut paths = Vec::new();
     let mut probe = file.clone();
-    walk(&mut probe, &mut |element, _| {
+    walk(&mut probe, Which::Every, &mut |element, _| {
         paths.push(element.options_path.clone())
     });
     let mut by_element: HashMap<Vec<i32>, Vec<(Vec<i32>, UninterpretedOption)>> = HashMap::new();
@@ -274,7 +274,7 @@ fn uninterpreted_from_source(
     OPTIONS_READ.fetch_add(count, std::sync::atomic::Ordering::Relaxed);
     let mut file = file.clone();
     file.source_code_info = Default::default();
-    walk(&mut file, &mut |element, slot| {
+    walk(&mut file, Which::Every, &mut |element, slot| {
         let Some(list) = by_element.get_mut(&element.options_path) else {
             return;
         };

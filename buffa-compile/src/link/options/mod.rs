@@ -26,8 +26,8 @@ mod corpus_tests;
 #[cfg(test)]
 mod tests;
 
+use foldhash::HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use buffa_descriptor::{Cardinality, DescriptorPool, FieldDescriptor, Kind};
 use buffa_types::google::protobuf::{FileDescriptorProto, UninterpretedOption};
@@ -35,7 +35,7 @@ use buffa_types::google::protobuf::{FileDescriptorProto, UninterpretedOption};
 use crate::diagnostic::Diagnostic;
 
 use names::Symbols;
-use slot::{Element, walk};
+use slot::{Element, Which, walk};
 use wire::{Canon, LEN, START_GROUP, Trace, put_tag};
 
 /// Field number of `uninterpreted_option` in every options message.
@@ -74,7 +74,7 @@ fn run(
     passes: &[bool],
 ) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
     let mut pending = Vec::new();
-    walk(file, &mut |element, slot| {
+    walk(file, Which::WithOptions, &mut |element, slot| {
         let options = slot.uninterpreted();
         if !options.is_empty() {
             pending.push(Pending {
@@ -89,15 +89,16 @@ fn run(
         return Ok(Vec::new());
     }
     let name = file.name.clone().unwrap_or_default();
-    let snapshot = file.clone();
-    let symbols = Symbols::new(pool, &snapshot);
+    // Interpretation reads the file (its names, for `Symbols`) and
+    // changes it only once every option is interpreted.
+    let symbols = Symbols::new(pool, file);
     let mut interpreter = Interpreter {
         pool,
         file: &name,
         symbols: &symbols,
         errors: Vec::new(),
-        moved: HashMap::new(),
-        repeated_counts: HashMap::new(),
+        moved: HashMap::default(),
+        repeated_counts: HashMap::default(),
     };
     for &extensions in passes {
         for target in &mut pending {
@@ -115,7 +116,7 @@ fn run(
     let moved = std::mem::take(&mut interpreter.moved);
     let mut results = pending.into_iter();
     let mut failed = Vec::new();
-    walk(file, &mut |element, slot| {
+    walk(file, Which::WithOptions, &mut |element, slot| {
         if slot.uninterpreted().is_empty() {
             return;
         }
@@ -167,7 +168,7 @@ fn lifetime_errors(file: &mut FileDescriptorProto, pool: &DescriptorPool) -> Vec
         _ => 998,
     };
     let mut found = Vec::new();
-    walk(file, &mut |element, slot| {
+    walk(file, Which::WithOptions, &mut |element, slot| {
         if !slot.is_set() {
             return;
         }
@@ -211,7 +212,7 @@ fn lifetime_errors(file: &mut FileDescriptorProto, pool: &DescriptorPool) -> Vec
 /// that the retention and packing of its own extensions are known).
 pub(crate) fn strip_source_retention(file: &mut FileDescriptorProto, pool: &DescriptorPool) {
     let mut stripped = Vec::new();
-    walk(file, &mut |element, slot| {
+    walk(file, Which::WithOptions, &mut |element, slot| {
         if !slot.is_set() {
             return;
         }

@@ -2,8 +2,8 @@
 //! `features.(pb.cpp).legacy_closed_enum`, resolved to the fields they set
 //! as protoc resolves them, with protoc's errors.
 
+use foldhash::HashMap;
 use std::cell::OnceCell;
-use std::collections::HashMap;
 
 use buffa_descriptor::{Cardinality, DescriptorPool, FieldDescriptor, Kind, MessageDescriptor};
 use buffa_reflect::ReflectMessage;
@@ -69,7 +69,7 @@ impl<'a> Symbols<'a> {
 
     /// Indexes the visible files.
     fn build(&self) -> HashMap<String, SymbolKind> {
-        let mut table = HashMap::new();
+        let mut table = HashMap::default();
         let mut visible = Vec::new();
         // Options also see the files imported with `import option`.
         let mut queue: Vec<_> = self

@@ -88,99 +88,122 @@ slot!(
 /// A visitor of elements and their options.
 pub(crate) type Visit<'v> = dyn FnMut(&Element, &mut dyn Slot) + 'v;
 
-/// Calls `visit` on every element of `file` that can have options, in the
-/// order protoc allocates their options: each message (its oneofs,
-/// fields, enums, extension ranges, extensions, itself, then its nested
-/// messages), the enums, the services (methods first), the extensions,
-/// and the file last.
-pub(crate) fn walk(file: &mut FileDescriptorProto, visit: &mut Visit<'_>) {
+/// Which elements [`walk`] visits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Which {
+    /// Every element that can have options.
+    Every,
+    /// Only the elements whose options are set: the others' names and
+    /// paths are not even built.
+    WithOptions,
+}
+
+/// The visitor and which elements it is given.
+struct Walker<'w, 'v> {
+    which: Which,
+    visit: &'w mut Visit<'v>,
+}
+
+impl Walker<'_, '_> {
+    /// Visits `slot`, whose element `element` describes, when it is one
+    /// of those wanted.
+    fn visit(&mut self, slot: &mut dyn Slot, element: impl FnOnce() -> Element) {
+        if self.which == Which::Every || slot.is_set() {
+            (self.visit)(&element(), slot);
+        }
+    }
+}
+
+/// Calls `visit` on every element of `file` that can have options (or
+/// those whose options are set, as `which` says), in the order protoc
+/// allocates their options: each message (its oneofs, fields, enums,
+/// extension ranges, extensions, itself, then its nested messages), the
+/// enums, the services (methods first), the extensions, and the file last.
+pub(crate) fn walk(file: &mut FileDescriptorProto, which: Which, visit: &mut Visit<'_>) {
+    let walker = &mut Walker { which, visit };
     let package = file.package.clone().unwrap_or_default();
     for (i, message) in file.message_type.iter_mut().enumerate() {
-        walk_message(message, vec![4, i as i32], &package, visit);
+        walk_message(message, vec![4, i as i32], &package, walker);
     }
     for (i, enum_type) in file.enum_type.iter_mut().enumerate() {
-        walk_enum(enum_type, vec![5, i as i32], &package, visit);
+        walk_enum(enum_type, vec![5, i as i32], &package, walker);
     }
     for (i, service) in file.service.iter_mut().enumerate() {
         let name = join(&package, service.name());
         for (j, method) in service.method.iter_mut().enumerate() {
-            let element = Element {
+            let method_name = method.name.as_deref().unwrap_or_default();
+            walker.visit(&mut method.options, || Element {
                 options_path: vec![6, i as i32, 2, j as i32, 4],
-                scope: join(&name, method.name()),
+                scope: join(&name, method_name),
                 type_name: "google.protobuf.MethodOptions",
-            };
-            visit(&element, &mut method.options);
+            });
         }
-        let element = Element {
+        walker.visit(&mut service.options, || Element {
             options_path: vec![6, i as i32, 3],
             scope: name,
             type_name: "google.protobuf.ServiceOptions",
-        };
-        visit(&element, &mut service.options);
+        });
     }
     for (i, extension) in file.extension.iter_mut().enumerate() {
-        let element = Element {
+        let extension_name = extension.name.as_deref().unwrap_or_default();
+        walker.visit(&mut extension.options, || Element {
             options_path: vec![7, i as i32, 8],
-            scope: join(&package, extension.name()),
+            scope: join(&package, extension_name),
             type_name: "google.protobuf.FieldOptions",
-        };
-        visit(&element, &mut extension.options);
+        });
     }
-    let element = Element {
+    walker.visit(&mut file.options, || Element {
         options_path: vec![8],
         scope: join(&package, "dummy"),
         type_name: "google.protobuf.FileOptions",
-    };
-    visit(&element, &mut file.options);
+    });
 }
 
 /// [`walk`] for a message at `path` in `scope`.
-fn walk_message(message: &mut DescriptorProto, path: Vec<i32>, scope: &str, visit: &mut Visit<'_>) {
+fn walk_message(message: &mut DescriptorProto, path: Vec<i32>, scope: &str, walker: &mut Walker) {
     let name = join(scope, message.name());
     let at = |tail: &[i32]| [path.as_slice(), tail].concat();
     for (i, oneof) in message.oneof_decl.iter_mut().enumerate() {
-        let element = Element {
+        let oneof_name = oneof.name.as_deref().unwrap_or_default();
+        walker.visit(&mut oneof.options, || Element {
             options_path: at(&[8, i as i32, 2]),
-            scope: join(&name, oneof.name()),
+            scope: join(&name, oneof_name),
             type_name: "google.protobuf.OneofOptions",
-        };
-        visit(&element, &mut oneof.options);
+        });
     }
     for (i, field) in message.field.iter_mut().enumerate() {
-        let element = Element {
+        let field_name = field.name.as_deref().unwrap_or_default();
+        walker.visit(&mut field.options, || Element {
             options_path: at(&[2, i as i32, 8]),
-            scope: join(&name, field.name()),
+            scope: join(&name, field_name),
             type_name: "google.protobuf.FieldOptions",
-        };
-        visit(&element, &mut field.options);
+        });
     }
     for (i, enum_type) in message.enum_type.iter_mut().enumerate() {
-        walk_enum(enum_type, at(&[4, i as i32]), &name, visit);
+        walk_enum(enum_type, at(&[4, i as i32]), &name, walker);
     }
     for (i, range) in message.extension_range.iter_mut().enumerate() {
-        let element = Element {
+        walker.visit(&mut range.options, || Element {
             options_path: at(&[5, i as i32, 3]),
             scope: name.clone(),
             type_name: "google.protobuf.ExtensionRangeOptions",
-        };
-        visit(&element, &mut range.options);
+        });
     }
     for (i, extension) in message.extension.iter_mut().enumerate() {
-        let element = Element {
+        let extension_name = extension.name.as_deref().unwrap_or_default();
+        walker.visit(&mut extension.options, || Element {
             options_path: at(&[6, i as i32, 8]),
-            scope: join(&name, extension.name()),
+            scope: join(&name, extension_name),
             type_name: "google.protobuf.FieldOptions",
-        };
-        visit(&element, &mut extension.options);
+        });
     }
-    let element = Element {
+    walker.visit(&mut message.options, || Element {
         options_path: at(&[7]),
         scope: name.clone(),
         type_name: "google.protobuf.MessageOptions",
-    };
-    visit(&element, &mut message.options);
+    });
     for (i, nested) in message.nested_type.iter_mut().enumerate() {
-        walk_message(nested, at(&[3, i as i32]), &name, visit);
+        walk_message(nested, at(&[3, i as i32]), &name, walker);
     }
 }
 
@@ -190,21 +213,20 @@ fn walk_enum(
     enum_type: &mut EnumDescriptorProto,
     path: Vec<i32>,
     scope: &str,
-    visit: &mut Visit<'_>,
+    walker: &mut Walker,
 ) {
     let name = join(scope, enum_type.name());
     for (i, value) in enum_type.value.iter_mut().enumerate() {
-        let element = Element {
+        let value_name = value.name.as_deref().unwrap_or_default();
+        walker.visit(&mut value.options, || Element {
             options_path: [path.as_slice(), &[2, i as i32, 3]].concat(),
-            scope: join(scope, value.name()),
+            scope: join(scope, value_name),
             type_name: "google.protobuf.EnumValueOptions",
-        };
-        visit(&element, &mut value.options);
+        });
     }
-    let element = Element {
+    walker.visit(&mut enum_type.options, || Element {
         options_path: [path.as_slice(), &[3]].concat(),
         scope: name,
         type_name: "google.protobuf.EnumOptions",
-    };
-    visit(&element, &mut enum_type.options);
+    });
 }

@@ -1,9 +1,11 @@
 //! The source info of options: moved from the uninterpreted options to
 //! the options they became, and removed with stripped options.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use buffa_types::google::protobuf::source_code_info::Location;
+
+use super::UNINTERPRETED_OPTION;
 
 /// Gives each location of an interpreted option (`[.., 999, i]`) the path
 /// of the option it became, and drops the locations under it (its name
@@ -21,7 +23,10 @@ pub(crate) fn move_interpreted(locations: &mut Vec<Location>, moved: &HashMap<Ve
             }
             matched = None;
         }
-        if let Some(dest) = moved.get(&location.path) {
+        // Only an option's own location (`[.., 999, i]`) can have moved.
+        let is_option = location.path.len() >= 2
+            && location.path[location.path.len() - 2] == UNINTERPRETED_OPTION;
+        if let Some(dest) = is_option.then(|| moved.get(&location.path)).flatten() {
             matched = Some(std::mem::replace(&mut location.path, dest.clone()));
         }
         out.push(location);

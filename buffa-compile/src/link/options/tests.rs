@@ -14,7 +14,7 @@ use buffa_types::google::protobuf::{
     FileDescriptorProto, FileDescriptorSet, UninterpretedOption, uninterpreted_option::NamePart,
 };
 
-use super::slot::walk;
+use super::slot::{Which, walk};
 use super::wire::put_len;
 use super::{interpret, strip_source_retention};
 
@@ -124,7 +124,7 @@ fn uninterpreted(
     options: &[(&[i32], Vec<UninterpretedOption>)],
 ) -> FileDescriptorProto {
     let mut file = file.clone();
-    walk(&mut file, &mut |element, slot| {
+    walk(&mut file, Which::Every, &mut |element, slot| {
         slot.clear();
         if let Some((_, list)) = options.iter().find(|(p, _)| *p == element.options_path) {
             let mut bytes = Vec::new();
