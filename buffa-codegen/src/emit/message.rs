@@ -91,6 +91,14 @@ pub fn generate_message(
         &oneof_names,
         &oneof_enums,
     )?;
+    let write_backward = crate::emit::backward::write_backward_fn(
+        context,
+        full_name,
+        &fields,
+        &module_ident,
+        &oneof_names,
+        &oneof_enums,
+    )?;
     let accessors = accessors::accessors(context, quote!(#name), &fields)?;
     let doc = comments.doc(source_path);
     let attributes = context.attributes(
@@ -180,6 +188,8 @@ pub fn generate_message(
                 #(#writes)*
                 self.unknown_fields.write(encoder);
             }
+
+            #write_backward
 
             #[inline]
             fn merge_field(&mut self, tag: __buffa::Tag, decoder: &mut __buffa::Decoder<'_>) -> ::core::result::Result<(), #buffa::DecodeError> {

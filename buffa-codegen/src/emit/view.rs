@@ -129,6 +129,14 @@ pub(crate) fn generate_view(
         &oneof_names,
         &view_enums,
     )?;
+    let write_backward = crate::emit::backward::write_backward_fn(
+        context,
+        full_name,
+        &fields,
+        &module_ident,
+        &oneof_names,
+        &view_enums,
+    )?;
     let caches_sizes = if fields.iter().any(field::uses_cache) {
         quote!()
     } else {
@@ -212,6 +220,8 @@ pub(crate) fn generate_view(
                 #(#writes)*
                 self.unknown_fields.write(encoder);
             }
+
+            #write_backward
 
             #[inline]
             fn unknown_group_depth(&self) -> u32 {

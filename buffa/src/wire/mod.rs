@@ -16,6 +16,9 @@
 //!   records the length of every nested message once, in the order the
 //!   write pass needs them, and the write pass fills a buffer reserved at
 //!   the exact size.
+//! - [`BackwardEncoder`] writes in one pass into a fixed slice, from its
+//!   end: each nested value is written before its length prefix, so no
+//!   sizes are cached and nothing is allocated.
 //! - [`Tag`], [`WireType`], [`varint_len`], [`tag_len`] and the ZigZag
 //!   functions are the arithmetic both sides share.
 //!
@@ -44,6 +47,7 @@
 //!
 //! [`buffa-reflect`]: https://docs.rs/buffa-reflect
 
+mod backward_encoder;
 mod decoder;
 mod encoder;
 mod size_cache;
@@ -51,6 +55,7 @@ mod tag;
 mod varint;
 
 pub use crate::unknown_fields::UnknownSink;
+pub use backward_encoder::BackwardEncoder;
 pub use decoder::Decoder;
 pub use encoder::Encoder;
 pub use size_cache::SizeCache;
