@@ -163,11 +163,13 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     /// Encodes the message into the end of `buf` without allocating, and
     /// returns the bytes written (the last bytes of `buf`).
     ///
-    /// The message is written back to front in one pass, so no sizes are
-    /// computed beforehand and nothing is allocated, with two documented
-    /// exceptions: maps of messages that themselves hold messages (their
-    /// entries are collected, one `Vec` per map) and lazy view fields.
-    /// The bytes are those [`Message::encode_to_vec`] writes.
+    /// The message is written back to front in one pass: each nested
+    /// message before its length, so no sizes are computed beforehand and
+    /// nothing is allocated. The one exception is a deterministic encode
+    /// (see [`EncodeOptions::with_deterministic`]) of a `HashMap` field,
+    /// whose entries are sorted through a `Vec` as in
+    /// [`Message::encode_to_vec`]. The bytes are those
+    /// [`Message::encode_to_vec`] writes.
     ///
     /// Fails if `buf` is too short, with
     /// [`EncodeErrorKind::BufferTooSmall`] giving the exact length the

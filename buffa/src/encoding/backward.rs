@@ -15,9 +15,10 @@ use alloc::vec::Vec;
 use crate::message::Encodable;
 use crate::message::Mergeable;
 use crate::message_field::MessageField;
+use crate::options::DecodeOptions;
 use crate::pointer::ProtoBox;
 use crate::view::{LazyField, LazyRepeated};
-use crate::wire::{BackwardEncoder, Encoder, SizeCache, WireType, tag_len, varint_len};
+use crate::wire::{BackwardEncoder, Decoder, Encoder, SizeCache, WireType, tag_len, varint_len};
 
 use super::map::{MapContainer, MapValue};
 use super::types::{Packable, ScalarType};
@@ -240,8 +241,12 @@ pub fn repeated_group<M: Encodable>(
 /// Writes a map field. Maps whose values are scalars or leaf messages
 /// are sized and written front to back in the map's own order (or key
 /// order when deterministic), as the two-pass encoder writes them. Maps
-/// of other messages are written back to front, so their entries are
-/// collected first (one `Vec` of references) and visited in reverse.
+/// of other messages are written back to front, entry by entry in the
+/// map's order, which leaves the entries reversed; they are then put back
+/// in order in place (see [`reverse_entries`]), so the bytes are the
+/// two-pass encoder's and nothing is allocated. Only a deterministic
+/// encode of an unordered map (`HashMap`) collects its entries to sort
+/// them, as the two-pass encoder does.
 pub fn map<K, V, C>(field_number: u32, map: &C, encoder: &mut BackwardEncoder<'_>)
 where
     K: ScalarType<Value: Ord>,
@@ -268,21 +273,66 @@ where
     if map.is_empty() || !encoder.enter(0) {
         return;
     }
-    let mut entries: Vec<(&K::Value, &V::Value)> = map.entries().collect();
     if encoder.deterministic() && !C::ORDERED {
+        let mut entries: Vec<(&K::Value, &V::Value)> = map.entries().collect();
         entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    }
-    for (key, value) in entries.into_iter().rev() {
+        for (key, value) in entries.into_iter().rev() {
+            entry::<K, V>(field_number, key, value, encoder);
+        }
+    } else {
         let start = encoder.written();
-        V::write_backward(value, encoder);
-        encoder.put_forward(1 + K::encoded_len(key), |e| {
-            e.put_tag(1, K::WIRE_TYPE);
-            K::encode(key, e);
-        });
+        for (key, value) in map.entries() {
+            entry::<K, V>(field_number, key, value, encoder);
+        }
         let len = encoder.written() - start;
-        encoder.put_key_and_length(field_number, len);
+        if let Some(entries) = encoder.last_written_mut(len) {
+            reverse_entries(entries);
+        }
     }
     encoder.leave();
+}
+
+/// Writes one map entry back to front: value, key, then the entry's
+/// length and key.
+#[inline]
+fn entry<K: ScalarType, V: MapValue>(
+    field_number: u32,
+    key: &K::Value,
+    value: &V::Value,
+    encoder: &mut BackwardEncoder<'_>,
+) {
+    let start = encoder.written();
+    V::write_backward(value, encoder);
+    encoder.put_forward(1 + K::encoded_len(key), |e| {
+        e.put_tag(1, K::WIRE_TYPE);
+        K::encode(key, e);
+    });
+    let len = encoder.written() - start;
+    encoder.put_key_and_length(field_number, len);
+}
+
+/// Reverses the order of the length-delimited fields in `fields` in
+/// place, in linear time: each field's bytes are reversed, then the whole
+/// run, which turns `C B A` into `rev(C) rev(B) rev(A)` and then into
+/// `A B C`. `fields` is what this module just wrote, so it parses.
+fn reverse_entries(fields: &mut [u8]) {
+    let mut start = 0;
+    while start < fields.len() {
+        let mut decoder = Decoder::any_length(&fields[start..], &DecodeOptions::new());
+        let end = match decoder
+            .read_tag()
+            .and_then(|_| decoder.read_length_delimited())
+        {
+            Ok(_) => start + decoder.offset(),
+            Err(_) => {
+                debug_assert!(false, "a map entry just written does not parse");
+                return;
+            }
+        };
+        fields[start..end].reverse();
+        start = end;
+    }
+    fields.reverse();
 }
 
 /// Size of a map of scalars or leaf messages, whose entry lengths are

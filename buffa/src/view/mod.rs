@@ -111,8 +111,11 @@ pub trait MessageView<'a>:
         Ok(())
     }
 
-    /// Encodes the view into the end of `buf` without allocating; see
-    /// [`Message::encode_to_slice`].
+    /// Encodes the view into the end of `buf`; see
+    /// [`Message::encode_to_slice`]. Nothing is allocated except for lazy
+    /// fields (sized through a size cache) and map fields whose entries
+    /// were not read in strictly ascending key order (sorted through an
+    /// index, as [`MapView::iter`] does).
     fn encode_to_slice<'b>(&self, buf: &'b mut [u8]) -> Result<&'b [u8], EncodeError> {
         crate::message::encode_backward(self, buf, &EncodeOptions::new())
     }

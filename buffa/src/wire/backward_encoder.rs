@@ -72,27 +72,40 @@ impl<'a> BackwardEncoder<'a> {
         self.buf.len()
     }
 
+    /// The `len` bytes written last (the first `len` bytes of the
+    /// message so far), to rearrange in place; `None` once the slice has
+    /// run out.
+    pub(crate) fn last_written_mut(&mut self, len: usize) -> Option<&mut [u8]> {
+        let start = self.buf.len().checked_sub(self.written)?;
+        self.buf.get_mut(start..start + len)
+    }
+
     /// Claims the `len` bytes in front of what is written and lets `write`
-    /// fill them front to back through an [`Encoder`] over exactly those
-    /// bytes. Values whose length is cheap to know (scalars, strings,
+    /// fill them front to back through an [`Encoder`] that starts there. Values whose length is cheap to know (scalars, strings,
     /// packed runs, unknown fields, leaf messages) are written this way.
     /// When the slice has run out, `write` is not called and the bytes are
     /// only counted.
     ///
-    /// # Panics
-    ///
-    /// `write` must write exactly `len` bytes: writing more panics in the
-    /// [`Encoder`]; writing fewer is a bug in the caller, checked in debug
-    /// builds.
+    /// `write` must write exactly `len` bytes (checked in debug builds):
+    /// the encoder it gets reaches over the bytes already written, so
+    /// writing more would overwrite them.
     #[inline]
     pub fn put_forward(&mut self, len: usize, write: impl FnOnce(&mut Encoder<'_>)) {
         let Some(written) = self.claim(len) else {
             return;
         };
         let start = self.buf.len() - written;
-        let mut encoder = Encoder::from_slice(&mut self.buf[start..start + len]);
+        // The encoder sees the room up to the slice's end, over bytes
+        // already written, so that its one-check fast paths (which need
+        // room for the longest varint) apply; it writes only the bytes a
+        // value takes, so exactly the claimed `len` when `write` is right.
+        let mut encoder = Encoder::from_slice(&mut self.buf[start..]);
         write(&mut encoder);
-        debug_assert_eq!(encoder.position(), len, "put_forward wrote too few bytes");
+        debug_assert_eq!(
+            encoder.position(),
+            len,
+            "put_forward wrote other than len bytes"
+        );
     }
 
     /// Counts `len` more bytes and returns the new total if they fit.
