@@ -67,15 +67,25 @@ fn owned<D: Dataset, C: Codec<D, Msg: Message>>(native: &D, expected: &[u8]) {
     let message = C::populate(native);
     for extra in [0, 64] {
         let mut buf = vec![0u8; expected.len() + extra];
-        let (written, allocations) =
-            counted(|| message.encode_to_slice(&mut buf).map(<[u8]>::len));
+        let (written, allocations) = counted(|| message.encode_to_slice(&mut buf).map(<[u8]>::len));
         assert_eq!(allocations, 0, "{}/{}: allocated", D::NAME, C::NAME);
         assert_eq!(written, Ok(expected.len()), "{}/{}", D::NAME, C::NAME);
-        assert!(&buf[extra..] == expected, "{}/{}: other bytes", D::NAME, C::NAME);
+        assert!(
+            &buf[extra..] == expected,
+            "{}/{}: other bytes",
+            D::NAME,
+            C::NAME
+        );
     }
     let mut short = vec![0u8; expected.len() - 1];
     let (error, allocations) = counted(|| message.encode_to_slice(&mut short).map(|_| ()));
-    assert_eq!(allocations, 0, "{}/{}: the error allocated", D::NAME, C::NAME);
+    assert_eq!(
+        allocations,
+        0,
+        "{}/{}: the error allocated",
+        D::NAME,
+        C::NAME
+    );
     assert_eq!(
         error.unwrap_err().kind(),
         &EncodeErrorKind::BufferTooSmall {
