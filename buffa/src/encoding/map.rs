@@ -37,7 +37,7 @@ pub trait MapValue {
 
     /// Whether sizing a value records nothing in the cache (scalars and
     /// leaf messages), so an entry's length is cheap to recompute.
-    const LEAF: bool = true;
+    const LEAF: bool;
 
     /// Writes the value field (key 2) of an entry back to front.
     fn write_backward(value: &Self::Value, encoder: &mut BackwardEncoder<'_>);
@@ -56,6 +56,7 @@ pub trait MergeMapValue<'a>: MapValue {
 
 impl<S: ScalarType> MapValue for S {
     type Value = S::Value;
+    const LEAF: bool = true;
 
     #[inline]
     fn size(value: &S::Value, _: &mut SizeCache) -> usize {
