@@ -13,7 +13,7 @@
 pub use crate::encoding::types::*;
 // The wire layer is public (`buffa::wire`); generated code names it
 // through the alias like the rest of its support API.
-pub use crate::encoding::{closed_enum, lazy, map, message, repeated, scalar};
+pub use crate::encoding::{backward, closed_enum, lazy, map, message, repeated, scalar};
 pub use crate::extension::Encoding;
 #[cfg(feature = "json")]
 pub use crate::json::__private as json;
@@ -22,8 +22,8 @@ pub use crate::message_field::DefaultRef;
 pub use crate::once::OnceBox;
 pub use crate::view::ToOwnedValue;
 pub use crate::wire::{
-    Decoder, DiscardUnknown, Encoder, SizeCache, Tag, UnknownSink, tag_len, varint_len,
-    zigzag_decode32, zigzag_decode64, zigzag_encode32, zigzag_encode64,
+    BackwardEncoder, Decoder, DiscardUnknown, Encoder, SizeCache, Tag, UnknownSink, tag_len,
+    varint_len, zigzag_decode32, zigzag_decode64, zigzag_encode32, zigzag_encode64,
 };
 
 /// Copies a view's value into the owned type; see [`ToOwnedValue`].

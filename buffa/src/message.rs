@@ -10,6 +10,7 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::measured::Measured;
 use crate::options::{DecodeOptions, EncodeOptions, MAX_MESSAGE_LEN};
 use crate::unknown_fields::UnknownFields;
+use crate::wire::BackwardEncoder;
 use crate::wire::Decoder;
 use crate::wire::Encoder;
 use crate::wire::SizeCache;
@@ -65,6 +66,17 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     /// [`Message::compute_size`] on the same, unchanged message, and
     /// `encoder` must have room for the length that returned.
     fn write_to(&self, cache: &mut SizeCache, encoder: &mut Encoder<'_>);
+
+    #[doc(hidden)]
+    /// Writes the message back to front into `encoder`, in one pass with
+    /// no size cache: the fields in reverse order, each nested message
+    /// before its length. Generated code overrides it for messages that
+    /// hold nested messages, maps or packed fields; the provided body
+    /// sizes and writes front to back, which allocates nothing for the
+    /// others (leaves).
+    fn write_backward(&self, encoder: &mut BackwardEncoder<'_>) {
+        crate::encoding::backward::whole(self, encoder);
+    }
 
     #[doc(hidden)]
     /// Merges one field, whose key `tag` has just been read, from `decoder`.
@@ -154,6 +166,52 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
         let mut cache = SizeCache::with_options(options);
         let len = checked_size(self, &mut cache)?;
         Ok(Measured::new(self, cache, len))
+    }
+
+    /// Encodes the message into the end of `buf` without allocating, and
+    /// returns the bytes written (the last bytes of `buf`).
+    ///
+    /// The message is written back to front in one pass: each nested
+    /// message before its length, so no sizes are computed beforehand and
+    /// nothing is allocated. The one exception is a deterministic encode
+    /// (see [`EncodeOptions::with_deterministic`]) of a `HashMap` field,
+    /// whose entries are sorted through a `Vec` as in
+    /// [`Message::encode_to_vec`]. The bytes are those
+    /// [`Message::encode_to_vec`] writes.
+    ///
+    /// Fails if `buf` is too short, with
+    /// [`EncodeErrorKind::BufferTooSmall`] giving the exact length the
+    /// message needs (`required`) and `buf`'s length (`remaining`), or if
+    /// the message is beyond the default [`EncodeOptions`] limits. On
+    /// failure the contents of `buf` are unspecified: the tail of the
+    /// message may have been written.
+    ///
+    /// ```
+    /// # use buffa::Message;
+    /// # fn demo<M: Message>(message: &M) -> Result<(), buffa::EncodeError> {
+    /// let mut buf = [0u8; 256];
+    /// let bytes: &[u8] = message.encode_to_slice(&mut buf)?;
+    /// assert_eq!(bytes, &message.encode_to_vec()[..]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn encode_to_slice<'b>(&self, buf: &'b mut [u8]) -> Result<&'b [u8], EncodeError>
+    where
+        Self: Sized,
+    {
+        encode_backward(self, buf, &EncodeOptions::new())
+    }
+
+    /// [`Message::encode_to_slice`] under `options`.
+    fn encode_to_slice_with_options<'b>(
+        &self,
+        buf: &'b mut [u8],
+        options: &EncodeOptions,
+    ) -> Result<&'b [u8], EncodeError>
+    where
+        Self: Sized,
+    {
+        encode_backward(self, buf, options)
     }
 
     /// Encodes the message into a new `Vec` of exactly the right capacity.
@@ -412,6 +470,11 @@ pub trait Encodable {
 
     /// How deeply groups nest in the message's own unknown fields.
     fn unknown_group_depth(&self) -> u32;
+
+    /// See [`Message::write_backward`].
+    fn write_backward(&self, encoder: &mut BackwardEncoder<'_>) {
+        crate::encoding::backward::whole(self, encoder);
+    }
 }
 
 impl<M: Message> Encodable for M {
@@ -431,6 +494,11 @@ impl<M: Message> Encodable for M {
     #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields().group_depth()
+    }
+
+    #[inline]
+    fn write_backward(&self, encoder: &mut BackwardEncoder<'_>) {
+        Message::write_backward(self, encoder)
     }
 }
 
@@ -543,6 +611,44 @@ pub(crate) fn checked_size<M: Encodable>(
         ));
     }
     Ok(len)
+}
+
+/// Encodes `message` back to front into the end of `buf` under `options`
+/// (see [`Message::encode_to_slice`]), checking the limits the two-pass
+/// encoder checks.
+pub(crate) fn encode_backward<'b, M: Encodable>(
+    message: &M,
+    buf: &'b mut [u8],
+    options: &EncodeOptions,
+) -> Result<&'b [u8], EncodeError> {
+    let mut encoder = BackwardEncoder::new(buf, options);
+    encoder.check_unknown_depth(message.unknown_group_depth());
+    message.write_backward(&mut encoder);
+    if encoder.recursion_exceeded() {
+        return Err(EncodeError::new(
+            EncodeErrorKind::RecursionLimitExceeded {
+                limit: encoder.recursion_limit(),
+            },
+            M::NAME,
+        ));
+    }
+    let len = encoder.written();
+    if len > MAX_MESSAGE_LEN {
+        return Err(EncodeError::new(
+            EncodeErrorKind::MessageTooLarge { length: len },
+            M::NAME,
+        ));
+    }
+    let capacity = encoder.capacity();
+    encoder.finish().ok_or_else(|| {
+        EncodeError::new(
+            EncodeErrorKind::BufferTooSmall {
+                required: len,
+                remaining: capacity,
+            },
+            M::NAME,
+        )
+    })
 }
 
 /// The error for a buffer over [`MAX_MESSAGE_LEN`].

@@ -47,7 +47,9 @@ pub mod prost_sink {
 /// `encoded_len` matches them and that encoding into a growing `Vec` through
 /// `BufMut` writes the same bytes as `encode_to_vec`. A fresh `Vec` offers
 /// 64 bytes of contiguous space, so longer messages take the path through an
-/// intermediate buffer and shorter ones are written in place.
+/// intermediate buffer and shorter ones are written in place. The one-pass
+/// `encode_to_slice` must write the same bytes too, and name their exact
+/// length when the slice is a byte short.
 pub fn encode<M: Message>(message: &M) -> Vec<u8> {
     let bytes = message.encode_to_vec();
     assert_eq!(
@@ -58,12 +60,33 @@ pub fn encode<M: Message>(message: &M) -> Vec<u8> {
     let mut buf = Vec::new();
     message.encode(&mut buf).expect("a Vec grows to any length");
     assert_eq!(buf, bytes, "encode(&mut Vec) and encode_to_vec() differ");
+    check_slice(&bytes, |buf| message.encode_to_slice(buf));
     bytes
 }
 
+/// `encode_to_slice` (the one-pass back-to-front encoder) writes `bytes`,
+/// what `encode_to_vec` wrote, into a slice of exactly their length, and
+/// refuses one a byte shorter with their exact length.
+fn check_slice(bytes: &[u8], encode: impl Fn(&mut [u8]) -> Result<&[u8], buffa::EncodeError>) {
+    let mut exact = vec![0; bytes.len()];
+    let written = encode(&mut exact).expect("a slice of the exact length fits");
+    assert_eq!(written, bytes, "encode_to_slice and encode_to_vec() differ");
+    if let Some(short) = bytes.len().checked_sub(1) {
+        let error = encode(&mut vec![0; short]).expect_err("a shorter slice is refused");
+        assert_eq!(
+            error.kind(),
+            &buffa::EncodeErrorKind::BufferTooSmall {
+                required: bytes.len(),
+                remaining: short,
+            },
+            "encode_to_slice names another length"
+        );
+    }
+}
+
 /// Encodes `view` and returns the bytes, with the same checks as
-/// [`encode`]: `encoded_len` and `encode(&mut Vec)` agree with
-/// `encode_to_vec`.
+/// [`encode`]: `encoded_len`, `encode(&mut Vec)` and `encode_to_slice`
+/// agree with `encode_to_vec`.
 pub fn encode_view<'a, V: MessageView<'a>>(view: &V) -> Vec<u8> {
     let bytes = view.encode_to_vec();
     assert_eq!(
@@ -77,6 +100,7 @@ pub fn encode_view<'a, V: MessageView<'a>>(view: &V) -> Vec<u8> {
         buf, bytes,
         "view: encode(&mut Vec) and encode_to_vec() differ"
     );
+    check_slice(&bytes, |buf| view.encode_to_slice(buf));
     bytes
 }
 

@@ -507,6 +507,7 @@ where
         buffa::Message::encode_to_vec(&decoded),
         "the view encodes differently"
     );
+    common::check_encode_to_slice(&from_view, |buf| view.encode_to_slice(buf));
     assert_eq!(
         &P::decode(&from_view[..]).unwrap(),
         value,
@@ -520,6 +521,7 @@ where
     assert!(decoded.unknown_fields().is_empty());
     let again = buffa::Message::encode_to_vec(&decoded);
     assert_eq!(again.len(), decoded.encoded_len());
+    common::check_encode_to_slice(&again, |buf| decoded.encode_to_slice(buf));
     let back =
         P::decode(&again[..]).unwrap_or_else(|e| panic!("prost cannot read buffa's bytes: {e}"));
     assert_eq!(&back, value, "prost read buffa's bytes differently");
@@ -537,6 +539,7 @@ where
     P: prost::Message + PartialEq + Default + std::fmt::Debug,
 {
     let bytes = buffa::Message::encode_to_vec(value);
+    common::check_encode_to_slice(&bytes, |buf| value.encode_to_slice(buf));
     let decoded =
         P::decode(&bytes[..]).unwrap_or_else(|e| panic!("prost cannot read buffa's bytes: {e}"));
     assert_eq!(
@@ -661,6 +664,7 @@ proptest! {
         prop_assert_eq!(!old.unknown_fields.is_empty(), unknown_expected);
         let rewritten = buffa::Message::encode_to_vec(&old);
         prop_assert_eq!(rewritten.len(), bytes.len());
+        common::check_encode_to_slice(&rewritten, |buf| old.encode_to_slice(buf));
         let back = <p::two::NewVersion as prost::Message>::decode(&rewritten[..]).unwrap();
         prop_assert_eq!(&back, &value);
         // The new schema in buffa reads the same.

@@ -67,6 +67,11 @@ fn view_agrees<M: HasView + PartialEq + Debug>(bytes: &[u8]) -> Vec<u8> {
     let mut buf = Vec::new();
     view.encode(&mut buf).unwrap();
     assert_eq!(buf, encoded);
+    common::check_encode_to_slice(&encoded, |buf| view.encode_to_slice(buf));
+    let deterministic = EncodeOptions::new().with_deterministic(true);
+    common::check_encode_to_slice(&encoded, |buf| {
+        owned.encode_to_slice_with_options(buf, &deterministic)
+    });
     encoded
 }
 

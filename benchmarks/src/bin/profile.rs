@@ -8,7 +8,9 @@
 //! `decode+convert`), `populate` alone, or, for `buffa_inline` only (the configuration generated with
 //! views), `view` (decode a borrowed view) and `view+read` (decode a view,
 //! then read every field once); for `prost` (with pbjson) and
-//! `buffa_inline`, `json_encode` and `json_decode` (of pbjson's JSON).
+//! `buffa_inline`, `json_encode` and `json_decode` (of pbjson's JSON); for
+//! buffa's configurations, `encode_slice` (`encode_to_slice`, one pass back
+//! to front, into a reused buffer).
 //!
 //! Per-iteration instruction counts: run twice under
 //! `valgrind --tool=callgrind --callgrind-out-file=/dev/null` with
@@ -80,6 +82,18 @@ where
     }
 }
 
+/// Runs `encode_slice` of a buffa configuration: the one-pass
+/// back-to-front `encode_to_slice` into a buffer reused across iterations,
+/// to compare with `encode` (the two-pass encoder).
+fn run_slice<D: Dataset, C: Codec<D, Msg: buffa::Message>>(iterations: usize) {
+    let message = C::populate(&D::generate());
+    let mut buffer = vec![0u8; buffa::Message::encoded_len(&message)];
+    for _ in 0..iterations {
+        let written = buffa::Message::encode_to_slice(black_box(&message), &mut buffer).unwrap();
+        black_box(written);
+    }
+}
+
 /// Runs a view op (`view`, `view+read`) of `C` on dataset `D`.
 fn run_view<D: Dataset, C: ViewCodec<D>>(op: ViewOp, iterations: usize) {
     let prepared = PreparedView::<D, C>::new(&D::generate());
@@ -95,6 +109,9 @@ where
     BuffaInline: ViewCodec<D> + JsonCodec<D>,
     BuffaShared: Codec<D>,
     Prost: JsonCodec<D>,
+    BuffaBox: Codec<D, Msg: buffa::Message>,
+    BuffaInline: Codec<D, Msg: buffa::Message>,
+    BuffaShared: Codec<D, Msg: buffa::Message>,
 {
     if op == "json_encode" || op == "json_decode" {
         match config {
@@ -108,6 +125,15 @@ where
         match config {
             "buffa_inline" => run_view::<D, BuffaInline>(view_op, iterations),
             _ => panic!("{op}: only buffa_inline has views"),
+        }
+        return;
+    }
+    if op == "encode_slice" {
+        match config {
+            "buffa_box" => run_slice::<D, BuffaBox>(iterations),
+            "buffa_inline" => run_slice::<D, BuffaInline>(iterations),
+            "buffa_shared" => run_slice::<D, BuffaShared>(iterations),
+            _ => panic!("{op}: only buffa's configurations encode into a slice"),
         }
         return;
     }

@@ -140,6 +140,8 @@ const TRAIT_METHOD_NAMES: &[&str] = &[
     "encode_length_delimited",
     "encode_length_delimited_to_vec",
     "encode_length_delimited_with_options",
+    "encode_to_slice",
+    "encode_to_slice_with_options",
     "encode_to_vec",
     "encode_to_vec_with_options",
     "encode_with_options",
@@ -153,6 +155,7 @@ const TRAIT_METHOD_NAMES: &[&str] = &[
     "merge_group",
     "merge_with_options",
     "unknown_fields",
+    "write_backward",
     "write_to",
     // buffa::MessageView and the hidden traits views implement, and
     // buffa::HasView (owned messages with views: `decode_view` and

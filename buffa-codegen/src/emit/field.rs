@@ -333,7 +333,7 @@ pub fn uses_cache(field: &Field<'_>) -> bool {
 
 /// For a lazy view field: whether it is group-encoded, and whether it
 /// is repeated.
-fn lazy_shape(field: &Field<'_>) -> Option<(bool, bool)> {
+pub(crate) fn lazy_shape(field: &Field<'_>) -> Option<(bool, bool)> {
     if !field.lazy {
         return None;
     }
@@ -343,7 +343,7 @@ fn lazy_shape(field: &Field<'_>) -> Option<(bool, bool)> {
     Some((delimited, matches!(field.shape, Shape::Repeated { .. })))
 }
 
-fn packable(field: &Field<'_>) -> bool {
+pub(crate) fn packable(field: &Field<'_>) -> bool {
     match &field.value {
         ValueType::Scalar(scalar) => scalar.packable(),
         ValueType::Enum { .. } => true,

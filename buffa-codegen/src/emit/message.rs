@@ -92,6 +92,14 @@ pub fn generate_message(
         &oneof_names,
         &oneof_enums,
     )?;
+    let write_backward = crate::emit::backward::write_backward_fn(
+        context,
+        full_name,
+        &fields,
+        &module_ident,
+        &oneof_names,
+        &oneof_enums,
+    )?;
     let accessors = accessors::accessors(context, quote!(#name), &fields)?;
     let doc = comments.doc(source_path);
     let attributes = context.attributes(
@@ -194,6 +202,8 @@ pub fn generate_message(
             fn write_to(&self, #cache_param: &mut __buffa::SizeCache, #encoder_param: &mut __buffa::Encoder<'_>) {
                 #write_body
             }
+
+            #write_backward
 
             #[inline]
             fn merge_field(&mut self, tag: __buffa::Tag, decoder: &mut __buffa::Decoder<'_>) -> ::core::result::Result<(), #buffa::DecodeError> {

@@ -2,6 +2,7 @@
 //! and the layout to tokens, one module per kind of generated item.
 
 pub mod accessors;
+pub mod backward;
 pub mod codec;
 pub mod comments;
 pub mod defaults;

@@ -130,6 +130,14 @@ pub(crate) fn generate_view(
         &oneof_names,
         &view_enums,
     )?;
+    let write_backward = crate::emit::backward::write_backward_fn(
+        context,
+        full_name,
+        &fields,
+        &module_ident,
+        &oneof_names,
+        &view_enums,
+    )?;
     let caches_sizes = if fields.iter().any(field::uses_cache) {
         quote!()
     } else {
@@ -239,6 +247,8 @@ pub(crate) fn generate_view(
             fn write_to(&self, #cache_param: &mut __buffa::SizeCache, #encoder_param: &mut __buffa::Encoder<'_>) {
                 #write_body
             }
+
+            #write_backward
 
             #[inline]
             fn unknown_group_depth(&self) -> u32 {

@@ -39,6 +39,11 @@ impl ::buffa::Message for FileDescriptorSet {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(1, &self.file, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -182,6 +187,11 @@ impl<'a> __buffa::Encodable for FileDescriptorSetView<'a> {
     ) {
         __buffa::message::write_repeated(1, &self.file, cache, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(1, &self.file, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {
@@ -344,6 +354,40 @@ impl ::buffa::Message for FileDescriptorProto {
             __buffa::ProtoString,
         >(15, &self.option_dependency, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::expanded::<
+            __buffa::ProtoString,
+        >(15, &self.option_dependency, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<Edition>,
+        >(14, &self.edition, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(12, &self.syntax, encoder);
+        __buffa::backward::expanded::<
+            __buffa::Int32,
+        >(11, &self.weak_dependency, encoder);
+        __buffa::backward::expanded::<
+            __buffa::Int32,
+        >(10, &self.public_dependency, encoder);
+        __buffa::backward::message_field(9, &self.source_code_info, encoder);
+        __buffa::backward::message_field(8, &self.options, encoder);
+        __buffa::backward::repeated_message(7, &self.extension, encoder);
+        __buffa::backward::repeated_message(6, &self.service, encoder);
+        __buffa::backward::repeated_message(5, &self.enum_type, encoder);
+        __buffa::backward::repeated_message(4, &self.message_type, encoder);
+        __buffa::backward::expanded::<
+            __buffa::ProtoString,
+        >(3, &self.dependency, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(2, &self.package, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn merge_field(
@@ -744,6 +788,40 @@ impl<'a> __buffa::Encodable for FileDescriptorProtoView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::expanded::<
+            __buffa::BorrowedStr<'a>,
+        >(15, &self.option_dependency, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<Edition>,
+        >(14, &self.edition, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(12, &self.syntax, encoder);
+        __buffa::backward::expanded::<
+            __buffa::Int32,
+        >(11, &self.weak_dependency, encoder);
+        __buffa::backward::expanded::<
+            __buffa::Int32,
+        >(10, &self.public_dependency, encoder);
+        __buffa::backward::message_field(9, &self.source_code_info, encoder);
+        __buffa::backward::message_field(8, &self.options, encoder);
+        __buffa::backward::repeated_message(7, &self.extension, encoder);
+        __buffa::backward::repeated_message(6, &self.service, encoder);
+        __buffa::backward::repeated_message(5, &self.enum_type, encoder);
+        __buffa::backward::repeated_message(4, &self.message_type, encoder);
+        __buffa::backward::expanded::<
+            __buffa::BorrowedStr<'a>,
+        >(3, &self.dependency, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(2, &self.package, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -894,6 +972,27 @@ impl ::buffa::Message for DescriptorProto {
             __buffa::ClosedEnum<SymbolVisibility>,
         >(11, &self.visibility, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<SymbolVisibility>,
+        >(11, &self.visibility, encoder);
+        __buffa::backward::expanded::<
+            __buffa::ProtoString,
+        >(10, &self.reserved_name, encoder);
+        __buffa::backward::repeated_message(9, &self.reserved_range, encoder);
+        __buffa::backward::repeated_message(8, &self.oneof_decl, encoder);
+        __buffa::backward::message_field(7, &self.options, encoder);
+        __buffa::backward::repeated_message(6, &self.extension, encoder);
+        __buffa::backward::repeated_message(5, &self.extension_range, encoder);
+        __buffa::backward::repeated_message(4, &self.enum_type, encoder);
+        __buffa::backward::repeated_message(3, &self.nested_type, encoder);
+        __buffa::backward::repeated_message(2, &self.field, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn merge_field(
@@ -1217,6 +1316,27 @@ impl<'a> __buffa::Encodable for DescriptorProtoView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<SymbolVisibility>,
+        >(11, &self.visibility, encoder);
+        __buffa::backward::expanded::<
+            __buffa::BorrowedStr<'a>,
+        >(10, &self.reserved_name, encoder);
+        __buffa::backward::repeated_message(9, &self.reserved_range, encoder);
+        __buffa::backward::repeated_message(8, &self.oneof_decl, encoder);
+        __buffa::backward::message_field(7, &self.options, encoder);
+        __buffa::backward::repeated_message(6, &self.extension, encoder);
+        __buffa::backward::repeated_message(5, &self.extension_range, encoder);
+        __buffa::backward::repeated_message(4, &self.enum_type, encoder);
+        __buffa::backward::repeated_message(3, &self.nested_type, encoder);
+        __buffa::backward::repeated_message(2, &self.field, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -1313,6 +1433,15 @@ pub mod descriptor_proto {
             __buffa::scalar::write_optional::<__buffa::Int32>(2, &self.end, encoder);
             __buffa::message::write_field(3, &self.options, cache, encoder);
             self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+            __buffa::backward::unknown(&self.unknown_fields, encoder);
+            __buffa::backward::message_field(3, &self.options, encoder);
+            __buffa::backward::scalar_optional::<__buffa::Int32>(2, &self.end, encoder);
+            __buffa::backward::scalar_optional::<
+                __buffa::Int32,
+            >(1, &self.start, encoder);
         }
         #[inline]
         fn merge_field(
@@ -1484,6 +1613,15 @@ pub mod descriptor_proto {
             __buffa::scalar::write_optional::<__buffa::Int32>(2, &self.end, encoder);
             __buffa::message::write_field(3, &self.options, cache, encoder);
             self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+            __buffa::backward::unknown(&self.unknown_fields, encoder);
+            __buffa::backward::message_field(3, &self.options, encoder);
+            __buffa::backward::scalar_optional::<__buffa::Int32>(2, &self.end, encoder);
+            __buffa::backward::scalar_optional::<
+                __buffa::Int32,
+            >(1, &self.start, encoder);
         }
         #[inline]
         fn unknown_group_depth(&self) -> u32 {
@@ -1826,6 +1964,16 @@ impl ::buffa::Message for ExtensionRangeOptions {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(50, &self.features, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<extension_range_options::VerificationState>,
+        >(3, &self.verification, encoder);
+        __buffa::backward::repeated_message(2, &self.declaration, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -2054,6 +2202,16 @@ impl<'a> __buffa::Encodable for ExtensionRangeOptionsView<'a> {
             encoder,
         );
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(50, &self.features, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<extension_range_options::VerificationState>,
+        >(3, &self.verification, encoder);
+        __buffa::backward::repeated_message(2, &self.declaration, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {
@@ -2707,6 +2865,39 @@ impl ::buffa::Message for FieldDescriptorProto {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(17, &self.proto3_optional, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(10, &self.json_name, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Int32,
+        >(9, &self.oneof_index, encoder);
+        __buffa::backward::message_field(8, &self.options, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(7, &self.default_value, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(6, &self.type_name, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<field_descriptor_proto::Type>,
+        >(5, &self.r#type, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<field_descriptor_proto::Label>,
+        >(4, &self.label, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Int32>(3, &self.number, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(2, &self.extendee, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(1, &self.name, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -3107,6 +3298,39 @@ impl<'a> __buffa::Encodable for FieldDescriptorProtoView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(17, &self.proto3_optional, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(10, &self.json_name, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Int32,
+        >(9, &self.oneof_index, encoder);
+        __buffa::backward::message_field(8, &self.options, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(7, &self.default_value, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(6, &self.type_name, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<field_descriptor_proto::Type>,
+        >(5, &self.r#type, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<field_descriptor_proto::Label>,
+        >(4, &self.label, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Int32>(3, &self.number, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(2, &self.extendee, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -3426,6 +3650,14 @@ impl ::buffa::Message for OneofDescriptorProto {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::message_field(2, &self.options, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(1, &self.name, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -3584,6 +3816,14 @@ impl<'a> __buffa::Encodable for OneofDescriptorProtoView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::message_field(2, &self.options, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -3682,6 +3922,22 @@ impl ::buffa::Message for EnumDescriptorProto {
             __buffa::ClosedEnum<SymbolVisibility>,
         >(6, &self.visibility, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<SymbolVisibility>,
+        >(6, &self.visibility, encoder);
+        __buffa::backward::expanded::<
+            __buffa::ProtoString,
+        >(5, &self.reserved_name, encoder);
+        __buffa::backward::repeated_message(4, &self.reserved_range, encoder);
+        __buffa::backward::message_field(3, &self.options, encoder);
+        __buffa::backward::repeated_message(2, &self.value, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn merge_field(
@@ -3929,6 +4185,22 @@ impl<'a> __buffa::Encodable for EnumDescriptorProtoView<'a> {
             __buffa::ClosedEnum<SymbolVisibility>,
         >(6, &self.visibility, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<SymbolVisibility>,
+        >(6, &self.visibility, encoder);
+        __buffa::backward::expanded::<
+            __buffa::BorrowedStr<'a>,
+        >(5, &self.reserved_name, encoder);
+        __buffa::backward::repeated_message(4, &self.reserved_range, encoder);
+        __buffa::backward::message_field(3, &self.options, encoder);
+        __buffa::backward::repeated_message(2, &self.value, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {
@@ -4269,6 +4541,15 @@ impl ::buffa::Message for EnumValueDescriptorProto {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::message_field(3, &self.options, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Int32>(2, &self.number, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(1, &self.name, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -4444,6 +4725,15 @@ impl<'a> __buffa::Encodable for EnumValueDescriptorProtoView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::message_field(3, &self.options, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Int32>(2, &self.number, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -4518,6 +4808,15 @@ impl ::buffa::Message for ServiceDescriptorProto {
         __buffa::message::write_repeated(2, &self.method, cache, encoder);
         __buffa::message::write_field(3, &self.options, cache, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::message_field(3, &self.options, encoder);
+        __buffa::backward::repeated_message(2, &self.method, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn merge_field(
@@ -4694,6 +4993,15 @@ impl<'a> __buffa::Encodable for ServiceDescriptorProtoView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::message_field(3, &self.options, encoder);
+        __buffa::backward::repeated_message(2, &self.method, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -4813,6 +5121,26 @@ impl ::buffa::Message for MethodDescriptorProto {
             __buffa::Bool,
         >(6, &self.server_streaming, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(6, &self.server_streaming, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(5, &self.client_streaming, encoder);
+        __buffa::backward::message_field(4, &self.options, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(3, &self.output_type, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(2, &self.input_type, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn merge_field(
@@ -5071,6 +5399,26 @@ impl<'a> __buffa::Encodable for MethodDescriptorProtoView<'a> {
             __buffa::Bool,
         >(6, &self.server_streaming, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(6, &self.server_streaming, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(5, &self.client_streaming, encoder);
+        __buffa::backward::message_field(4, &self.options, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(3, &self.output_type, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(2, &self.input_type, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {
@@ -5453,6 +5801,69 @@ impl ::buffa::Message for FileOptions {
             encoder,
         );
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(50, &self.features, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(45, &self.ruby_package, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(44, &self.php_metadata_namespace, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(41, &self.php_namespace, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(40, &self.php_class_prefix, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(39, &self.swift_prefix, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(37, &self.csharp_namespace, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(36, &self.objc_class_prefix, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(31, &self.cc_enable_arenas, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(27, &self.java_string_check_utf8, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(23, &self.deprecated, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(20, &self.java_generate_equals_and_hash, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(18, &self.py_generic_services, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(17, &self.java_generic_services, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(16, &self.cc_generic_services, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(11, &self.go_package, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(10, &self.java_multiple_files, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<file_options::OptimizeMode>,
+        >(9, &self.optimize_for, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(8, &self.java_outer_classname, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(1, &self.java_package, encoder);
     }
     #[inline]
     fn merge_field(
@@ -6181,6 +6592,69 @@ impl<'a> __buffa::Encodable for FileOptionsView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(50, &self.features, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(45, &self.ruby_package, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(44, &self.php_metadata_namespace, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(41, &self.php_namespace, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(40, &self.php_class_prefix, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(39, &self.swift_prefix, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(37, &self.csharp_namespace, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(36, &self.objc_class_prefix, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(31, &self.cc_enable_arenas, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(27, &self.java_string_check_utf8, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(23, &self.deprecated, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(20, &self.java_generate_equals_and_hash, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(18, &self.py_generic_services, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(17, &self.java_generic_services, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(16, &self.cc_generic_services, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(11, &self.go_package, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(10, &self.java_multiple_files, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<file_options::OptimizeMode>,
+        >(9, &self.optimize_for, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(8, &self.java_outer_classname, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.java_package, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -6524,6 +6998,25 @@ impl ::buffa::Message for MessageOptions {
             encoder,
         );
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(12, &self.features, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(11, &self.deprecated_legacy_json_field_conflicts, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Bool>(7, &self.map_entry, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(3, &self.deprecated, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(2, &self.no_standard_descriptor_accessor, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(1, &self.message_set_wire_format, encoder);
     }
     #[inline]
     fn merge_field(
@@ -6891,6 +7384,25 @@ impl<'a> __buffa::Encodable for MessageOptionsView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(12, &self.features, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(11, &self.deprecated_legacy_json_field_conflicts, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Bool>(7, &self.map_entry, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(3, &self.deprecated, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(2, &self.no_standard_descriptor_accessor, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(1, &self.message_set_wire_format, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -7146,6 +7658,38 @@ impl ::buffa::Message for FieldOptions {
             encoder,
         );
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(22, &self.feature_support, encoder);
+        __buffa::backward::message_field(21, &self.features, encoder);
+        __buffa::backward::repeated_message(20, &self.edition_defaults, encoder);
+        __buffa::backward::expanded::<
+            __buffa::ClosedEnum<field_options::OptionTargetType>,
+        >(19, &self.targets, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<field_options::OptionRetention>,
+        >(17, &self.retention, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(16, &self.debug_redact, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(15, &self.unverified_lazy, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Bool>(10, &self.weak, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<field_options::JsType>,
+        >(6, &self.jstype, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Bool>(5, &self.lazy, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(3, &self.deprecated, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Bool>(2, &self.packed, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<field_options::CType>,
+        >(1, &self.ctype, encoder);
     }
     #[inline]
     fn merge_field(
@@ -7638,6 +8182,38 @@ impl<'a> __buffa::Encodable for FieldOptionsView<'a> {
             encoder,
         );
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(22, &self.feature_support, encoder);
+        __buffa::backward::message_field(21, &self.features, encoder);
+        __buffa::backward::repeated_message(20, &self.edition_defaults, encoder);
+        __buffa::backward::expanded::<
+            __buffa::ClosedEnum<field_options::OptionTargetType>,
+        >(19, &self.targets, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<field_options::OptionRetention>,
+        >(17, &self.retention, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(16, &self.debug_redact, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(15, &self.unverified_lazy, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Bool>(10, &self.weak, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<field_options::JsType>,
+        >(6, &self.jstype, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Bool>(5, &self.lazy, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(3, &self.deprecated, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Bool>(2, &self.packed, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<field_options::CType>,
+        >(1, &self.ctype, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {
@@ -8828,6 +9404,12 @@ impl ::buffa::Message for OneofOptions {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(1, &self.features, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -9008,6 +9590,12 @@ impl<'a> __buffa::Encodable for OneofOptionsView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(1, &self.features, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -9119,6 +9707,21 @@ impl ::buffa::Message for EnumOptions {
             encoder,
         );
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(7, &self.features, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(6, &self.deprecated_legacy_json_field_conflicts, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(3, &self.deprecated, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(2, &self.allow_alias, encoder);
     }
     #[inline]
     fn merge_field(
@@ -9383,6 +9986,21 @@ impl<'a> __buffa::Encodable for EnumOptionsView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(7, &self.features, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(6, &self.deprecated_legacy_json_field_conflicts, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(3, &self.deprecated, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(2, &self.allow_alias, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -9496,6 +10114,19 @@ impl ::buffa::Message for EnumValueOptions {
             encoder,
         );
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(4, &self.feature_support, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(3, &self.debug_redact, encoder);
+        __buffa::backward::message_field(2, &self.features, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(1, &self.deprecated, encoder);
     }
     #[inline]
     fn merge_field(
@@ -9736,6 +10367,19 @@ impl<'a> __buffa::Encodable for EnumValueOptionsView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(4, &self.feature_support, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(3, &self.debug_redact, encoder);
+        __buffa::backward::message_field(2, &self.features, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(1, &self.deprecated, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -9831,6 +10475,15 @@ impl ::buffa::Message for ServiceOptions {
             encoder,
         );
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(34, &self.features, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(33, &self.deprecated, encoder);
     }
     #[inline]
     fn merge_field(
@@ -10036,6 +10689,15 @@ impl<'a> __buffa::Encodable for ServiceOptionsView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(34, &self.features, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(33, &self.deprecated, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -10138,6 +10800,18 @@ impl ::buffa::Message for MethodOptions {
             encoder,
         );
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(35, &self.features, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<method_options::IdempotencyLevel>,
+        >(34, &self.idempotency_level, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(33, &self.deprecated, encoder);
     }
     #[inline]
     fn merge_field(
@@ -10373,6 +11047,18 @@ impl<'a> __buffa::Encodable for MethodOptionsView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(999, &self.uninterpreted_option, encoder);
+        __buffa::backward::message_field(35, &self.features, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<method_options::IdempotencyLevel>,
+        >(34, &self.idempotency_level, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Bool,
+        >(33, &self.deprecated, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -10596,6 +11282,29 @@ impl ::buffa::Message for UninterpretedOption {
             __buffa::ProtoString,
         >(8, &self.aggregate_value, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(8, &self.aggregate_value, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoBytes,
+        >(7, &self.string_value, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Double,
+        >(6, &self.double_value, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Int64,
+        >(5, &self.negative_int_value, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::UInt64,
+        >(4, &self.positive_int_value, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(3, &self.identifier_value, encoder);
+        __buffa::backward::repeated_message(2, &self.name, encoder);
     }
     #[inline]
     fn merge_field(
@@ -10882,6 +11591,29 @@ impl<'a> __buffa::Encodable for UninterpretedOptionView<'a> {
             __buffa::BorrowedStr<'a>,
         >(8, &self.aggregate_value, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(8, &self.aggregate_value, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedBytes<'a>,
+        >(7, &self.string_value, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Double,
+        >(6, &self.double_value, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::Int64,
+        >(5, &self.negative_int_value, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::UInt64,
+        >(4, &self.positive_int_value, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(3, &self.identifier_value, encoder);
+        __buffa::backward::repeated_message(2, &self.name, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {
@@ -12975,6 +13707,17 @@ impl ::buffa::Message for FeatureSetDefaults {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<Edition>,
+        >(5, &self.maximum_edition, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<Edition>,
+        >(4, &self.minimum_edition, encoder);
+        __buffa::backward::repeated_message(1, &self.defaults, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -13180,6 +13923,17 @@ impl<'a> __buffa::Encodable for FeatureSetDefaultsView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<Edition>,
+        >(5, &self.maximum_edition, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<Edition>,
+        >(4, &self.minimum_edition, encoder);
+        __buffa::backward::repeated_message(1, &self.defaults, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -13271,6 +14025,15 @@ pub mod feature_set_defaults {
             __buffa::message::write_field(4, &self.overridable_features, cache, encoder);
             __buffa::message::write_field(5, &self.fixed_features, cache, encoder);
             self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+            __buffa::backward::unknown(&self.unknown_fields, encoder);
+            __buffa::backward::message_field(5, &self.fixed_features, encoder);
+            __buffa::backward::message_field(4, &self.overridable_features, encoder);
+            __buffa::backward::scalar_optional::<
+                __buffa::ClosedEnum<super::Edition>,
+            >(3, &self.edition, encoder);
         }
         #[inline]
         fn merge_field(
@@ -13471,6 +14234,15 @@ pub mod feature_set_defaults {
             self.unknown_fields.write(encoder);
         }
         #[inline]
+        fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+            __buffa::backward::unknown(&self.unknown_fields, encoder);
+            __buffa::backward::message_field(5, &self.fixed_features, encoder);
+            __buffa::backward::message_field(4, &self.overridable_features, encoder);
+            __buffa::backward::scalar_optional::<
+                __buffa::ClosedEnum<super::Edition>,
+            >(3, &self.edition, encoder);
+        }
+        #[inline]
         fn unknown_group_depth(&self) -> u32 {
             self.unknown_fields.nesting()
         }
@@ -13584,6 +14356,11 @@ impl ::buffa::Message for SourceCodeInfo {
     ) {
         __buffa::message::write_repeated(1, &self.location, cache, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(1, &self.location, encoder);
     }
     #[inline]
     fn merge_field(
@@ -13772,6 +14549,11 @@ impl<'a> __buffa::Encodable for SourceCodeInfoView<'a> {
     ) {
         __buffa::message::write_repeated(1, &self.location, cache, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(1, &self.location, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {
@@ -13971,6 +14753,21 @@ pub mod source_code_info {
                 __buffa::ProtoString,
             >(6, &self.leading_detached_comments, encoder);
             self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+            __buffa::backward::unknown(&self.unknown_fields, encoder);
+            __buffa::backward::expanded::<
+                __buffa::ProtoString,
+            >(6, &self.leading_detached_comments, encoder);
+            __buffa::backward::scalar_optional::<
+                __buffa::ProtoString,
+            >(4, &self.trailing_comments, encoder);
+            __buffa::backward::scalar_optional::<
+                __buffa::ProtoString,
+            >(3, &self.leading_comments, encoder);
+            __buffa::backward::packed::<__buffa::Int32>(2, &self.span, encoder);
+            __buffa::backward::packed::<__buffa::Int32>(1, &self.path, encoder);
         }
         #[inline]
         fn merge_field(
@@ -14310,6 +15107,21 @@ pub mod source_code_info {
             self.unknown_fields.write(encoder);
         }
         #[inline]
+        fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+            __buffa::backward::unknown(&self.unknown_fields, encoder);
+            __buffa::backward::expanded::<
+                __buffa::BorrowedStr<'a>,
+            >(6, &self.leading_detached_comments, encoder);
+            __buffa::backward::scalar_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(4, &self.trailing_comments, encoder);
+            __buffa::backward::scalar_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(3, &self.leading_comments, encoder);
+            __buffa::backward::packed::<__buffa::Int32>(2, &self.span, encoder);
+            __buffa::backward::packed::<__buffa::Int32>(1, &self.path, encoder);
+        }
+        #[inline]
         fn unknown_group_depth(&self) -> u32 {
             self.unknown_fields.nesting()
         }
@@ -14393,6 +15205,11 @@ impl ::buffa::Message for GeneratedCodeInfo {
     ) {
         __buffa::message::write_repeated(1, &self.annotation, cache, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(1, &self.annotation, encoder);
     }
     #[inline]
     fn merge_field(
@@ -14537,6 +15354,11 @@ impl<'a> __buffa::Encodable for GeneratedCodeInfoView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(1, &self.annotation, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -14648,6 +15470,21 @@ pub mod generated_code_info {
                 __buffa::ClosedEnum<annotation::Semantic>,
             >(5, &self.semantic, encoder);
             self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+            __buffa::backward::unknown(&self.unknown_fields, encoder);
+            __buffa::backward::scalar_optional::<
+                __buffa::ClosedEnum<annotation::Semantic>,
+            >(5, &self.semantic, encoder);
+            __buffa::backward::scalar_optional::<__buffa::Int32>(4, &self.end, encoder);
+            __buffa::backward::scalar_optional::<
+                __buffa::Int32,
+            >(3, &self.begin, encoder);
+            __buffa::backward::scalar_optional::<
+                __buffa::ProtoString,
+            >(2, &self.source_file, encoder);
+            __buffa::backward::packed::<__buffa::Int32>(1, &self.path, encoder);
         }
         #[inline]
         fn merge_field(
@@ -14885,6 +15722,21 @@ pub mod generated_code_info {
                 __buffa::ClosedEnum<annotation::Semantic>,
             >(5, &self.semantic, encoder);
             self.unknown_fields.write(encoder);
+        }
+        #[inline]
+        fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+            __buffa::backward::unknown(&self.unknown_fields, encoder);
+            __buffa::backward::scalar_optional::<
+                __buffa::ClosedEnum<annotation::Semantic>,
+            >(5, &self.semantic, encoder);
+            __buffa::backward::scalar_optional::<__buffa::Int32>(4, &self.end, encoder);
+            __buffa::backward::scalar_optional::<
+                __buffa::Int32,
+            >(3, &self.begin, encoder);
+            __buffa::backward::scalar_optional::<
+                __buffa::BorrowedStr<'a>,
+            >(2, &self.source_file, encoder);
+            __buffa::backward::packed::<__buffa::Int32>(1, &self.path, encoder);
         }
         #[inline]
         fn unknown_group_depth(&self) -> u32 {

@@ -556,6 +556,23 @@ impl ::buffa::Message for Type {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(7, &self.edition, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::OpenEnum<Syntax>,
+        >(6, &self.syntax, encoder);
+        __buffa::backward::message_field(5, &self.source_context, encoder);
+        __buffa::backward::repeated_message(4, &self.options, encoder);
+        __buffa::backward::expanded::<__buffa::ProtoString>(3, &self.oneofs, encoder);
+        __buffa::backward::repeated_message(2, &self.fields, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(1, &self.name, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -784,6 +801,25 @@ impl<'a> __buffa::Encodable for TypeView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(7, &self.edition, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::OpenEnum<Syntax>,
+        >(6, &self.syntax, encoder);
+        __buffa::backward::message_field(5, &self.source_context, encoder);
+        __buffa::backward::repeated_message(4, &self.options, encoder);
+        __buffa::backward::expanded::<
+            __buffa::BorrowedStr<'a>,
+        >(3, &self.oneofs, encoder);
+        __buffa::backward::repeated_message(2, &self.fields, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -927,6 +963,34 @@ impl ::buffa::Message for Field {
             __buffa::ProtoString,
         >(11, &self.default_value, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(11, &self.default_value, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(10, &self.json_name, encoder);
+        __buffa::backward::repeated_message(9, &self.options, encoder);
+        __buffa::backward::scalar_implicit::<__buffa::Bool>(8, &self.packed, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::Int32,
+        >(7, &self.oneof_index, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(6, &self.type_url, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(4, &self.name, encoder);
+        __buffa::backward::scalar_implicit::<__buffa::Int32>(3, &self.number, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::OpenEnum<field::Cardinality>,
+        >(2, &self.cardinality, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::OpenEnum<field::Kind>,
+        >(1, &self.kind, encoder);
     }
     #[inline]
     fn merge_field(
@@ -1213,6 +1277,34 @@ impl<'a> __buffa::Encodable for FieldView<'a> {
             __buffa::BorrowedStr<'a>,
         >(11, &self.default_value, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(11, &self.default_value, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(10, &self.json_name, encoder);
+        __buffa::backward::repeated_message(9, &self.options, encoder);
+        __buffa::backward::scalar_implicit::<__buffa::Bool>(8, &self.packed, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::Int32,
+        >(7, &self.oneof_index, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(6, &self.type_url, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(4, &self.name, encoder);
+        __buffa::backward::scalar_implicit::<__buffa::Int32>(3, &self.number, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::OpenEnum<field::Cardinality>,
+        >(2, &self.cardinality, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::OpenEnum<field::Kind>,
+        >(1, &self.kind, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {
@@ -1572,6 +1664,22 @@ impl ::buffa::Message for Enum {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(6, &self.edition, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::OpenEnum<Syntax>,
+        >(5, &self.syntax, encoder);
+        __buffa::backward::message_field(4, &self.source_context, encoder);
+        __buffa::backward::repeated_message(3, &self.options, encoder);
+        __buffa::backward::repeated_message(2, &self.enumvalue, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(1, &self.name, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -1787,6 +1895,22 @@ impl<'a> __buffa::Encodable for EnumView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(6, &self.edition, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::OpenEnum<Syntax>,
+        >(5, &self.syntax, encoder);
+        __buffa::backward::message_field(4, &self.source_context, encoder);
+        __buffa::backward::repeated_message(3, &self.options, encoder);
+        __buffa::backward::repeated_message(2, &self.enumvalue, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -1872,6 +1996,15 @@ impl ::buffa::Message for EnumValue {
         __buffa::scalar::write_implicit::<__buffa::Int32>(2, &self.number, encoder);
         __buffa::message::write_repeated(3, &self.options, cache, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(3, &self.options, encoder);
+        __buffa::backward::scalar_implicit::<__buffa::Int32>(2, &self.number, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn merge_field(
@@ -2033,6 +2166,15 @@ impl<'a> __buffa::Encodable for EnumValueView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(3, &self.options, encoder);
+        __buffa::backward::scalar_implicit::<__buffa::Int32>(2, &self.number, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -2109,6 +2251,14 @@ impl ::buffa::Message for Option {
         __buffa::scalar::write_implicit::<__buffa::ProtoString>(1, &self.name, encoder);
         __buffa::message::write_field(2, &self.value, cache, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::message_field(2, &self.value, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn merge_field(
@@ -2263,6 +2413,14 @@ impl<'a> __buffa::Encodable for OptionView<'a> {
         >(1, &self.name, encoder);
         __buffa::message::write_field(2, &self.value, cache, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::message_field(2, &self.value, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {
@@ -2462,6 +2620,26 @@ impl ::buffa::Message for Api {
             __buffa::ProtoString,
         >(8, &self.edition, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(8, &self.edition, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::OpenEnum<Syntax>,
+        >(7, &self.syntax, encoder);
+        __buffa::backward::repeated_message(6, &self.mixins, encoder);
+        __buffa::backward::message_field(5, &self.source_context, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(4, &self.version, encoder);
+        __buffa::backward::repeated_message(3, &self.options, encoder);
+        __buffa::backward::repeated_message(2, &self.methods, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn merge_field(
@@ -2723,6 +2901,26 @@ impl<'a> __buffa::Encodable for ApiView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(8, &self.edition, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::OpenEnum<Syntax>,
+        >(7, &self.syntax, encoder);
+        __buffa::backward::repeated_message(6, &self.mixins, encoder);
+        __buffa::backward::message_field(5, &self.source_context, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(4, &self.version, encoder);
+        __buffa::backward::repeated_message(3, &self.options, encoder);
+        __buffa::backward::repeated_message(2, &self.methods, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -2867,6 +3065,32 @@ impl ::buffa::Message for Method {
             __buffa::ProtoString,
         >(8, &self.edition, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(8, &self.edition, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::OpenEnum<Syntax>,
+        >(7, &self.syntax, encoder);
+        __buffa::backward::repeated_message(6, &self.options, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::Bool,
+        >(5, &self.response_streaming, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(4, &self.response_type_url, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::Bool,
+        >(3, &self.request_streaming, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(2, &self.request_type_url, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn merge_field(
@@ -3143,6 +3367,32 @@ impl<'a> __buffa::Encodable for MethodView<'a> {
             __buffa::BorrowedStr<'a>,
         >(8, &self.edition, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(8, &self.edition, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::OpenEnum<Syntax>,
+        >(7, &self.syntax, encoder);
+        __buffa::backward::repeated_message(6, &self.options, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::Bool,
+        >(5, &self.response_streaming, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(4, &self.response_type_url, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::Bool,
+        >(3, &self.request_streaming, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(2, &self.request_type_url, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {
@@ -4309,6 +4559,15 @@ impl ::buffa::Message for Struct {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::map::<
+            __buffa::ProtoString,
+            __buffa::map::MessageValue<Value>,
+            _,
+        >(1, &self.fields, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -4399,6 +4658,15 @@ impl<'a> __buffa::Encodable for StructView<'a> {
             _,
         >(1, &self.fields, cache, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::map::<
+            __buffa::BorrowedStr<'a>,
+            __buffa::map::MessageValue<ValueView<'a>>,
+            _,
+        >(1, &self.fields, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {
@@ -4505,6 +4773,31 @@ impl ::buffa::Message for Value {
             __buffa::message::write(6, &**value, cache, encoder);
         }
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        if let ::core::option::Option::Some(value::Kind::ListValue(value)) = &self.kind {
+            __buffa::backward::message(6, &**value, encoder);
+        }
+        if let ::core::option::Option::Some(value::Kind::StructValue(value)) = &self.kind
+        {
+            __buffa::backward::message(5, &**value, encoder);
+        }
+        if let ::core::option::Option::Some(value::Kind::BoolValue(value)) = &self.kind {
+            __buffa::backward::scalar::<__buffa::Bool>(4, value, encoder);
+        }
+        if let ::core::option::Option::Some(value::Kind::StringValue(value)) = &self.kind
+        {
+            __buffa::backward::scalar::<__buffa::ProtoString>(3, value, encoder);
+        }
+        if let ::core::option::Option::Some(value::Kind::NumberValue(value)) = &self.kind
+        {
+            __buffa::backward::scalar::<__buffa::Double>(2, value, encoder);
+        }
+        if let ::core::option::Option::Some(value::Kind::NullValue(value)) = &self.kind {
+            __buffa::backward::scalar::<__buffa::OpenEnum<NullValue>>(1, value, encoder);
+        }
     }
     #[inline]
     fn merge_field(
@@ -4699,6 +4992,40 @@ impl<'a> __buffa::Encodable for ValueView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        if let ::core::option::Option::Some(value::KindView::ListValue(value)) = &self
+            .kind
+        {
+            __buffa::backward::message(6, value, encoder);
+        }
+        if let ::core::option::Option::Some(value::KindView::StructValue(value)) = &self
+            .kind
+        {
+            __buffa::backward::message(5, value, encoder);
+        }
+        if let ::core::option::Option::Some(value::KindView::BoolValue(value)) = &self
+            .kind
+        {
+            __buffa::backward::scalar::<__buffa::Bool>(4, value, encoder);
+        }
+        if let ::core::option::Option::Some(value::KindView::StringValue(value)) = &self
+            .kind
+        {
+            __buffa::backward::scalar::<__buffa::BorrowedStr<'a>>(3, value, encoder);
+        }
+        if let ::core::option::Option::Some(value::KindView::NumberValue(value)) = &self
+            .kind
+        {
+            __buffa::backward::scalar::<__buffa::Double>(2, value, encoder);
+        }
+        if let ::core::option::Option::Some(value::KindView::NullValue(value)) = &self
+            .kind
+        {
+            __buffa::backward::scalar::<__buffa::OpenEnum<NullValue>>(1, value, encoder);
+        }
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -4887,6 +5214,11 @@ impl ::buffa::Message for ListValue {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(1, &self.values, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -4962,6 +5294,11 @@ impl<'a> __buffa::Encodable for ListValueView<'a> {
     ) {
         __buffa::message::write_repeated(1, &self.values, cache, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(1, &self.values, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {

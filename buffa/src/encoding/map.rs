@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use crate::error::DecodeError;
 use crate::message::{Encodable, Mergeable};
 use crate::unknown_fields::UnknownSink;
+use crate::wire::BackwardEncoder;
 use crate::wire::Decoder;
 use crate::wire::Encoder;
 use crate::wire::SizeCache;
@@ -33,6 +34,13 @@ pub trait MapValue {
 
     /// Writes the value field (key 2) of an entry.
     fn write(value: &Self::Value, cache: &mut SizeCache, encoder: &mut Encoder<'_>);
+
+    /// Whether sizing a value records nothing in the cache (scalars and
+    /// leaf messages), so an entry's length is cheap to recompute.
+    const LEAF: bool;
+
+    /// Writes the value field (key 2) of an entry back to front.
+    fn write_backward(value: &Self::Value, encoder: &mut BackwardEncoder<'_>);
 }
 
 /// Reading a map value from input that lives for `'a`.
@@ -48,6 +56,7 @@ pub trait MergeMapValue<'a>: MapValue {
 
 impl<S: ScalarType> MapValue for S {
     type Value = S::Value;
+    const LEAF: bool = true;
 
     #[inline]
     fn size(value: &S::Value, _: &mut SizeCache) -> usize {
@@ -58,6 +67,14 @@ impl<S: ScalarType> MapValue for S {
     fn write(value: &S::Value, _: &mut SizeCache, encoder: &mut Encoder<'_>) {
         encoder.put_tag(2, S::WIRE_TYPE);
         S::encode(value, encoder);
+    }
+
+    #[inline]
+    fn write_backward(value: &S::Value, encoder: &mut BackwardEncoder<'_>) {
+        encoder.put_forward(1 + S::encoded_len(value), |e| {
+            e.put_tag(2, S::WIRE_TYPE);
+            S::encode(value, e);
+        });
     }
 }
 
@@ -97,6 +114,13 @@ impl<M: Encodable + Default> MapValue for MessageValue<M> {
     #[inline]
     fn write(value: &M, cache: &mut SizeCache, encoder: &mut Encoder<'_>) {
         super::message::write(2, value, cache, encoder);
+    }
+
+    const LEAF: bool = !M::CACHES_SIZES;
+
+    #[inline]
+    fn write_backward(value: &M, encoder: &mut BackwardEncoder<'_>) {
+        super::backward::message(2, value, encoder);
     }
 }
 
@@ -189,7 +213,7 @@ impl<K: Ord, V> MapContainer<K, V> for BTreeMap<K, V> {
 /// order when the encode is deterministic. Both passes of an encode call
 /// this with the same cache, so they visit entries in the same order.
 #[inline]
-fn for_each_entry<'m, K: Ord + 'm, V: 'm, C: MapContainer<K, V>>(
+pub(crate) fn for_each_entry<'m, K: Ord + 'm, V: 'm, C: MapContainer<K, V>>(
     map: &'m C,
     cache: &mut SizeCache,
     mut f: impl FnMut(&'m K, &'m V, &mut SizeCache),

@@ -8,6 +8,7 @@
 //! readable. These functions are public for generated code and hand-written
 //! [`Message`](crate::Message) implementations alike.
 
+pub mod backward;
 pub mod closed_enum;
 pub mod lazy;
 pub mod map;

@@ -14,7 +14,7 @@ use super::types::{DecodeScalar, Packable, ScalarType};
 
 /// Length of the packed payload of `values`, without key and prefix.
 #[inline]
-fn packed_payload_len<S: Packable>(values: &[S::Value]) -> usize {
+pub(crate) fn packed_payload_len<S: Packable>(values: &[S::Value]) -> usize {
     match S::FIXED_SIZE {
         Some(size) => size * values.len(),
         None => values.iter().map(S::encoded_len).sum(),

@@ -37,21 +37,30 @@ impl<K: Ord, V> MapView<K, V> {
 
     /// The entries in ascending key order, one per key (the last read):
     /// the entries of the owned map, in the order a deterministic encode
-    /// writes them. Sorts an index of the entries, so it allocates.
+    /// writes them. Entries read in strictly ascending key order (as a
+    /// deterministic encoder writes them) are yielded as they are;
+    /// otherwise an index of the entries is sorted, which allocates.
     pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
-        let mut order: Vec<usize> = (0..self.entries.len()).collect();
-        // Ascending keys; within a key, the last entry first, so that
-        // `dedup` keeps it.
-        order.sort_by(|&a, &b| self.entries[a].0.cmp(&self.entries[b].0).then(b.cmp(&a)));
-        order.dedup_by(|a, b| self.entries[*a].0 == self.entries[*b].0);
-        order.into_iter().map(|i| {
-            let (key, value) = &self.entries[i];
+        let order = if self.entries.windows(2).all(|pair| pair[0].0 < pair[1].0) {
+            None
+        } else {
+            let mut order: Vec<usize> = (0..self.entries.len()).collect();
+            // Ascending keys; within a key, the last entry first, so that
+            // `dedup` keeps it.
+            order.sort_by(|&a, &b| self.entries[a].0.cmp(&self.entries[b].0).then(b.cmp(&a)));
+            order.dedup_by(|a, b| self.entries[*a].0 == self.entries[*b].0);
+            Some(order)
+        };
+        let len = order.as_ref().map_or(self.entries.len(), Vec::len);
+        (0..len).map(move |i| {
+            let at = order.as_ref().map_or(i, |order| order[i]);
+            let (key, value) = &self.entries[at];
             (key, value)
         })
     }
 
     /// How many distinct keys the map holds: the owned map's length.
-    /// Sorts an index of the entries, as [`MapView::iter`] does.
+    /// Sorts an index of the entries where [`MapView::iter`] does.
     pub fn len(&self) -> usize {
         self.iter().count()
     }

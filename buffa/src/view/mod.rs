@@ -111,6 +111,24 @@ pub trait MessageView<'a>:
         Ok(())
     }
 
+    /// Encodes the view into the end of `buf`; see
+    /// [`Message::encode_to_slice`]. Nothing is allocated except for lazy
+    /// fields (sized through a size cache) and map fields whose entries
+    /// were not read in strictly ascending key order (sorted through an
+    /// index, as [`MapView::iter`] does).
+    fn encode_to_slice<'b>(&self, buf: &'b mut [u8]) -> Result<&'b [u8], EncodeError> {
+        crate::message::encode_backward(self, buf, &EncodeOptions::new())
+    }
+
+    /// [`MessageView::encode_to_slice`] under `options`.
+    fn encode_to_slice_with_options<'b>(
+        &self,
+        buf: &'b mut [u8],
+        options: &EncodeOptions,
+    ) -> Result<&'b [u8], EncodeError> {
+        crate::message::encode_backward(self, buf, options)
+    }
+
     /// Encodes the view into a new `Vec`.
     ///
     /// # Panics

@@ -16,6 +16,13 @@
 //!   records the length of every nested message once, in the order the
 //!   write pass needs them, and the write pass fills a buffer reserved at
 //!   the exact size.
+//! - [`BackwardEncoder`] writes in one pass into a fixed slice, from its
+//!   end: each nested value is written before its length prefix, so no
+//!   sizes are cached and nothing is allocated.
+//! - [`FieldWriter`] writes a message field by field into a fixed slice,
+//!   front to back, sub-messages as scopes whose length goes in front of
+//!   them once they are written: for producers without a generated
+//!   struct.
 //! - [`Tag`], [`WireType`], [`varint_len`], [`tag_len`] and the ZigZag
 //!   functions are the arithmetic both sides share.
 //!
@@ -44,15 +51,19 @@
 //!
 //! [`buffa-reflect`]: https://docs.rs/buffa-reflect
 
+mod backward_encoder;
 mod decoder;
 mod encoder;
+mod field_writer;
 mod size_cache;
 mod tag;
 mod varint;
 
 pub use crate::unknown_fields::{DiscardUnknown, UnknownSink};
+pub use backward_encoder::BackwardEncoder;
 pub use decoder::Decoder;
 pub use encoder::Encoder;
+pub use field_writer::FieldWriter;
 pub use size_cache::SizeCache;
 pub use tag::{MAX_FIELD_NUMBER, MIN_FIELD_NUMBER, Tag, WireType};
 pub use varint::{

@@ -59,6 +59,23 @@ impl SizeCache {
         }
     }
 
+    /// An empty cache for a value `depth_remaining` levels above the
+    /// recursion limit: a front-to-back write inside a back-to-front one.
+    pub(crate) const fn nested(
+        depth_remaining: u32,
+        recursion_limit: u32,
+        deterministic: bool,
+    ) -> SizeCache {
+        SizeCache {
+            sizes: Vec::new(),
+            next: 0,
+            depth_remaining,
+            recursion_limit,
+            recursion_exceeded: false,
+            deterministic,
+        }
+    }
+
     /// Enters a nested message (or map entry) in the sizing pass, whose
     /// unknown fields hold groups nested `unknown_depth` deep. Returns
     /// `false`, and remembers that the limit was exceeded, when the message

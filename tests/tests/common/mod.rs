@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod filled;
 pub mod mutate;
 pub mod strategies;
 
@@ -99,4 +100,38 @@ pub fn protoc_descriptor_set(include: &PathBuf, files: &[&str]) -> Vec<u8> {
     args.extend(files.iter().map(|file| (*file).to_owned()));
     protoc(std::slice::from_ref(include), &args, &[]);
     std::fs::read(out).unwrap()
+}
+
+/// Checks an `encode_to_slice` (owned or view) against `expected`, the
+/// bytes `encode_to_vec` wrote: the same bytes into a slice of exactly
+/// their length and into the end of a longer one, and a shorter (and an
+/// empty) slice refused with the exact length the message needs.
+pub fn check_encode_to_slice(
+    expected: &[u8],
+    encode: impl Fn(&mut [u8]) -> Result<&[u8], buffa::EncodeError>,
+) {
+    let mut exact = vec![0xAA; expected.len()];
+    assert_eq!(
+        encode(&mut exact).expect("a slice of the exact length fits"),
+        expected,
+        "encode_to_slice and encode_to_vec differ"
+    );
+    let mut longer = vec![0xAA; expected.len() + 7];
+    let written = encode(&mut longer).expect("a longer slice fits");
+    assert_eq!(written, expected, "encode_to_slice into a longer slice");
+    assert_eq!(&longer[..7], &[0xAA; 7], "wrote before the message");
+    if expected.is_empty() {
+        return;
+    }
+    for available in [expected.len() - 1, expected.len() / 2, 0] {
+        let mut short = vec![0; available];
+        let error = encode(&mut short).expect_err("a shorter slice is refused");
+        assert_eq!(
+            error.kind(),
+            &buffa::EncodeErrorKind::BufferTooSmall {
+                required: expected.len(),
+                remaining: available,
+            }
+        );
+    }
 }

@@ -66,6 +66,17 @@ impl ::buffa::Message for Tuned {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<Closed>,
+        >(5, &self.closed, encoder);
+        __buffa::backward::group_field(4, &self.delimited, encoder);
+        __buffa::backward::expanded::<__buffa::Int32>(3, &self.expanded, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Int32>(2, &self.explicit, encoder);
+        __buffa::backward::scalar_implicit::<__buffa::Int32>(1, &self.implicit, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,

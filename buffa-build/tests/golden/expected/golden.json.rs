@@ -91,6 +91,31 @@ impl ::buffa::Message for Shapes {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        if let ::core::option::Option::Some(shapes::Choice::Other(value)) = &self.choice
+        {
+            __buffa::backward::message(7, &**value, encoder);
+        }
+        if let ::core::option::Option::Some(shapes::Choice::Ratio(value)) = &self.choice
+        {
+            __buffa::backward::scalar::<__buffa::Double>(6, value, encoder);
+        }
+        __buffa::backward::message_field(5, &self.child, encoder);
+        __buffa::backward::map::<
+            __buffa::Bool,
+            __buffa::map::MessageValue<shapes::Inner>,
+            _,
+        >(4, &self.by_flag, encoder);
+        __buffa::backward::expanded::<
+            __buffa::ClosedEnum<Color>,
+        >(3, &self.colors, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(2, &self.name, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Int64>(1, &self.big, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,

@@ -102,6 +102,32 @@ impl ::buffa::Message for Reading {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::OpenEnum<Unit>,
+        >(7, &self.unit, encoder);
+        if let ::core::option::Option::Some(reading::Source::Previous(value)) = &self
+            .source
+        {
+            __buffa::backward::message(6, &**value, encoder);
+        }
+        if let ::core::option::Option::Some(reading::Source::Label(value)) = &self.source
+        {
+            __buffa::backward::scalar::<__buffa::ProtoString>(5, value, encoder);
+        }
+        __buffa::backward::map::<
+            __buffa::ProtoString,
+            __buffa::map::MessageValue<Reading>,
+            _,
+        >(4, &self.children, encoder);
+        __buffa::backward::packed::<__buffa::SInt32>(3, &self.samples, encoder);
+        __buffa::backward::scalar_optional::<__buffa::ProtoBytes>(2, &self.raw, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(1, &self.sensor, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -302,6 +328,35 @@ impl<'a> __buffa::Encodable for ReadingView<'a> {
             __buffa::OpenEnum<Unit>,
         >(7, &self.unit, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::OpenEnum<Unit>,
+        >(7, &self.unit, encoder);
+        if let ::core::option::Option::Some(reading::SourceView::Previous(value)) = &self
+            .source
+        {
+            __buffa::backward::message(6, &**value, encoder);
+        }
+        if let ::core::option::Option::Some(reading::SourceView::Label(value)) = &self
+            .source
+        {
+            __buffa::backward::scalar::<__buffa::BorrowedStr<'a>>(5, value, encoder);
+        }
+        __buffa::backward::map::<
+            __buffa::BorrowedStr<'a>,
+            __buffa::map::MessageValue<ReadingView<'a>>,
+            _,
+        >(4, &self.children, encoder);
+        __buffa::backward::packed::<__buffa::SInt32>(3, &self.samples, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedBytes<'a>,
+        >(2, &self.raw, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.sensor, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {

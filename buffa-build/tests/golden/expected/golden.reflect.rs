@@ -92,6 +92,30 @@ impl ::buffa::Message for Shapes {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::group_field(8, &self.delimited, encoder);
+        if let ::core::option::Option::Some(shapes::Choice::Boxed(value)) = &self.choice
+        {
+            __buffa::backward::message(7, &**value, encoder);
+        }
+        if let ::core::option::Option::Some(shapes::Choice::Closed(value)) = &self.choice
+        {
+            __buffa::backward::scalar::<__buffa::ClosedEnum<Closed>>(6, value, encoder);
+        }
+        __buffa::backward::map::<
+            __buffa::ProtoString,
+            __buffa::map::MessageValue<Shapes>,
+            _,
+        >(5, &self.by_name, encoder);
+        __buffa::backward::packed::<__buffa::OpenEnum<Open>>(4, &self.opens, encoder);
+        __buffa::backward::message_field(3, &self.child, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(2, &self.explicit, encoder);
+        __buffa::backward::scalar_implicit::<__buffa::Int32>(1, &self.implicit, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,

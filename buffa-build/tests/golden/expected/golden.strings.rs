@@ -97,6 +97,32 @@ impl ::buffa::Message for Record {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoBytes,
+        >(8, &self.scratch, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(7, &self.note, encoder);
+        if let ::core::option::Option::Some(record::Id::Raw(value)) = &self.id {
+            __buffa::backward::scalar::<__buffa::SharedBytes>(6, value, encoder);
+        }
+        if let ::core::option::Option::Some(record::Id::Key(value)) = &self.id {
+            __buffa::backward::scalar::<__buffa::SharedStr>(5, value, encoder);
+        }
+        __buffa::backward::map::<
+            __buffa::SharedStr,
+            __buffa::SharedBytes,
+            _,
+        >(4, &self.blobs, encoder);
+        __buffa::backward::expanded::<__buffa::SharedStr>(3, &self.tags, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::SharedBytes,
+        >(2, &self.payload, encoder);
+        __buffa::backward::scalar_optional::<__buffa::SharedStr>(1, &self.name, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -294,6 +320,34 @@ impl<'a> __buffa::Encodable for RecordView<'a> {
             __buffa::BorrowedBytes<'a>,
         >(8, &self.scratch, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedBytes<'a>,
+        >(8, &self.scratch, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(7, &self.note, encoder);
+        if let ::core::option::Option::Some(record::IdView::Raw(value)) = &self.id {
+            __buffa::backward::scalar::<__buffa::BorrowedBytes<'a>>(6, value, encoder);
+        }
+        if let ::core::option::Option::Some(record::IdView::Key(value)) = &self.id {
+            __buffa::backward::scalar::<__buffa::BorrowedStr<'a>>(5, value, encoder);
+        }
+        __buffa::backward::map::<
+            __buffa::BorrowedStr<'a>,
+            __buffa::BorrowedBytes<'a>,
+            _,
+        >(4, &self.blobs, encoder);
+        __buffa::backward::expanded::<__buffa::BorrowedStr<'a>>(3, &self.tags, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedBytes<'a>,
+        >(2, &self.payload, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {

@@ -80,6 +80,21 @@ impl ::buffa::Message for Legacy {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::group_field(7, &self.extra, encoder);
+        __buffa::backward::packed::<__buffa::Int32>(6, &self.packed, encoder);
+        __buffa::backward::expanded::<__buffa::Int32>(5, &self.unpacked, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoBytes,
+        >(4, &self.magic, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Double>(3, &self.ratio, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ClosedEnum<Level>,
+        >(2, &self.level, encoder);
+        __buffa::backward::scalar_optional::<__buffa::Int64>(1, &self.id, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,

@@ -100,6 +100,34 @@ impl ::buffa::Message for Shapes {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        if let ::core::option::Option::Some(shapes::Choice::Message(value)) = &self
+            .choice
+        {
+            __buffa::backward::message(9, &**value, encoder);
+        }
+        if let ::core::option::Option::Some(shapes::Choice::Number(value)) = &self.choice
+        {
+            __buffa::backward::scalar::<__buffa::UInt32>(8, value, encoder);
+        }
+        __buffa::backward::scalar_implicit::<
+            __buffa::OpenEnum<Color>,
+        >(7, &self.color, encoder);
+        __buffa::backward::message_field(6, &self.child, encoder);
+        __buffa::backward::map::<
+            __buffa::ProtoString,
+            __buffa::map::MessageValue<shapes::Inner>,
+            _,
+        >(5, &self.by_name, encoder);
+        __buffa::backward::expanded::<__buffa::ProtoString>(4, &self.names, encoder);
+        __buffa::backward::packed::<__buffa::SInt64>(3, &self.packed, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(2, &self.maybe, encoder);
+        __buffa::backward::scalar_implicit::<__buffa::Int32>(1, &self.plain, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,

@@ -120,6 +120,44 @@ impl ::buffa::Message for Envelope {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::ProtoString,
+        >(11, &self.note, encoder);
+        if let ::core::option::Option::Some(envelope::Priority::Kind(value)) = &self
+            .priority
+        {
+            __buffa::backward::scalar::<__buffa::OpenEnum<Kind>>(10, value, encoder);
+        }
+        if let ::core::option::Option::Some(envelope::Priority::Level(value)) = &self
+            .priority
+        {
+            __buffa::backward::scalar::<__buffa::Int32>(9, value, encoder);
+        }
+        if let ::core::option::Option::Some(envelope::Route::Forward(value)) = &self
+            .route
+        {
+            __buffa::backward::message(8, &**value, encoder);
+        }
+        if let ::core::option::Option::Some(envelope::Route::Topic(value)) = &self.route
+        {
+            __buffa::backward::scalar::<__buffa::ProtoString>(7, value, encoder);
+        }
+        __buffa::backward::map::<
+            __buffa::ProtoString,
+            __buffa::map::MessageValue<Header>,
+            _,
+        >(6, &self.headers, encoder);
+        __buffa::backward::message_field(5, &self.header, encoder);
+        __buffa::backward::repeated_message(4, &self.history, encoder);
+        __buffa::backward::message_field(3, &self.payload, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoBytes,
+        >(2, &self.signature, encoder);
+        __buffa::backward::scalar_implicit::<__buffa::ProtoString>(1, &self.id, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -352,6 +390,47 @@ impl<'a> __buffa::Encodable for EnvelopeView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::scalar_optional::<
+            __buffa::BorrowedStr<'a>,
+        >(11, &self.note, encoder);
+        if let ::core::option::Option::Some(envelope::Priority::Kind(value)) = &self
+            .priority
+        {
+            __buffa::backward::scalar::<__buffa::OpenEnum<Kind>>(10, value, encoder);
+        }
+        if let ::core::option::Option::Some(envelope::Priority::Level(value)) = &self
+            .priority
+        {
+            __buffa::backward::scalar::<__buffa::Int32>(9, value, encoder);
+        }
+        if let ::core::option::Option::Some(envelope::RouteView::Forward(value)) = &self
+            .route
+        {
+            __buffa::backward::message(8, value, encoder);
+        }
+        if let ::core::option::Option::Some(envelope::RouteView::Topic(value)) = &self
+            .route
+        {
+            __buffa::backward::scalar::<__buffa::BorrowedStr<'a>>(7, value, encoder);
+        }
+        __buffa::backward::map::<
+            __buffa::BorrowedStr<'a>,
+            __buffa::map::MessageValue<HeaderView<'a>>,
+            _,
+        >(6, &self.headers, encoder);
+        __buffa::backward::message_field(5, &self.header, encoder);
+        __buffa::backward::lazy_repeated(4, false, &self.history, encoder);
+        __buffa::backward::lazy_field(3, false, &self.payload, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedBytes<'a>,
+        >(2, &self.signature, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.id, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -534,6 +613,14 @@ impl ::buffa::Message for Header {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::packed::<__buffa::UInt32>(2, &self.values, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(1, &self.key, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -622,6 +709,14 @@ impl<'a> __buffa::Encodable for HeaderView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::packed::<__buffa::UInt32>(2, &self.values, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.key, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -683,6 +778,11 @@ impl ::buffa::Message for Payload {
     ) {
         __buffa::message::write_repeated(1, &self.nodes, cache, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(1, &self.nodes, encoder);
     }
     #[inline]
     fn merge_field(
@@ -755,6 +855,11 @@ impl<'a> __buffa::Encodable for PayloadView<'a> {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::repeated_message(1, &self.nodes, encoder);
+    }
+    #[inline]
     fn unknown_group_depth(&self) -> u32 {
         self.unknown_fields.nesting()
     }
@@ -811,6 +916,14 @@ impl ::buffa::Message for Node {
         __buffa::scalar::write_implicit::<__buffa::ProtoString>(1, &self.name, encoder);
         __buffa::message::write_field(2, &self.parent, cache, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::message_field(2, &self.parent, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::ProtoString,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn merge_field(
@@ -893,6 +1006,14 @@ impl<'a> __buffa::Encodable for NodeView<'a> {
         >(1, &self.name, encoder);
         __buffa::message::write_field(2, &self.parent, cache, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::message_field(2, &self.parent, encoder);
+        __buffa::backward::scalar_implicit::<
+            __buffa::BorrowedStr<'a>,
+        >(1, &self.name, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {

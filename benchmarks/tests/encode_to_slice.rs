@@ -1,0 +1,146 @@
+//! `encode_to_slice` (one pass, back to front) on the four datasets, in
+//! every buffa configuration: prost's bytes (which `prost_encoding.rs`
+//! pins by SHA-256) with no heap allocation at all into a large enough
+//! slice, from the owned message and from the view, and the exact length
+//! in the error for a slice one byte short.
+//!
+//! One test per dataset in its own binary; allocations are counted per
+//! thread, so the tests may run side by side.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use benchmarks::harness::Prepared;
+use benchmarks::{
+    BuffaBox, BuffaInline, BuffaShared, Codec, Dataset, Logs, Mesh, Players, Prost, Updates,
+    ViewCodec,
+};
+use buffa::{EncodeErrorKind, Message, MessageView};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count() {
+    // `try_with`: the thread-local is gone while a thread shuts down.
+    let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Runs `f` and returns its result with the allocations (reallocations
+/// included) this thread made meanwhile.
+fn counted<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let before = ALLOCATIONS.with(Cell::get);
+    let value = f();
+    (value, ALLOCATIONS.with(Cell::get) - before)
+}
+
+/// The owned message of configuration `C` encodes into an exact and a
+/// larger slice to `expected` without allocating, and names the exact
+/// length for a slice one byte short.
+fn owned<D: Dataset, C: Codec<D, Msg: Message>>(native: &D, expected: &[u8]) {
+    let message = C::populate(native);
+    for extra in [0, 64] {
+        let mut buf = vec![0u8; expected.len() + extra];
+        let (written, allocations) = counted(|| message.encode_to_slice(&mut buf).map(<[u8]>::len));
+        assert_eq!(allocations, 0, "{}/{}: allocated", D::NAME, C::NAME);
+        assert_eq!(written, Ok(expected.len()), "{}/{}", D::NAME, C::NAME);
+        assert!(
+            &buf[extra..] == expected,
+            "{}/{}: other bytes",
+            D::NAME,
+            C::NAME
+        );
+    }
+    let mut short = vec![0u8; expected.len() - 1];
+    let (error, allocations) = counted(|| message.encode_to_slice(&mut short).map(|_| ()));
+    assert_eq!(
+        allocations,
+        0,
+        "{}/{}: the error allocated",
+        D::NAME,
+        C::NAME
+    );
+    assert_eq!(
+        error.unwrap_err().kind(),
+        &EncodeErrorKind::BufferTooSmall {
+            required: expected.len(),
+            remaining: expected.len() - 1,
+        }
+    );
+}
+
+/// The view of `expected` encodes back to it without allocating.
+fn view<D: Dataset, C: ViewCodec<D>>(expected: &[u8])
+where
+    for<'a> C::View<'a>: MessageView<'a>,
+{
+    let view = C::decode_view(expected);
+    let mut buf = vec![0u8; expected.len()];
+    let (written, allocations) = counted(|| view.encode_to_slice(&mut buf).map(<[u8]>::len));
+    assert_eq!(allocations, 0, "{}/{} view: allocated", D::NAME, C::NAME);
+    assert_eq!(written, Ok(expected.len()));
+    assert!(buf == expected, "{}/{} view: other bytes", D::NAME, C::NAME);
+}
+
+fn check<D: Dataset>()
+where
+    Prost: Codec<D>,
+    BuffaBox: Codec<D, Msg: Message>,
+    BuffaInline: ViewCodec<D, Msg: Message>,
+    BuffaShared: Codec<D, Msg: Message>,
+    for<'a> <BuffaInline as ViewCodec<D>>::View<'a>: MessageView<'a>,
+{
+    let native = D::generate();
+    let prost = Prepared::<D, Prost>::new(native.clone());
+    let expected = prost.encoded();
+    owned::<D, BuffaBox>(&native, expected);
+    owned::<D, BuffaInline>(&native, expected);
+    owned::<D, BuffaShared>(&native, expected);
+    view::<D, BuffaInline>(expected);
+}
+
+#[test]
+fn log() {
+    check::<Logs>();
+}
+
+#[test]
+fn mesh() {
+    check::<Mesh>();
+}
+
+#[test]
+fn minecraft_savedata() {
+    check::<Players>();
+}
+
+#[test]
+fn mk48() {
+    check::<Updates>();
+}
