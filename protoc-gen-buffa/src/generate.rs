@@ -9,7 +9,7 @@ use prost::Message as _;
 
 use crate::params::{self, Params};
 use crate::plugin::{
-    CodeGeneratorRequest, CodeGeneratorResponse, EDITION_2024, EDITION_PROTO2,
+    CodeGeneratorRequest, CodeGeneratorResponse, EDITION_2026, EDITION_PROTO2,
     FEATURE_PROTO3_OPTIONAL, FEATURE_SUPPORTS_EDITIONS, ResponseFile,
 };
 
@@ -30,7 +30,7 @@ fn respond_with(
     let mut response = CodeGeneratorResponse {
         supported_features: Some(FEATURE_PROTO3_OPTIONAL | FEATURE_SUPPORTS_EDITIONS),
         minimum_edition: Some(EDITION_PROTO2),
-        maximum_edition: Some(EDITION_2024),
+        maximum_edition: Some(EDITION_2026),
         ..Default::default()
     };
     match std::panic::catch_unwind(move || generate(request)) {
@@ -140,7 +140,7 @@ mod tests {
             "{error}"
         );
         assert!(response.file.is_empty());
-        assert_eq!(response.maximum_edition, Some(EDITION_2024));
+        assert_eq!(response.maximum_edition, Some(EDITION_2026));
     }
 
     #[test]

@@ -17,12 +17,14 @@ pub const FEATURE_SUPPORTS_EDITIONS: u64 = 2;
 /// `google.protobuf.Edition.EDITION_PROTO2`, the oldest edition the
 /// generator accepts.
 pub const EDITION_PROTO2: i32 = 998;
-/// `google.protobuf.Edition.EDITION_2024`, the newest edition the
-/// generator accepts. Its features that change generated code
-/// (`field_presence`, `enum_type`, `repeated_field_encoding`,
-/// `message_encoding`) have the defaults of 2023, which buffa-codegen
-/// resolves for any edition after it.
-pub const EDITION_2024: i32 = 1001;
+/// `google.protobuf.Edition.EDITION_2026`, the newest edition the
+/// generator accepts (protoc 36.2's newest too). Its features that change
+/// generated code (`field_presence`, `enum_type`,
+/// `repeated_field_encoding`, `message_encoding`) have the defaults of
+/// 2023, which buffa-codegen resolves for any edition after it; what 2026
+/// adds (strict symbol visibility, naming style, element limits) is
+/// checked by protoc before the plugin runs.
+pub const EDITION_2026: i32 = 1002;
 
 /// `google.protobuf.compiler.CodeGeneratorRequest`, the fields the plugin
 /// reads.

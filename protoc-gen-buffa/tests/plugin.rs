@@ -409,6 +409,14 @@ fn edition_2024() {
 }
 
 #[test]
+fn edition_2026() {
+    let protos = Protos::new(own_protos(), &["edition2026.proto"]);
+    assert_same(&protos, &["views"], |c| {
+        c.views();
+    });
+}
+
+#[test]
 fn imports_of_other_packages_are_not_generated() {
     // proto3.proto (package reflect.v3) imports common.proto (package
     // reflect.common): only the package asked for is generated, the same
