@@ -247,6 +247,17 @@ impl<'a> Compilation<'a> {
             );
         let mut imports_ok = true;
         for (dependency, import) in imports {
+            if self.stack.len() >= MAX_IMPORT_DEPTH {
+                // Loading recurses once per level; protoc's does too, with
+                // no limit but the stack's.
+                self.diagnostics.push(import_diagnostic(
+                    name,
+                    Some(import),
+                    format!("Imports nest more than {MAX_IMPORT_DEPTH} files deep."),
+                ));
+                imports_ok = false;
+                break;
+            }
             let at = import_diagnostic(name, Some(import), String::new());
             self.stack.push((name.to_owned(), at));
             imports_ok &= self.load(dependency, Some(import));
@@ -315,6 +326,11 @@ impl<'a> Compilation<'a> {
         order
     }
 }
+
+/// How deep imports may nest (a file importing a file importing ...):
+/// loading and ordering recurse once per level, so the limit bounds the
+/// stack they use; real schemas nest a few dozen files at most.
+const MAX_IMPORT_DEPTH: usize = 128;
 
 /// `FileDescriptorProto.dependency`'s field number, the start of an
 /// import's source path.

@@ -143,3 +143,35 @@ fn a_missing_import_is_reported_as_protoc_reports_it() {
         ]
     );
 }
+
+#[test]
+fn imports_nested_too_deep_are_an_error_not_a_stack_overflow() {
+    // A chain of 2,000 files, each importing the next, compiled on a test
+    // thread's small stack.
+    let mut compiler = Compiler::new();
+    for i in 0..2_000 {
+        compiler.source(
+            format!("c{i}.proto"),
+            format!("syntax = \"proto3\";\nimport \"c{}.proto\";\n", i + 1),
+        );
+    }
+    compiler.source("c2000.proto", "syntax = \"proto3\";\n");
+    let error = compiler.compile(&["c0.proto"]).unwrap_err();
+    let first = error.diagnostics()[0].to_string();
+    assert_eq!(
+        first,
+        "c128.proto:2:1: Imports nest more than 128 files deep."
+    );
+    // A chain within the limit compiles, each file after its import.
+    let mut compiler = Compiler::new();
+    for i in 0..120 {
+        compiler.source(
+            format!("c{i}.proto"),
+            format!("syntax = \"proto3\";\nimport \"c{}.proto\";\n", i + 1),
+        );
+    }
+    compiler.source("c120.proto", "syntax = \"proto3\";\n");
+    let set = compiler.compile(&["c0.proto"]).unwrap();
+    assert_eq!(set.file.len(), 121);
+    assert_eq!(set.file[0].name.as_deref(), Some("c120.proto"));
+}

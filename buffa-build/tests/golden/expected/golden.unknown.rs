@@ -233,6 +233,25 @@ impl ::buffa::Message for Shape {
         }
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        if let ::core::option::Option::Some(shape::Choice::Corner(value)) = &self.choice
+        {
+            __buffa::backward::message(5, &**value, encoder);
+        }
+        if let ::core::option::Option::Some(shape::Choice::Kind(value)) = &self.choice {
+            __buffa::backward::scalar::<__buffa::ClosedEnum<Kind>>(4, value, encoder);
+        }
+        __buffa::backward::map::<
+            __buffa::ProtoString,
+            __buffa::ClosedEnum<Kind>,
+            _,
+        >(3, &self.by_name, encoder);
+        __buffa::backward::expanded::<
+            __buffa::ClosedEnum<Kind>,
+        >(2, &self.kinds, encoder);
+        __buffa::backward::message_field(1, &self.origin, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -374,6 +393,28 @@ impl<'a> __buffa::Encodable for ShapeView<'a> {
         {
             __buffa::message::write(5, value, cache, encoder);
         }
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        if let ::core::option::Option::Some(shape::ChoiceView::Corner(value)) = &self
+            .choice
+        {
+            __buffa::backward::message(5, value, encoder);
+        }
+        if let ::core::option::Option::Some(shape::ChoiceView::Kind(value)) = &self
+            .choice
+        {
+            __buffa::backward::scalar::<__buffa::ClosedEnum<Kind>>(4, value, encoder);
+        }
+        __buffa::backward::map::<
+            __buffa::BorrowedStr<'a>,
+            __buffa::ClosedEnum<Kind>,
+            _,
+        >(3, &self.by_name, encoder);
+        __buffa::backward::expanded::<
+            __buffa::ClosedEnum<Kind>,
+        >(2, &self.kinds, encoder);
+        __buffa::backward::message_field(1, &self.origin, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {
@@ -600,6 +641,11 @@ impl ::buffa::Message for Keeper {
         self.unknown_fields.write(encoder);
     }
     #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::message_field(1, &self.point, encoder);
+    }
+    #[inline]
     fn merge_field(
         &mut self,
         tag: __buffa::Tag,
@@ -668,6 +714,11 @@ impl<'a> __buffa::Encodable for KeeperView<'a> {
     ) {
         __buffa::message::write_field(1, &self.point, cache, encoder);
         self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::message_field(1, &self.point, encoder);
     }
     #[inline]
     fn unknown_group_depth(&self) -> u32 {
