@@ -243,7 +243,7 @@ pub fn repeated_group<M: Encodable>(
 /// order when deterministic), as the two-pass encoder writes them. Maps
 /// of other messages are written back to front, entry by entry in the
 /// map's order, which leaves the entries reversed; they are then put back
-/// in order in place (see [`reverse_entries`]), so the bytes are the
+/// in order in place (`reverse_entries`), so the bytes are the
 /// two-pass encoder's and nothing is allocated. Only a deterministic
 /// encode of an unordered map (`HashMap`) collects its entries to sort
 /// them, as the two-pass encoder does.
