@@ -7,7 +7,7 @@ use std::fmt;
 
 use buffa::Message as _;
 use buffa_descriptor::DescriptorPool;
-use buffa_types::google::protobuf::{FileDescriptorProto, FileDescriptorSet};
+use buffa_types::google::protobuf::{DescriptorProto, FileDescriptorProto, FileDescriptorSet};
 
 use crate::analysis::boxing::BoxingPlan;
 use crate::analysis::eq_hash::EqHash;
@@ -104,6 +104,11 @@ impl<'a> Input<'a> {
             ..Default::default()
         })
         .map_err(|e| Error::new(format!("invalid descriptor set: {e}")))?;
+        if let Some(field) = untyped_field(&files) {
+            return Err(Error::new(format!(
+                "invalid descriptor set: field {field} has no type (protoc writes every field's type)"
+            )));
+        }
         runtime::crate_path(options)?;
         pointer::validate_templates(options)?;
         attributes::check(options)?;
@@ -237,6 +242,34 @@ pub(crate) fn generate(
     Input::parse(descriptor_set, options)?
         .select(files)?
         .generate()
+}
+
+/// The full name of a field or extension of `files` whose `type` is unset,
+/// if any. The pool accepts one whose `type_name` names a type (it resolves
+/// the kind, as protoc's builder does for its parser's output), but codegen
+/// reads each field's type from the descriptor as protoc hands it over,
+/// where it is always set.
+fn untyped_field(files: &[FileDescriptorProto]) -> Option<String> {
+    fn in_message(scope: &str, message: &DescriptorProto) -> Option<String> {
+        let scope = format!("{scope}.{}", message.name());
+        let untyped = (message.field.iter().chain(&message.extension))
+            .find(|field| field.r#type.is_none())
+            .map(|field| format!("{scope}.{}", field.name()));
+        untyped
+            .or_else(|| (message.nested_type.iter()).find_map(|nested| in_message(&scope, nested)))
+    }
+    files.iter().find_map(|file| {
+        let scope = if file.package().is_empty() {
+            String::new()
+        } else {
+            format!(".{}", file.package())
+        };
+        let untyped = (file.extension.iter())
+            .find(|field| field.r#type.is_none())
+            .map(|field| format!("{scope}.{}", field.name()));
+        untyped
+            .or_else(|| (file.message_type.iter()).find_map(|message| in_message(&scope, message)))
+    })
 }
 
 #[cfg(test)]
