@@ -19,7 +19,7 @@
 //! sums against the same sums computed, independently, from the native
 //! data. The caller black-boxes the final [`Sum`].
 
-use buffa::{Inline, MessageField};
+use buffa::{Inline, MessageField, MessageView, RepeatedView};
 
 use crate::pb_buffa::buffa_inline as pb;
 
@@ -90,7 +90,7 @@ impl<V: ReadAll> ReadAll for MessageField<V, Inline<V>> {
 }
 
 /// A repeated message field: every element in order.
-impl<V: ReadAll> ReadAll for Vec<V> {
+impl<'a, V: ReadAll + MessageView<'a>> ReadAll for RepeatedView<'a, V> {
     #[inline]
     fn read_all(&self, sum: &mut Sum) {
         for view in self {
@@ -423,10 +423,10 @@ mod minecraft {
                 unknown_fields: _,
             } = self;
             for recipe in recipes {
-                sum.len(*recipe);
+                sum.len(recipe);
             }
             for recipe in to_be_displayed {
-                sum.len(*recipe);
+                sum.len(recipe);
             }
             sum.bool(*is_filtering_craftable);
             sum.bool(*is_gui_open);
@@ -512,11 +512,11 @@ mod mk48 {
                 sum.uint(*player_id);
             }
             for reload in reloads {
-                sum.bool(*reload);
+                sum.bool(reload);
             }
             transform.read_all(sum);
             for angle in turret_angles {
-                sum.uint(*angle);
+                sum.uint(angle);
             }
         }
     }

@@ -7,9 +7,6 @@
 //! One test per dataset in its own binary; allocations are counted per
 //! thread, so the tests may run side by side.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use benchmarks::harness::Prepared;
 use benchmarks::{
     BuffaBox, BuffaInline, BuffaShared, Codec, Dataset, Logs, Mesh, Players, Prost, Updates,
@@ -17,48 +14,10 @@ use benchmarks::{
 };
 use buffa::{EncodeErrorKind, Message, MessageView};
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count() {
-    // `try_with`: the thread-local is gone while a thread shuts down.
-    let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count();
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: alloc_count::Counting = alloc_count::Counting;
 
-/// Runs `f` and returns its result with the allocations (reallocations
-/// included) this thread made meanwhile.
-fn counted<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = ALLOCATIONS.with(Cell::get);
-    let value = f();
-    (value, ALLOCATIONS.with(Cell::get) - before)
-}
+use alloc_count::counted;
 
 /// The owned message of configuration `C` encodes into an exact and a
 /// larger slice to `expected` without allocating, and names the exact

@@ -21,6 +21,12 @@ pub use crate::message::{Encodable, Mergeable};
 pub use crate::message_field::DefaultRef;
 pub use crate::once::OnceBox;
 pub use crate::view::ToOwnedValue;
+
+/// Merging a view's repeated and map fields (not lazy ones).
+pub mod view {
+    pub use crate::view::map::merge as merge_map;
+    pub use crate::view::repeated::merge as merge_repeated;
+}
 pub use crate::wire::{
     BackwardEncoder, Decoder, DiscardUnknown, Encoder, SizeCache, Tag, UnknownSink, tag_len,
     varint_len, zigzag_decode32, zigzag_decode64, zigzag_encode32, zigzag_encode64,

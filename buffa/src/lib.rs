@@ -137,8 +137,29 @@ pub use options::{DEFAULT_RECURSION_LIMIT, DecodeOptions, EncodeOptions, MAX_MES
 pub use pointer::{Inline, ProtoBox};
 pub use unknown_fields::{UnknownField, UnknownFields, UnknownValue};
 pub use view::{
-    HasView, LazyField, LazyRepeated, MapView, MessageView, UnknownFieldsView, view_of,
+    HasView, LazyField, LazyRepeated, MapView, MessageView, RepeatedView, UnknownFieldsView,
+    view_of,
 };
+
+/// A view's sequences and their iterators: [`RepeatedView`] and
+/// [`MapView`], with the traits and iterators they come with.
+pub mod views {
+    pub use crate::view::{Delimited, Iter, MapIter, RawEntries, ViewElement};
+}
+
+/// The protobuf types as marker types, which name how a value is
+/// encoded where its Rust type alone does not say (`int32`, `sint32` and
+/// `sfixed32` are all `i32`): the element types of a view's
+/// [`RepeatedView`] (`RepeatedView<'a, SInt32>`) and [`MapView`]
+/// (`MapView<'a, BorrowedStr<'a>, MessageValue<FooView<'a>>>`).
+pub mod types {
+    pub use crate::encoding::map::MessageValue;
+    pub use crate::encoding::types::{
+        Bool, BorrowedBytes, BorrowedStr, ClosedEnum, Double, Fixed32, Fixed64, Float, Int32,
+        Int64, OpenEnum, ProtoBytes, ProtoString, SFixed32, SFixed64, SInt32, SInt64, SharedBytes,
+        SharedStr, UInt32, UInt64,
+    };
+}
 pub use wire::WireType;
 /// Includes the Rust code generated for the protobuf package `$package` by
 /// `buffa-build`, from the build script's `OUT_DIR`.

@@ -8,55 +8,14 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use buffa::{EncodeErrorKind, EncodeOptions, Message, MessageView};
 use buffa_tests::unittest::protobuf_unittest::{TestAllTypes, TestMap, TestPackedTypes};
 use common::filled::{all_types, map, packed_types};
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count() {
-    // `try_with`: the thread-local is gone while a thread shuts down.
-    let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count();
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: alloc_count::Counting = alloc_count::Counting;
 
-/// Runs `f` and returns its result with the allocations (reallocations
-/// included) this thread made meanwhile.
-fn counted<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = ALLOCATIONS.with(Cell::get);
-    let value = f();
-    (value, ALLOCATIONS.with(Cell::get) - before)
-}
+use alloc_count::counted;
 
 /// `message` encodes into a slice of exactly its length, and into a
 /// larger one, without allocating, to `encode_to_vec`'s bytes; its view

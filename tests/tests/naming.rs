@@ -211,7 +211,7 @@ fn nested_views_and_oneof_views_take_the_yielded_names() {
         r#"slots { index: 2 } books { key: "k" value { title: "t" } }"#,
     );
     let view = v::ShelfView::decode_view(&bytes).unwrap();
-    let slot: &v::shelf_::SlotView<'_> = &view.slots[0];
+    let slot: v::shelf_::SlotView<'_> = view.slots.get(0).unwrap();
     assert_eq!(slot.index, 2);
     through_view::<v::Shelf>(&bytes);
     through_view::<naming_all::naming::Shelf>(&bytes);

@@ -6,8 +6,6 @@
 //! follows presence, reading a scalar allocates nothing, and all packages
 //! of the run share one descriptor pool with the .proto comments.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 
 use buffa::bytes::Bytes;
@@ -27,49 +25,10 @@ use schema::reflect::{common, ed, v2, v3};
 use v3::rich::{Choice, Nested};
 use v3::{Mood, Rich};
 
-/// Counts the allocations of the current thread, so that tests running in
-/// parallel do not disturb each other's counts.
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count_allocation() {
-    let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count_allocation();
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count_allocation();
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count_allocation();
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: alloc_count::Counting = alloc_count::Counting;
 
-/// Runs `f` and returns its result with the allocations it made on this
-/// thread.
-fn counted<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = ALLOCATIONS.with(Cell::get);
-    let value = f();
-    (value, ALLOCATIONS.with(Cell::get) - before)
-}
+use alloc_count::counted;
 
 /// The field `name` of `message`'s type.
 fn field(message: &dyn ReflectMessage, name: &str) -> FieldDescriptor {

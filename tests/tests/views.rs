@@ -319,23 +319,23 @@ proptest! {
             let wire = a.string_string.len() + b.string_string.len();
             prop_assert_eq!(map.raw_entries().count(), wire);
             prop_assert_eq!(map.len(), strings.len());
-            prop_assert!(map.iter().map(|(k, v)| (*k, *v)).eq(
+            prop_assert!(map.iter().eq(
                 strings.iter().map(|(k, v)| (k.as_str(), v.as_str()))
             ));
             for (key, value) in &strings {
-                prop_assert_eq!(map.get(&key.as_str()), Some(&value.as_str()));
+                prop_assert_eq!(map.get(&key.as_str()), Some(value.as_str()));
             }
-            prop_assert!(int_map.iter().eq(ints.iter()));
+            prop_assert!(int_map.iter().eq(ints.iter().map(|(k, v)| (*k, *v))));
         }
         let owned = e::Maps::decode_from_slice(&joined).unwrap();
         let eager_values: Vec<_> = eager.uint64_message.iter()
-            .map(|(k, v)| (*k, v.to_owned_message().unwrap()))
+            .map(|(k, v)| (k, v.to_owned_message().unwrap()))
             .collect();
         let owned_values: Vec<_> = owned.uint64_message.into_iter().collect();
         prop_assert_eq!(eager_values, owned_values);
         // A lazy layout's value against the owned message, by encoding.
         let owned = l::Maps::decode_from_slice(&joined).unwrap();
-        prop_assert!(lazy.uint64_message.iter().map(|(k, v)| (*k, v.encode_to_vec()))
+        prop_assert!(lazy.uint64_message.iter().map(|(k, v)| (k, v.encode_to_vec()))
             .eq(owned.uint64_message.iter().map(|(k, v)| (*k, v.encode_to_vec()))));
     }
 }

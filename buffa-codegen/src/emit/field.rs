@@ -11,7 +11,14 @@ use crate::layout::field::{Field, Scalar, Shape, ValueType};
 
 /// The marker type, under the runtime's hidden module.
 pub fn scalar_marker(scalar: Scalar) -> TokenStream {
-    let name = match scalar {
+    let name = scalar_marker_name(scalar);
+    quote!(__buffa::#name)
+}
+
+/// The marker type's name (`buffa::types` and the hidden module export
+/// them alike).
+fn scalar_marker_name(scalar: Scalar) -> TokenStream {
+    match scalar {
         Scalar::Double => quote!(Double),
         Scalar::Float => quote!(Float),
         Scalar::Int32 => quote!(Int32),
@@ -31,8 +38,7 @@ pub fn scalar_marker(scalar: Scalar) -> TokenStream {
         Scalar::SharedBytes => quote!(SharedBytes),
         Scalar::BorrowedStr => quote!(BorrowedStr<'a>),
         Scalar::BorrowedBytes => quote!(BorrowedBytes<'a>),
-    };
-    quote!(__buffa::#name)
+    }
 }
 
 /// The Rust type of a value; `buffa` is the runtime crate's path,
@@ -52,6 +58,31 @@ pub fn scalar_type(scalar: Scalar, buffa: &TokenStream, alloc: &TokenStream) -> 
         Scalar::SharedBytes => quote!(#buffa::bytes::Bytes),
         Scalar::BorrowedStr => quote!(&'a str),
         Scalar::BorrowedBytes => quote!(&'a [u8]),
+    }
+}
+
+/// The element type of a view's `RepeatedView` or `MapView` (the value
+/// of an entry, `in_map`), by public path: the marker of
+/// `buffa::types` for scalars and enums, the view for a message (around
+/// `MessageValue` in a map, `Delimited` for a group).
+fn view_element(value: &ValueType, buffa: &TokenStream, in_map: bool) -> TokenStream {
+    match value {
+        ValueType::Scalar(scalar) => {
+            let name = scalar_marker_name(*scalar);
+            quote!(#buffa::types::#name)
+        }
+        ValueType::Enum {
+            path,
+            closed: false,
+        } => quote!(#buffa::types::OpenEnum<#path>),
+        ValueType::Enum { path, closed: true } => quote!(#buffa::types::ClosedEnum<#path>),
+        ValueType::Message { path, .. } if in_map => quote!(#buffa::types::MessageValue<#path>),
+        ValueType::Message {
+            path,
+            delimited: true,
+            ..
+        } => quote!(#buffa::views::Delimited<#path>),
+        ValueType::Message { path, .. } => path.clone(),
     }
 }
 
@@ -100,10 +131,14 @@ pub fn field_type(
     Ok(match &field.shape {
         Shape::Explicit if field.lazy => quote!(#buffa::LazyField<'a, #value>),
         Shape::Repeated { .. } if field.lazy => quote!(#buffa::LazyRepeated<'a, #value>),
+        Shape::Repeated { .. } if field.view => {
+            let element = view_element(&field.value, buffa, false);
+            quote!(#buffa::RepeatedView<'a, #element>)
+        }
         Shape::Map { key, value, .. } if field.view => {
-            let key = scalar_type(*key, buffa, alloc);
-            let value = value_type(value, buffa, alloc);
-            quote!(#buffa::MapView<#key, #value>)
+            let key = view_element(&ValueType::Scalar(*key), buffa, true);
+            let value = view_element(value, buffa, true);
+            quote!(#buffa::MapView<'a, #key, #value>)
         }
         Shape::Implicit => value,
         Shape::Explicit => match &field.value {
@@ -273,6 +308,12 @@ pub fn merge_expr(field: &Field<'_>, unknown: &TokenStream) -> TokenStream {
         return quote!(__buffa::lazy::#helper(tag, &mut self.#name, decoder));
     }
     match (&field.shape, &field.value) {
+        (Shape::Map { .. }, _) if field.view => {
+            quote!(__buffa::view::merge_map(tag, &mut self.#name, decoder, #unknown))
+        }
+        (Shape::Repeated { .. }, _) if field.view => {
+            quote!(__buffa::view::merge_repeated(tag, &mut self.#name, decoder, #unknown))
+        }
         (Shape::Map { key, value, .. }, _) => {
             let (key, value) = (scalar_marker(*key), value_marker(value));
             quote!(__buffa::map::merge::<#key, #value, _>(tag, &mut self.#name, decoder, #unknown))

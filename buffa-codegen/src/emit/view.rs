@@ -266,9 +266,9 @@ pub(crate) fn generate_view(
 }
 
 /// The statement copying view field `name` into the owned message
-/// `owned`: numbers, booleans and enums (also optional or repeated)
-/// are the same types in both and copy or clone directly; everything
-/// else goes through `to_owned_into`.
+/// `owned`: singular numbers, booleans and enums are the same types in
+/// both and copy directly; everything else (sequences included) goes
+/// through `to_owned_into`.
 fn owned_copy(field: &Field<'_>, name: &syn::Ident) -> TokenStream {
     let same_type = match &field.value {
         ValueType::Scalar(scalar) => scalar.packable(),
@@ -277,9 +277,6 @@ fn owned_copy(field: &Field<'_>, name: &syn::Ident) -> TokenStream {
     };
     match field.shape {
         Shape::Implicit | Shape::Explicit if same_type => quote!(owned.#name = self.#name;),
-        Shape::Repeated { .. } if same_type => {
-            quote!(owned.#name = ::core::clone::Clone::clone(&self.#name);)
-        }
         _ => quote!(__buffa::to_owned_into(&self.#name, &mut owned.#name)?;),
     }
 }

@@ -67,7 +67,9 @@ pub fn view_size(context: &Context<'_>, full_name: &str) -> Result<usize, Error>
         let field_size = match field.shape {
             Shape::Explicit if field.lazy => 48,
             Shape::Repeated { .. } if field.lazy => 32,
-            Shape::Repeated { .. } | Shape::Map { .. } => 24,
+            // `RepeatedView` and `MapView`: where the occurrences are.
+            Shape::Repeated { .. } => 56,
+            Shape::Map { .. } => 80,
             Shape::Explicit => value + 8,
             Shape::Implicit => value,
             Shape::Oneof(index) => {

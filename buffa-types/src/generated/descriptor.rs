@@ -134,7 +134,7 @@ impl<'de> __buffa::json::serde::Deserialize<'de> for FileDescriptorSet {
     ::core::default::Default
 )]
 pub struct FileDescriptorSetView<'a> {
-    pub file: ::std::vec::Vec<FileDescriptorProtoView<'a>>,
+    pub file: ::buffa::RepeatedView<'a, FileDescriptorProtoView<'a>>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -207,7 +207,14 @@ impl<'a> __buffa::Mergeable<'a> for FileDescriptorSetView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_repeated(tag, &mut self.file, decoder),
+            1 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.file,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -599,20 +606,20 @@ pub struct FileDescriptorProtoView<'a> {
     pub name: ::core::option::Option<&'a str>,
     pub package: ::core::option::Option<&'a str>,
     /// Names of files imported by this file.
-    pub dependency: ::std::vec::Vec<&'a str>,
+    pub dependency: ::buffa::RepeatedView<'a, ::buffa::types::BorrowedStr<'a>>,
     /// Indexes of the public imported files in the dependency list above.
-    pub public_dependency: ::std::vec::Vec<i32>,
+    pub public_dependency: ::buffa::RepeatedView<'a, ::buffa::types::Int32>,
     /// Indexes of the weak imported files in the dependency list.
     /// For Google-internal migration only. Do not use.
-    pub weak_dependency: ::std::vec::Vec<i32>,
+    pub weak_dependency: ::buffa::RepeatedView<'a, ::buffa::types::Int32>,
     /// Names of files imported by this file purely for the purpose of providing
     /// option extensions. These are excluded from the dependency list above.
-    pub option_dependency: ::std::vec::Vec<&'a str>,
+    pub option_dependency: ::buffa::RepeatedView<'a, ::buffa::types::BorrowedStr<'a>>,
     /// All top-level definitions in this file.
-    pub message_type: ::std::vec::Vec<DescriptorProtoView<'a>>,
-    pub enum_type: ::std::vec::Vec<EnumDescriptorProtoView<'a>>,
-    pub service: ::std::vec::Vec<ServiceDescriptorProtoView<'a>>,
-    pub extension: ::std::vec::Vec<FieldDescriptorProtoView<'a>>,
+    pub message_type: ::buffa::RepeatedView<'a, DescriptorProtoView<'a>>,
+    pub enum_type: ::buffa::RepeatedView<'a, EnumDescriptorProtoView<'a>>,
+    pub service: ::buffa::RepeatedView<'a, ServiceDescriptorProtoView<'a>>,
+    pub extension: ::buffa::RepeatedView<'a, FieldDescriptorProtoView<'a>>,
     pub options: ::buffa::MessageField<
         FileOptionsView<'a>,
         ::buffa::Inline<FileOptionsView<'a>>,
@@ -679,8 +686,8 @@ impl<'a> __buffa::ToOwnedValue<FileDescriptorProto> for FileDescriptorProtoView<
         __buffa::to_owned_into(&self.name, &mut owned.name)?;
         __buffa::to_owned_into(&self.package, &mut owned.package)?;
         __buffa::to_owned_into(&self.dependency, &mut owned.dependency)?;
-        owned.public_dependency = ::core::clone::Clone::clone(&self.public_dependency);
-        owned.weak_dependency = ::core::clone::Clone::clone(&self.weak_dependency);
+        __buffa::to_owned_into(&self.public_dependency, &mut owned.public_dependency)?;
+        __buffa::to_owned_into(&self.weak_dependency, &mut owned.weak_dependency)?;
         __buffa::to_owned_into(&self.option_dependency, &mut owned.option_dependency)?;
         __buffa::to_owned_into(&self.message_type, &mut owned.message_type)?;
         __buffa::to_owned_into(&self.enum_type, &mut owned.enum_type)?;
@@ -846,29 +853,69 @@ impl<'a> __buffa::Mergeable<'a> for FileDescriptorProtoView<'a> {
                 >(tag, &mut self.package, decoder)
             }
             3 => {
-                __buffa::repeated::merge_unpackable::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.dependency, decoder)
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.dependency,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
             }
             10 => {
-                __buffa::repeated::merge::<
-                    __buffa::Int32,
-                >(tag, &mut self.public_dependency, decoder)
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.public_dependency,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
             }
             11 => {
-                __buffa::repeated::merge::<
-                    __buffa::Int32,
-                >(tag, &mut self.weak_dependency, decoder)
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.weak_dependency,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
             }
             15 => {
-                __buffa::repeated::merge_unpackable::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.option_dependency, decoder)
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.option_dependency,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
             }
-            4 => __buffa::message::merge_repeated(tag, &mut self.message_type, decoder),
-            5 => __buffa::message::merge_repeated(tag, &mut self.enum_type, decoder),
-            6 => __buffa::message::merge_repeated(tag, &mut self.service, decoder),
-            7 => __buffa::message::merge_repeated(tag, &mut self.extension, decoder),
+            4 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.message_type,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            5 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.enum_type,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            6 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.service,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            7 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.extension,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             8 => __buffa::message::merge_field(tag, &mut self.options, decoder),
             9 => __buffa::message::merge_field(tag, &mut self.source_code_info, decoder),
             12 => {
@@ -1192,20 +1239,26 @@ impl<'de> __buffa::json::serde::Deserialize<'de> for DescriptorProto {
 )]
 pub struct DescriptorProtoView<'a> {
     pub name: ::core::option::Option<&'a str>,
-    pub field: ::std::vec::Vec<FieldDescriptorProtoView<'a>>,
-    pub extension: ::std::vec::Vec<FieldDescriptorProtoView<'a>>,
-    pub nested_type: ::std::vec::Vec<DescriptorProtoView<'a>>,
-    pub enum_type: ::std::vec::Vec<EnumDescriptorProtoView<'a>>,
-    pub extension_range: ::std::vec::Vec<descriptor_proto::ExtensionRangeView<'a>>,
-    pub oneof_decl: ::std::vec::Vec<OneofDescriptorProtoView<'a>>,
+    pub field: ::buffa::RepeatedView<'a, FieldDescriptorProtoView<'a>>,
+    pub extension: ::buffa::RepeatedView<'a, FieldDescriptorProtoView<'a>>,
+    pub nested_type: ::buffa::RepeatedView<'a, DescriptorProtoView<'a>>,
+    pub enum_type: ::buffa::RepeatedView<'a, EnumDescriptorProtoView<'a>>,
+    pub extension_range: ::buffa::RepeatedView<
+        'a,
+        descriptor_proto::ExtensionRangeView<'a>,
+    >,
+    pub oneof_decl: ::buffa::RepeatedView<'a, OneofDescriptorProtoView<'a>>,
     pub options: ::buffa::MessageField<
         MessageOptionsView<'a>,
         ::buffa::Inline<MessageOptionsView<'a>>,
     >,
-    pub reserved_range: ::std::vec::Vec<descriptor_proto::ReservedRangeView<'a>>,
+    pub reserved_range: ::buffa::RepeatedView<
+        'a,
+        descriptor_proto::ReservedRangeView<'a>,
+    >,
     /// Reserved field names, which may not be used by fields in the same message.
     /// A given name may only be reserved once.
-    pub reserved_name: ::std::vec::Vec<&'a str>,
+    pub reserved_name: ::buffa::RepeatedView<'a, ::buffa::types::BorrowedStr<'a>>,
     /// Support for `export` and `local` keywords on enums.
     pub visibility: ::core::option::Option<SymbolVisibility>,
     /// Fields read from the wire that this schema does not know.
@@ -1355,20 +1408,70 @@ impl<'a> __buffa::Mergeable<'a> for DescriptorProtoView<'a> {
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::message::merge_repeated(tag, &mut self.field, decoder),
-            6 => __buffa::message::merge_repeated(tag, &mut self.extension, decoder),
-            3 => __buffa::message::merge_repeated(tag, &mut self.nested_type, decoder),
-            4 => __buffa::message::merge_repeated(tag, &mut self.enum_type, decoder),
-            5 => {
-                __buffa::message::merge_repeated(tag, &mut self.extension_range, decoder)
+            2 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.field,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
             }
-            8 => __buffa::message::merge_repeated(tag, &mut self.oneof_decl, decoder),
+            6 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.extension,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            3 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.nested_type,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            4 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.enum_type,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            5 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.extension_range,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            8 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.oneof_decl,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             7 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-            9 => __buffa::message::merge_repeated(tag, &mut self.reserved_range, decoder),
+            9 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.reserved_range,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             10 => {
-                __buffa::repeated::merge_unpackable::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.reserved_name, decoder)
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.reserved_name,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
             }
             11 => {
                 __buffa::closed_enum::merge_optional::<
@@ -2106,11 +2209,14 @@ impl<'de> __buffa::json::serde::Deserialize<'de> for ExtensionRangeOptions {
 )]
 pub struct ExtensionRangeOptionsView<'a> {
     /// The parser stores options it doesn't recognize here. See above.
-    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    pub uninterpreted_option: ::buffa::RepeatedView<'a, UninterpretedOptionView<'a>>,
     /// For external users: DO NOT USE. We are in the process of open sourcing
     /// extension declaration and executing internal cleanups before it can be
     /// used externally.
-    pub declaration: ::std::vec::Vec<extension_range_options::DeclarationView<'a>>,
+    pub declaration: ::buffa::RepeatedView<
+        'a,
+        extension_range_options::DeclarationView<'a>,
+    >,
     /// Any features defined in the specific edition.
     pub features: ::buffa::MessageField<
         FeatureSetView<'a>,
@@ -2228,13 +2334,21 @@ impl<'a> __buffa::Mergeable<'a> for ExtensionRangeOptionsView<'a> {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             999 => {
-                __buffa::message::merge_repeated(
+                __buffa::view::merge_repeated(
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
+                    &mut self.unknown_fields,
                 )
             }
-            2 => __buffa::message::merge_repeated(tag, &mut self.declaration, decoder),
+            2 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.declaration,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             50 => __buffa::message::merge_field(tag, &mut self.features, decoder),
             3 => {
                 __buffa::closed_enum::merge_optional::<
@@ -4078,7 +4192,7 @@ impl<'de> __buffa::json::serde::Deserialize<'de> for EnumDescriptorProto {
 )]
 pub struct EnumDescriptorProtoView<'a> {
     pub name: ::core::option::Option<&'a str>,
-    pub value: ::std::vec::Vec<EnumValueDescriptorProtoView<'a>>,
+    pub value: ::buffa::RepeatedView<'a, EnumValueDescriptorProtoView<'a>>,
     pub options: ::buffa::MessageField<
         EnumOptionsView<'a>,
         ::buffa::Inline<EnumOptionsView<'a>>,
@@ -4086,12 +4200,13 @@ pub struct EnumDescriptorProtoView<'a> {
     /// Range of reserved numeric values. Reserved numeric values may not be used
     /// by enum values in the same enum declaration. Reserved ranges may not
     /// overlap.
-    pub reserved_range: ::std::vec::Vec<
+    pub reserved_range: ::buffa::RepeatedView<
+        'a,
         enum_descriptor_proto::EnumReservedRangeView<'a>,
     >,
     /// Reserved enum value names, which may not be reused. A given name may only
     /// be reserved once.
-    pub reserved_name: ::std::vec::Vec<&'a str>,
+    pub reserved_name: ::buffa::RepeatedView<'a, ::buffa::types::BorrowedStr<'a>>,
     /// Support for `export` and `local` keywords on enums.
     pub visibility: ::core::option::Option<SymbolVisibility>,
     /// Fields read from the wire that this schema does not know.
@@ -4221,13 +4336,30 @@ impl<'a> __buffa::Mergeable<'a> for EnumDescriptorProtoView<'a> {
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::message::merge_repeated(tag, &mut self.value, decoder),
+            2 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.value,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-            4 => __buffa::message::merge_repeated(tag, &mut self.reserved_range, decoder),
+            4 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.reserved_range,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             5 => {
-                __buffa::repeated::merge_unpackable::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.reserved_name, decoder)
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.reserved_name,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
             }
             6 => {
                 __buffa::closed_enum::merge_optional::<
@@ -4917,7 +5049,7 @@ impl<'de> __buffa::json::serde::Deserialize<'de> for ServiceDescriptorProto {
 )]
 pub struct ServiceDescriptorProtoView<'a> {
     pub name: ::core::option::Option<&'a str>,
-    pub method: ::std::vec::Vec<MethodDescriptorProtoView<'a>>,
+    pub method: ::buffa::RepeatedView<'a, MethodDescriptorProtoView<'a>>,
     pub options: ::buffa::MessageField<
         ServiceOptionsView<'a>,
         ::buffa::Inline<ServiceOptionsView<'a>>,
@@ -5020,7 +5152,14 @@ impl<'a> __buffa::Mergeable<'a> for ServiceDescriptorProtoView<'a> {
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::message::merge_repeated(tag, &mut self.method, decoder),
+            2 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.method,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -6294,7 +6433,7 @@ pub struct FileOptionsView<'a> {
     >,
     /// The parser stores options it doesn't recognize here.
     /// See the documentation for the "Options" section above.
-    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    pub uninterpreted_option: ::buffa::RepeatedView<'a, UninterpretedOptionView<'a>>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -6765,10 +6904,11 @@ impl<'a> __buffa::Mergeable<'a> for FileOptionsView<'a> {
             }
             50 => __buffa::message::merge_field(tag, &mut self.features, decoder),
             999 => {
-                __buffa::message::merge_repeated(
+                __buffa::view::merge_repeated(
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
+                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -7264,7 +7404,7 @@ pub struct MessageOptionsView<'a> {
         ::buffa::Inline<FeatureSetView<'a>>,
     >,
     /// The parser stores options it doesn't recognize here. See above.
-    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    pub uninterpreted_option: ::buffa::RepeatedView<'a, UninterpretedOptionView<'a>>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -7443,10 +7583,11 @@ impl<'a> __buffa::Mergeable<'a> for MessageOptionsView<'a> {
             }
             12 => __buffa::message::merge_field(tag, &mut self.features, decoder),
             999 => {
-                __buffa::message::merge_repeated(
+                __buffa::view::merge_repeated(
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
+                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -8001,8 +8142,14 @@ pub struct FieldOptionsView<'a> {
     /// formats, e.g. when the field contains sensitive credentials.
     pub debug_redact: ::core::option::Option<bool>,
     pub retention: ::core::option::Option<field_options::OptionRetention>,
-    pub targets: ::std::vec::Vec<field_options::OptionTargetType>,
-    pub edition_defaults: ::std::vec::Vec<field_options::EditionDefaultView<'a>>,
+    pub targets: ::buffa::RepeatedView<
+        'a,
+        ::buffa::types::ClosedEnum<field_options::OptionTargetType>,
+    >,
+    pub edition_defaults: ::buffa::RepeatedView<
+        'a,
+        field_options::EditionDefaultView<'a>,
+    >,
     /// Any features defined in the specific edition.
     /// WARNING: This field should only be used by protobuf plugins or special
     /// cases like the proto compiler. Other uses are discouraged and
@@ -8016,7 +8163,7 @@ pub struct FieldOptionsView<'a> {
         ::buffa::Inline<field_options::FeatureSupportView<'a>>,
     >,
     /// The parser stores options it doesn't recognize here. See above.
-    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    pub uninterpreted_option: ::buffa::RepeatedView<'a, UninterpretedOptionView<'a>>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -8084,7 +8231,7 @@ impl<'a> __buffa::ToOwnedValue<FieldOptions> for FieldOptionsView<'a> {
         owned.weak = self.weak;
         owned.debug_redact = self.debug_redact;
         owned.retention = self.retention;
-        owned.targets = ::core::clone::Clone::clone(&self.targets);
+        __buffa::to_owned_into(&self.targets, &mut owned.targets)?;
         __buffa::to_owned_into(&self.edition_defaults, &mut owned.edition_defaults)?;
         __buffa::to_owned_into(&self.features, &mut owned.features)?;
         __buffa::to_owned_into(&self.feature_support, &mut owned.feature_support)?;
@@ -8275,24 +8422,29 @@ impl<'a> __buffa::Mergeable<'a> for FieldOptionsView<'a> {
                 >(tag, &mut self.retention, decoder, &mut self.unknown_fields)
             }
             19 => {
-                __buffa::closed_enum::merge_repeated::<
-                    field_options::OptionTargetType,
-                >(tag, &mut self.targets, decoder, &mut self.unknown_fields)
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.targets,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
             }
             20 => {
-                __buffa::message::merge_repeated(
+                __buffa::view::merge_repeated(
                     tag,
                     &mut self.edition_defaults,
                     decoder,
+                    &mut self.unknown_fields,
                 )
             }
             21 => __buffa::message::merge_field(tag, &mut self.features, decoder),
             22 => __buffa::message::merge_field(tag, &mut self.feature_support, decoder),
             999 => {
-                __buffa::message::merge_repeated(
+                __buffa::view::merge_repeated(
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
+                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -9524,7 +9676,7 @@ pub struct OneofOptionsView<'a> {
         ::buffa::Inline<FeatureSetView<'a>>,
     >,
     /// The parser stores options it doesn't recognize here. See above.
-    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    pub uninterpreted_option: ::buffa::RepeatedView<'a, UninterpretedOptionView<'a>>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -9611,10 +9763,11 @@ impl<'a> __buffa::Mergeable<'a> for OneofOptionsView<'a> {
         match tag.field_number() {
             1 => __buffa::message::merge_field(tag, &mut self.features, decoder),
             999 => {
-                __buffa::message::merge_repeated(
+                __buffa::view::merge_repeated(
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
+                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -9890,7 +10043,7 @@ pub struct EnumOptionsView<'a> {
         ::buffa::Inline<FeatureSetView<'a>>,
     >,
     /// The parser stores options it doesn't recognize here. See above.
-    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    pub uninterpreted_option: ::buffa::RepeatedView<'a, UninterpretedOptionView<'a>>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -10031,10 +10184,11 @@ impl<'a> __buffa::Mergeable<'a> for EnumOptionsView<'a> {
             }
             7 => __buffa::message::merge_field(tag, &mut self.features, decoder),
             999 => {
-                __buffa::message::merge_repeated(
+                __buffa::view::merge_repeated(
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
+                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -10281,7 +10435,7 @@ pub struct EnumValueOptionsView<'a> {
         ::buffa::Inline<field_options::FeatureSupportView<'a>>,
     >,
     /// The parser stores options it doesn't recognize here. See above.
-    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    pub uninterpreted_option: ::buffa::RepeatedView<'a, UninterpretedOptionView<'a>>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -10406,10 +10560,11 @@ impl<'a> __buffa::Mergeable<'a> for EnumValueOptionsView<'a> {
             }
             4 => __buffa::message::merge_field(tag, &mut self.feature_support, decoder),
             999 => {
-                __buffa::message::merge_repeated(
+                __buffa::view::merge_repeated(
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
+                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -10613,7 +10768,7 @@ pub struct ServiceOptionsView<'a> {
     /// this is a formalization for deprecating services.
     pub deprecated: ::core::option::Option<bool>,
     /// The parser stores options it doesn't recognize here. See above.
-    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    pub uninterpreted_option: ::buffa::RepeatedView<'a, UninterpretedOptionView<'a>>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -10718,10 +10873,11 @@ impl<'a> __buffa::Mergeable<'a> for ServiceOptionsView<'a> {
                 >(tag, &mut self.deprecated, decoder)
             }
             999 => {
-                __buffa::message::merge_repeated(
+                __buffa::view::merge_repeated(
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
+                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -10958,7 +11114,7 @@ pub struct MethodOptionsView<'a> {
         ::buffa::Inline<FeatureSetView<'a>>,
     >,
     /// The parser stores options it doesn't recognize here. See above.
-    pub uninterpreted_option: ::std::vec::Vec<UninterpretedOptionView<'a>>,
+    pub uninterpreted_option: ::buffa::RepeatedView<'a, UninterpretedOptionView<'a>>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -11084,10 +11240,11 @@ impl<'a> __buffa::Mergeable<'a> for MethodOptionsView<'a> {
             }
             35 => __buffa::message::merge_field(tag, &mut self.features, decoder),
             999 => {
-                __buffa::message::merge_repeated(
+                __buffa::view::merge_repeated(
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
+                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -11458,7 +11615,7 @@ impl<'de> __buffa::json::serde::Deserialize<'de> for UninterpretedOption {
     ::core::default::Default
 )]
 pub struct UninterpretedOptionView<'a> {
-    pub name: ::std::vec::Vec<uninterpreted_option::NamePartView<'a>>,
+    pub name: ::buffa::RepeatedView<'a, uninterpreted_option::NamePartView<'a>>,
     /// The value of the uninterpreted option, in whatever type the tokenizer
     /// identified it as during parsing. Exactly one of these should be set.
     pub identifier_value: ::core::option::Option<&'a str>,
@@ -11629,7 +11786,14 @@ impl<'a> __buffa::Mergeable<'a> for UninterpretedOptionView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            2 => __buffa::message::merge_repeated(tag, &mut self.name, decoder),
+            2 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.name,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             3 => {
                 __buffa::scalar::merge_optional::<
                     __buffa::BorrowedStr<'a>,
@@ -13833,7 +13997,8 @@ impl<'de> __buffa::json::serde::Deserialize<'de> for FeatureSetDefaults {
     ::core::default::Default
 )]
 pub struct FeatureSetDefaultsView<'a> {
-    pub defaults: ::std::vec::Vec<
+    pub defaults: ::buffa::RepeatedView<
+        'a,
         feature_set_defaults::FeatureSetEditionDefaultView<'a>,
     >,
     /// The minimum supported edition (inclusive) when this was constructed.
@@ -13947,7 +14112,14 @@ impl<'a> __buffa::Mergeable<'a> for FeatureSetDefaultsView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_repeated(tag, &mut self.defaults, decoder),
+            1 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.defaults,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             4 => {
                 __buffa::closed_enum::merge_optional::<
                     Edition,
@@ -14496,7 +14668,7 @@ pub struct SourceCodeInfoView<'a> {
     /// - Code which tries to interpret locations should probably be designed to
     ///   ignore those that it doesn't understand, as more types of locations could
     ///   be recorded in the future.
-    pub location: ::std::vec::Vec<source_code_info::LocationView<'a>>,
+    pub location: ::buffa::RepeatedView<'a, source_code_info::LocationView<'a>>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -14569,7 +14741,14 @@ impl<'a> __buffa::Mergeable<'a> for SourceCodeInfoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_repeated(tag, &mut self.location, decoder),
+            1 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.location,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -14942,13 +15121,13 @@ pub mod source_code_info {
         /// refers to the option name `(my_opt)`, and:
         /// [ 4, 3, 7, 10101, 7 ]
         /// refers to the "foo" string value of the option.
-        pub path: ::std::vec::Vec<i32>,
+        pub path: ::buffa::RepeatedView<'a, ::buffa::types::Int32>,
         /// Always has exactly three or four elements: start line, start column,
         /// end line (optional, otherwise assumed same as start line), end column.
         /// These are packed into a single field for efficiency.  Note that line
         /// and column numbers are zero-based -- typically you will want to add
         /// 1 to each before displaying to a user.
-        pub span: ::std::vec::Vec<i32>,
+        pub span: ::buffa::RepeatedView<'a, ::buffa::types::Int32>,
         /// If this SourceCodeInfo represents a complete declaration, these are any
         /// comments appearing before and after the declaration which appear to be
         /// attached to the declaration.
@@ -14998,7 +15177,10 @@ pub mod source_code_info {
         /// // ignored detached comments.
         pub leading_comments: ::core::option::Option<&'a str>,
         pub trailing_comments: ::core::option::Option<&'a str>,
-        pub leading_detached_comments: ::std::vec::Vec<&'a str>,
+        pub leading_detached_comments: ::buffa::RepeatedView<
+            'a,
+            ::buffa::types::BorrowedStr<'a>,
+        >,
         /// Fields read from the wire that this schema does not know.
         pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
     }
@@ -15029,8 +15211,8 @@ pub mod source_code_info {
             &self,
         ) -> ::core::result::Result<Location, ::buffa::DecodeError> {
             let mut owned = <Location as ::core::default::Default>::default();
-            owned.path = ::core::clone::Clone::clone(&self.path);
-            owned.span = ::core::clone::Clone::clone(&self.span);
+            __buffa::to_owned_into(&self.path, &mut owned.path)?;
+            __buffa::to_owned_into(&self.span, &mut owned.span)?;
             __buffa::to_owned_into(&self.leading_comments, &mut owned.leading_comments)?;
             __buffa::to_owned_into(
                 &self.trailing_comments,
@@ -15136,14 +15318,20 @@ pub mod source_code_info {
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
                 1 => {
-                    __buffa::repeated::merge::<
-                        __buffa::Int32,
-                    >(tag, &mut self.path, decoder)
+                    __buffa::view::merge_repeated(
+                        tag,
+                        &mut self.path,
+                        decoder,
+                        &mut self.unknown_fields,
+                    )
                 }
                 2 => {
-                    __buffa::repeated::merge::<
-                        __buffa::Int32,
-                    >(tag, &mut self.span, decoder)
+                    __buffa::view::merge_repeated(
+                        tag,
+                        &mut self.span,
+                        decoder,
+                        &mut self.unknown_fields,
+                    )
                 }
                 3 => {
                     __buffa::scalar::merge_optional::<
@@ -15156,9 +15344,12 @@ pub mod source_code_info {
                     >(tag, &mut self.trailing_comments, decoder)
                 }
                 6 => {
-                    __buffa::repeated::merge_unpackable::<
-                        __buffa::BorrowedStr<'a>,
-                    >(tag, &mut self.leading_detached_comments, decoder)
+                    __buffa::view::merge_repeated(
+                        tag,
+                        &mut self.leading_detached_comments,
+                        decoder,
+                        &mut self.unknown_fields,
+                    )
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
             }
@@ -15299,7 +15490,7 @@ impl<'de> __buffa::json::serde::Deserialize<'de> for GeneratedCodeInfo {
 pub struct GeneratedCodeInfoView<'a> {
     /// An Annotation connects some span of text in generated code to an element
     /// of its generating .proto file.
-    pub annotation: ::std::vec::Vec<generated_code_info::AnnotationView<'a>>,
+    pub annotation: ::buffa::RepeatedView<'a, generated_code_info::AnnotationView<'a>>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -15372,7 +15563,14 @@ impl<'a> __buffa::Mergeable<'a> for GeneratedCodeInfoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_repeated(tag, &mut self.annotation, decoder),
+            1 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.annotation,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -15613,7 +15811,7 @@ pub mod generated_code_info {
     pub struct AnnotationView<'a> {
         /// Identifies the element in the original source .proto file. This field
         /// is formatted the same as SourceCodeInfo.Location.path.
-        pub path: ::std::vec::Vec<i32>,
+        pub path: ::buffa::RepeatedView<'a, ::buffa::types::Int32>,
         /// Identifies the filesystem path to the original source .proto.
         pub source_file: ::core::option::Option<&'a str>,
         /// Identifies the starting offset in bytes in the generated code
@@ -15662,7 +15860,7 @@ pub mod generated_code_info {
             &self,
         ) -> ::core::result::Result<Annotation, ::buffa::DecodeError> {
             let mut owned = <Annotation as ::core::default::Default>::default();
-            owned.path = ::core::clone::Clone::clone(&self.path);
+            __buffa::to_owned_into(&self.path, &mut owned.path)?;
             __buffa::to_owned_into(&self.source_file, &mut owned.source_file)?;
             owned.begin = self.begin;
             owned.end = self.end;
@@ -15753,9 +15951,12 @@ pub mod generated_code_info {
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
                 1 => {
-                    __buffa::repeated::merge::<
-                        __buffa::Int32,
-                    >(tag, &mut self.path, decoder)
+                    __buffa::view::merge_repeated(
+                        tag,
+                        &mut self.path,
+                        decoder,
+                        &mut self.unknown_fields,
+                    )
                 }
                 2 => {
                     __buffa::scalar::merge_optional::<

@@ -699,11 +699,11 @@ pub struct TypeView<'a> {
     /// The fully qualified message name.
     pub name: &'a str,
     /// The list of fields.
-    pub fields: ::std::vec::Vec<FieldView<'a>>,
+    pub fields: ::buffa::RepeatedView<'a, FieldView<'a>>,
     /// The list of types appearing in `oneof` definitions in this type.
-    pub oneofs: ::std::vec::Vec<&'a str>,
+    pub oneofs: ::buffa::RepeatedView<'a, ::buffa::types::BorrowedStr<'a>>,
     /// The protocol buffer options.
-    pub options: ::std::vec::Vec<OptionView<'a>>,
+    pub options: ::buffa::RepeatedView<'a, OptionView<'a>>,
     /// The source context.
     pub source_context: ::buffa::MessageField<
         SourceContextView<'a>,
@@ -838,13 +838,30 @@ impl<'a> __buffa::Mergeable<'a> for TypeView<'a> {
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::message::merge_repeated(tag, &mut self.fields, decoder),
-            3 => {
-                __buffa::repeated::merge_unpackable::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.oneofs, decoder)
+            2 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.fields,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
             }
-            4 => __buffa::message::merge_repeated(tag, &mut self.options, decoder),
+            3 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.oneofs,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            4 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.options,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             5 => __buffa::message::merge_field(tag, &mut self.source_context, decoder),
             6 => {
                 __buffa::scalar::merge::<
@@ -1167,7 +1184,7 @@ pub struct FieldView<'a> {
     /// Whether to use alternative packed wire representation.
     pub packed: bool,
     /// The protocol buffer options.
-    pub options: ::std::vec::Vec<OptionView<'a>>,
+    pub options: ::buffa::RepeatedView<'a, OptionView<'a>>,
     /// The field JSON name.
     pub json_name: &'a str,
     /// The string value of the default value of this field. Proto2 syntax only.
@@ -1347,7 +1364,14 @@ impl<'a> __buffa::Mergeable<'a> for FieldView<'a> {
                 >(tag, &mut self.oneof_index, decoder)
             }
             8 => __buffa::scalar::merge::<__buffa::Bool>(tag, &mut self.packed, decoder),
-            9 => __buffa::message::merge_repeated(tag, &mut self.options, decoder),
+            9 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.options,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             10 => {
                 __buffa::scalar::merge::<
                     __buffa::BorrowedStr<'a>,
@@ -1803,9 +1827,9 @@ pub struct EnumView<'a> {
     /// Enum type name.
     pub name: &'a str,
     /// Enum value definitions.
-    pub enumvalue: ::std::vec::Vec<EnumValueView<'a>>,
+    pub enumvalue: ::buffa::RepeatedView<'a, EnumValueView<'a>>,
     /// Protocol buffer options.
-    pub options: ::std::vec::Vec<OptionView<'a>>,
+    pub options: ::buffa::RepeatedView<'a, OptionView<'a>>,
     /// The source context.
     pub source_context: ::buffa::MessageField<
         SourceContextView<'a>,
@@ -1929,8 +1953,22 @@ impl<'a> __buffa::Mergeable<'a> for EnumView<'a> {
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::message::merge_repeated(tag, &mut self.enumvalue, decoder),
-            3 => __buffa::message::merge_repeated(tag, &mut self.options, decoder),
+            2 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.enumvalue,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            3 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.options,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             4 => __buffa::message::merge_field(tag, &mut self.source_context, decoder),
             5 => {
                 __buffa::scalar::merge::<
@@ -2104,7 +2142,7 @@ pub struct EnumValueView<'a> {
     /// Enum value number.
     pub number: i32,
     /// Protocol buffer options.
-    pub options: ::std::vec::Vec<OptionView<'a>>,
+    pub options: ::buffa::RepeatedView<'a, OptionView<'a>>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -2194,7 +2232,14 @@ impl<'a> __buffa::Mergeable<'a> for EnumValueView<'a> {
                 >(tag, &mut self.name, decoder)
             }
             2 => __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.number, decoder),
-            3 => __buffa::message::merge_repeated(tag, &mut self.options, decoder),
+            3 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.options,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -2775,9 +2820,9 @@ pub struct ApiView<'a> {
     /// followed by the interface's simple name.
     pub name: &'a str,
     /// The methods of this interface, in unspecified order.
-    pub methods: ::std::vec::Vec<MethodView<'a>>,
+    pub methods: ::buffa::RepeatedView<'a, MethodView<'a>>,
     /// Any metadata attached to the interface.
-    pub options: ::std::vec::Vec<OptionView<'a>>,
+    pub options: ::buffa::RepeatedView<'a, OptionView<'a>>,
     /// A version string for this interface. If specified, must have the form
     /// `major-version.minor-version`, as in `1.10`. If the minor version is
     /// omitted, it defaults to zero. If the entire version field is empty, the
@@ -2805,7 +2850,7 @@ pub struct ApiView<'a> {
         ::buffa::Inline<SourceContextView<'a>>,
     >,
     /// Included interfaces. See [Mixin][].
-    pub mixins: ::std::vec::Vec<MixinView<'a>>,
+    pub mixins: ::buffa::RepeatedView<'a, MixinView<'a>>,
     /// The source syntax of the service.
     pub syntax: ::buffa::EnumValue<Syntax>,
     /// The source edition string, only valid when syntax is SYNTAX_EDITIONS.
@@ -2939,15 +2984,36 @@ impl<'a> __buffa::Mergeable<'a> for ApiView<'a> {
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::message::merge_repeated(tag, &mut self.methods, decoder),
-            3 => __buffa::message::merge_repeated(tag, &mut self.options, decoder),
+            2 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.methods,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            3 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.options,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             4 => {
                 __buffa::scalar::merge::<
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.version, decoder)
             }
             5 => __buffa::message::merge_field(tag, &mut self.source_context, decoder),
-            6 => __buffa::message::merge_repeated(tag, &mut self.mixins, decoder),
+            6 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.mixins,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             7 => {
                 __buffa::scalar::merge::<
                     __buffa::OpenEnum<Syntax>,
@@ -3252,7 +3318,7 @@ pub struct MethodView<'a> {
     /// If true, the response is streamed.
     pub response_streaming: bool,
     /// Any metadata attached to the method.
-    pub options: ::std::vec::Vec<OptionView<'a>>,
+    pub options: ::buffa::RepeatedView<'a, OptionView<'a>>,
     /// The source syntax of this method.
     ///
     /// This field should be ignored, instead the syntax should be inherited from
@@ -3433,7 +3499,14 @@ impl<'a> __buffa::Mergeable<'a> for MethodView<'a> {
                     __buffa::Bool,
                 >(tag, &mut self.response_streaming, decoder)
             }
-            6 => __buffa::message::merge_repeated(tag, &mut self.options, decoder),
+            6 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.options,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             7 => {
                 __buffa::scalar::merge::<
                     __buffa::OpenEnum<Syntax>,
@@ -4420,7 +4493,7 @@ impl ::buffa::Message for FieldMask {
 )]
 pub struct FieldMaskView<'a> {
     /// The set of field mask paths.
-    pub paths: ::std::vec::Vec<&'a str>,
+    pub paths: ::buffa::RepeatedView<'a, ::buffa::types::BorrowedStr<'a>>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -4493,9 +4566,12 @@ impl<'a> __buffa::Mergeable<'a> for FieldMaskView<'a> {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
-                __buffa::repeated::merge_unpackable::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.paths, decoder)
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.paths,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -4598,7 +4674,11 @@ impl ::buffa::Message for Struct {
 )]
 pub struct StructView<'a> {
     /// Unordered map of dynamically typed values.
-    pub fields: ::buffa::MapView<&'a str, ValueView<'a>>,
+    pub fields: ::buffa::MapView<
+        'a,
+        ::buffa::types::BorrowedStr<'a>,
+        ::buffa::types::MessageValue<ValueView<'a>>,
+    >,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -4683,11 +4763,12 @@ impl<'a> __buffa::Mergeable<'a> for StructView<'a> {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
-                __buffa::map::merge::<
-                    __buffa::BorrowedStr<'a>,
-                    __buffa::map::MessageValue<ValueView<'a>>,
-                    _,
-                >(tag, &mut self.fields, decoder, &mut self.unknown_fields)
+                __buffa::view::merge_map(
+                    tag,
+                    &mut self.fields,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -5243,7 +5324,7 @@ impl ::buffa::Message for ListValue {
 )]
 pub struct ListValueView<'a> {
     /// Repeated field of dynamically typed values.
-    pub values: ::std::vec::Vec<ValueView<'a>>,
+    pub values: ::buffa::RepeatedView<'a, ValueView<'a>>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -5314,7 +5395,14 @@ impl<'a> __buffa::Mergeable<'a> for ListValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_repeated(tag, &mut self.values, decoder),
+            1 => {
+                __buffa::view::merge_repeated(
+                    tag,
+                    &mut self.values,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }

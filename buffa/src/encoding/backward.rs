@@ -10,17 +10,15 @@
 //! written, through the same forward helpers the two-pass encoder uses,
 //! which keeps the bytes identical by construction.
 
-use alloc::vec::Vec;
-
 use crate::message::Encodable;
 use crate::message::Mergeable;
 use crate::message_field::MessageField;
-use crate::options::DecodeOptions;
 use crate::pointer::ProtoBox;
 use crate::view::{LazyField, LazyRepeated};
 use crate::wire::{BackwardEncoder, Decoder, Encoder, SizeCache, WireType, tag_len, varint_len};
 
-use super::map::{MapContainer, MapValue};
+use super::map::{MapEntries, MapValue};
+use super::repeated::Elements;
 use super::types::{Packable, ScalarType};
 use super::{lazy, map, repeated, scalar};
 
@@ -106,10 +104,10 @@ pub fn scalar_optional<S: ScalarType>(
 #[inline]
 pub fn expanded<S: ScalarType>(
     field_number: u32,
-    values: &[S::Value],
+    values: &(impl Elements<S::Value> + ?Sized),
     encoder: &mut BackwardEncoder<'_>,
 ) {
-    if values.is_empty() {
+    if values.count() == 0 {
         return;
     }
     let len = repeated::size_expanded::<S>(field_number, values);
@@ -122,10 +120,10 @@ pub fn expanded<S: ScalarType>(
 #[inline]
 pub fn packed<S: Packable>(
     field_number: u32,
-    values: &[S::Value],
+    values: &(impl Elements<S::Value> + ?Sized),
     encoder: &mut BackwardEncoder<'_>,
 ) {
-    if values.is_empty() {
+    if values.count() == 0 {
         return;
     }
     let payload = repeated::packed_payload_len::<S>(values);
@@ -133,9 +131,7 @@ pub fn packed<S: Packable>(
     encoder.put_forward(len, |e| {
         e.put_tag(field_number, WireType::LengthDelimited);
         e.put_varint(payload as u64);
-        for value in values {
-            S::encode(value, e);
-        }
+        values.each(|value| S::encode(value, e));
     });
 }
 
@@ -190,15 +186,37 @@ pub fn message_field<M: Encodable, P: ProtoBox<M>>(
     }
 }
 
-/// Writes a repeated message field, last element first.
+/// Writes a repeated message field: last element first where the
+/// elements are a slice; otherwise (a view's sequence, which reads
+/// forward only) first element first, and the written fields are then put
+/// back in order in place, as for maps.
 #[inline]
 pub fn repeated_message<M: Encodable>(
     field_number: u32,
-    messages: &[M],
+    messages: &(impl Elements<M> + ?Sized),
     encoder: &mut BackwardEncoder<'_>,
 ) {
-    for value in messages.iter().rev() {
-        message(field_number, value, encoder);
+    match messages.as_slice() {
+        Some(messages) => {
+            for value in messages.iter().rev() {
+                message(field_number, value, encoder);
+            }
+        }
+        None => in_order(encoder, |encoder| {
+            messages.each(|value| message(field_number, value, encoder));
+        }),
+    }
+}
+
+/// Runs `write`, which writes whole fields back to front in the order
+/// they belong on the wire (so leaves them reversed), then puts what it
+/// wrote back in order.
+fn in_order(encoder: &mut BackwardEncoder<'_>, write: impl FnOnce(&mut BackwardEncoder<'_>)) {
+    let start = encoder.written();
+    write(encoder);
+    let len = encoder.written() - start;
+    if let Some(fields) = encoder.last_written_mut(len) {
+        reverse_fields(fields);
     }
 }
 
@@ -226,32 +244,40 @@ pub fn group_field<M: Encodable, P: ProtoBox<M>>(
     }
 }
 
-/// Writes a repeated group-encoded field, last element first.
+/// Writes a repeated group-encoded field, in the order
+/// [`repeated_message`] takes.
 #[inline]
 pub fn repeated_group<M: Encodable>(
     field_number: u32,
-    messages: &[M],
+    messages: &(impl Elements<M> + ?Sized),
     encoder: &mut BackwardEncoder<'_>,
 ) {
-    for value in messages.iter().rev() {
-        group(field_number, value, encoder);
+    match messages.as_slice() {
+        Some(messages) => {
+            for value in messages.iter().rev() {
+                group(field_number, value, encoder);
+            }
+        }
+        None => in_order(encoder, |encoder| {
+            messages.each(|value| group(field_number, value, encoder));
+        }),
     }
 }
 
 /// Writes a map field. Maps whose values are scalars or leaf messages
 /// are sized and written front to back in the map's own order (or key
 /// order when deterministic), as the two-pass encoder writes them. Maps
-/// of other messages are written back to front, entry by entry in the
-/// map's order, which leaves the entries reversed; they are then put back
-/// in order in place (`reverse_entries`), so the bytes are the
-/// two-pass encoder's and nothing is allocated. Only a deterministic
-/// encode of an unordered map (`HashMap`) collects its entries to sort
-/// them, as the two-pass encoder does.
+/// of other messages are written back to front, entry by entry in that
+/// same order, which leaves the entries reversed; they are then put back
+/// in order in place (`reverse_fields`), so the bytes are the two-pass
+/// encoder's and nothing is allocated. Only a deterministic encode of an
+/// unordered map (`HashMap`) collects its entries to sort them, as the
+/// two-pass encoder does.
 pub fn map<K, V, C>(field_number: u32, map: &C, encoder: &mut BackwardEncoder<'_>)
 where
     K: ScalarType<Value: Ord>,
     V: MapValue,
-    C: MapContainer<K::Value, V::Value>,
+    C: MapEntries<K::Value, V::Value> + ?Sized,
 {
     if V::LEAF {
         forward(
@@ -273,22 +299,12 @@ where
     if map.is_empty() || !encoder.enter(0) {
         return;
     }
-    if encoder.deterministic() && !C::ORDERED {
-        let mut entries: Vec<(&K::Value, &V::Value)> = map.entries().collect();
-        entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        for (key, value) in entries.into_iter().rev() {
+    let sorted = encoder.deterministic();
+    in_order(encoder, |encoder| {
+        map.visit(sorted, |key, value| {
             entry::<K, V>(field_number, key, value, encoder);
-        }
-    } else {
-        let start = encoder.written();
-        for (key, value) in map.entries() {
-            entry::<K, V>(field_number, key, value, encoder);
-        }
-        let len = encoder.written() - start;
-        if let Some(entries) = encoder.last_written_mut(len) {
-            reverse_entries(entries);
-        }
-    }
+        });
+    });
     encoder.leave();
 }
 
@@ -311,21 +327,18 @@ fn entry<K: ScalarType, V: MapValue>(
     encoder.put_key_and_length(field_number, len);
 }
 
-/// Reverses the order of the length-delimited fields in `fields` in
-/// place, in linear time: each field's bytes are reversed, then the whole
-/// run, which turns `C B A` into `rev(C) rev(B) rev(A)` and then into
-/// `A B C`. `fields` is what this module just wrote, so it parses.
-fn reverse_entries(fields: &mut [u8]) {
+/// Reverses the order of the fields in `fields` in place, in linear
+/// time: each field's bytes are reversed, then the whole run, which
+/// turns `C B A` into `rev(C) rev(B) rev(A)` and then into `A B C`.
+/// `fields` is what this module just wrote, so it parses.
+fn reverse_fields(fields: &mut [u8]) {
     let mut start = 0;
     while start < fields.len() {
-        let mut decoder = Decoder::any_length(&fields[start..], &DecodeOptions::new());
-        let end = match decoder
-            .read_tag()
-            .and_then(|_| decoder.read_length_delimited())
-        {
-            Ok(_) => start + decoder.offset(),
-            Err(_) => {
-                debug_assert!(false, "a map entry just written does not parse");
+        let mut decoder = Decoder::checked(&fields[start..]);
+        let end = match decoder.read_tag() {
+            Ok(Some(tag)) if decoder.skip_field(tag).is_ok() => start + decoder.offset(),
+            _ => {
+                debug_assert!(false, "a field just written does not parse");
                 return;
             }
         };
@@ -342,7 +355,7 @@ fn leaf_map_size<K, V, C>(field_number: u32, map: &C, cache: &mut SizeCache) -> 
 where
     K: ScalarType<Value: Ord>,
     V: MapValue,
-    C: MapContainer<K::Value, V::Value>,
+    C: MapEntries<K::Value, V::Value> + ?Sized,
 {
     // One level for the entries, as `map::size` counts them.
     if map.is_empty() || !cache.enter(0) {

@@ -58,26 +58,58 @@ pub fn merge_optional<'a, E: Enumeration>(
     Ok(())
 }
 
+/// Where a repeated closed-enum field's declared values go: the owned
+/// field's vector, or a view's count of them.
+pub trait Values<E> {
+    /// Heap bytes one value costs, charged to the allocation budget.
+    fn cost(&self) -> usize;
+    /// Makes room for `additional` more values.
+    fn reserve(&mut self, additional: usize);
+    /// Appends one value.
+    fn push(&mut self, value: E);
+}
+
+impl<E> Values<E> for Vec<E> {
+    #[inline]
+    fn cost(&self) -> usize {
+        size_of::<E>()
+    }
+
+    #[inline]
+    fn reserve(&mut self, additional: usize) {
+        Vec::reserve(self, additional);
+    }
+
+    #[inline]
+    fn push(&mut self, value: E) {
+        Vec::push(self, value);
+    }
+}
+
 /// Merges a repeated field, packed or not; undeclared numbers go to
 /// `unknown` one by one, in order.
 pub fn merge_repeated<'a, E: Enumeration>(
     tag: Tag,
-    values: &mut Vec<E>,
+    values: &mut impl Values<E>,
     decoder: &mut Decoder<'a>,
     unknown: &mut impl UnknownSink<'a>,
 ) -> Result<(), DecodeError> {
     match tag.wire_type() {
         WireType::Varint => {
-            decoder.charge(size_of::<E>())?;
-            values.extend(read_value::<E>(tag.field_number(), decoder, unknown)?);
+            decoder.charge(values.cost())?;
+            if let Some(value) = read_value::<E>(tag.field_number(), decoder, unknown)? {
+                values.push(value);
+            }
             Ok(())
         }
         WireType::LengthDelimited => decoder.read_packed(|payload, packed| {
             let count = packed_count::<ClosedEnum<E>>(payload);
-            packed.charge(count.saturating_mul(size_of::<E>()))?;
+            packed.charge(count.saturating_mul(values.cost()))?;
             values.reserve(count);
             while !packed.is_empty() {
-                values.extend(read_value::<E>(tag.field_number(), packed, unknown)?);
+                if let Some(value) = read_value::<E>(tag.field_number(), packed, unknown)? {
+                    values.push(value);
+                }
             }
             Ok(())
         }),

@@ -209,26 +209,66 @@ impl<K: Ord, V> MapContainer<K, V> for BTreeMap<K, V> {
     }
 }
 
+/// The entries of a map field as encoding reads them: an owned map, or
+/// a view's [`MapView`](crate::MapView), which reads each entry from its
+/// input as it is visited.
+pub trait MapEntries<K, V> {
+    /// Whether there is no entry.
+    fn is_empty(&self) -> bool;
+    /// Visits one entry per key: in ascending key order when `sorted` (a
+    /// deterministic encode), otherwise in the container's own order.
+    fn visit(&self, sorted: bool, f: impl FnMut(&K, &V));
+}
+
+#[cfg(feature = "std")]
+impl<K: Ord + Eq + Hash, V, H: BuildHasher> MapEntries<K, V> for HashMap<K, V, H> {
+    #[inline]
+    fn is_empty(&self) -> bool {
+        HashMap::is_empty(self)
+    }
+
+    #[inline]
+    fn visit(&self, sorted: bool, mut f: impl FnMut(&K, &V)) {
+        if sorted {
+            let mut entries: Vec<(&K, &V)> = self.iter().collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            for (key, value) in entries {
+                f(key, value);
+            }
+        } else {
+            for (key, value) in self {
+                f(key, value);
+            }
+        }
+    }
+}
+
+impl<K: Ord, V> MapEntries<K, V> for BTreeMap<K, V> {
+    #[inline]
+    fn is_empty(&self) -> bool {
+        BTreeMap::is_empty(self)
+    }
+
+    /// Always in ascending key order.
+    #[inline]
+    fn visit(&self, _sorted: bool, mut f: impl FnMut(&K, &V)) {
+        for (key, value) in self {
+            f(key, value);
+        }
+    }
+}
+
 /// Visits the entries of `map` in its own order, or in ascending key
 /// order when the encode is deterministic. Both passes of an encode call
 /// this with the same cache, so they visit entries in the same order.
 #[inline]
-pub(crate) fn for_each_entry<'m, K: Ord + 'm, V: 'm, C: MapContainer<K, V>>(
-    map: &'m C,
+pub(crate) fn for_each_entry<K, V, C: MapEntries<K, V> + ?Sized>(
+    map: &C,
     cache: &mut SizeCache,
-    mut f: impl FnMut(&'m K, &'m V, &mut SizeCache),
+    mut f: impl FnMut(&K, &V, &mut SizeCache),
 ) {
-    if cache.deterministic() && !C::ORDERED {
-        let mut entries: Vec<(&K, &V)> = map.entries().collect();
-        entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        for (key, value) in entries {
-            f(key, value, cache);
-        }
-    } else {
-        for (key, value) in map.entries() {
-            f(key, value, cache);
-        }
-    }
+    let sorted = cache.deterministic();
+    map.visit(sorted, |key, value| f(key, value, cache));
 }
 
 /// Size of a map field; records each entry's length.
@@ -236,7 +276,7 @@ pub fn size<K, V, C>(field_number: u32, map: &C, cache: &mut SizeCache) -> usize
 where
     K: ScalarType<Value: Ord>,
     V: MapValue,
-    C: MapContainer<K::Value, V::Value>,
+    C: MapEntries<K::Value, V::Value> + ?Sized,
 {
     // Each entry is a nested message one level down, as decoding counts it;
     // entries are siblings, so one level covers them all.
@@ -260,7 +300,7 @@ pub fn write<K, V, C>(field_number: u32, map: &C, cache: &mut SizeCache, encoder
 where
     K: ScalarType<Value: Ord>,
     V: MapValue,
-    C: MapContainer<K::Value, V::Value>,
+    C: MapEntries<K::Value, V::Value> + ?Sized,
 {
     for_each_entry(map, cache, |key, value, cache| {
         encoder.put_tag(field_number, WireType::LengthDelimited);
@@ -286,6 +326,25 @@ where
 {
     decoder.check_wire_type(tag, WireType::LengthDelimited)?;
     decoder.charge(size_of::<K::Value>() + size_of::<V::Value>())?;
+    if let Some((key, value)) = read_entry::<K, V>(tag, decoder, unknown)? {
+        map.insert_entry(key, value);
+    }
+    Ok(())
+}
+
+/// Reads one entry, whose key `tag` was just read: `None` for an entry
+/// whose value is a closed-enum number the schema does not declare, which
+/// goes whole to `unknown` instead.
+pub(crate) fn read_entry<'a, K, V>(
+    tag: Tag,
+    decoder: &mut Decoder<'a>,
+    unknown: &mut impl UnknownSink<'a>,
+) -> Result<Option<(K::Value, V::Value)>, DecodeError>
+where
+    K: DecodeScalar<'a>,
+    V: MergeMapValue<'a>,
+{
+    decoder.check_wire_type(tag, WireType::LengthDelimited)?;
     let entry_start = decoder.remaining_slice();
     let mut key = K::Value::default();
     let mut value = V::Value::default();
@@ -304,19 +363,18 @@ where
         Ok(known)
     })?;
     if known {
-        map.insert_entry(key, value);
-    } else {
-        // The entry is kept whole under a canonical key, as C++ does.
-        let consumed = entry_start.len() - decoder.remaining();
-        let mut key_buf = [0u8; 5];
-        let mut encoder = Encoder::from_slice(&mut key_buf);
-        encoder.put_tag(tag.field_number(), WireType::LengthDelimited);
-        let key_len = encoder.position();
-        decoder.charge(unknown.cost_of_written(key_len + consumed))?;
-        let mut field = Vec::with_capacity(key_len + consumed);
-        field.extend_from_slice(&key_buf[..key_len]);
-        field.extend_from_slice(&entry_start[..consumed]);
-        unknown.push_written(field);
+        return Ok(Some((key, value)));
     }
-    Ok(())
+    // The entry is kept whole under a canonical key, as C++ does.
+    let consumed = entry_start.len() - decoder.remaining();
+    let mut key_buf = [0u8; 5];
+    let mut encoder = Encoder::from_slice(&mut key_buf);
+    encoder.put_tag(tag.field_number(), WireType::LengthDelimited);
+    let key_len = encoder.position();
+    decoder.charge(unknown.cost_of_written(key_len + consumed))?;
+    let mut field = Vec::with_capacity(key_len + consumed);
+    field.extend_from_slice(&key_buf[..key_len]);
+    field.extend_from_slice(&entry_start[..consumed]);
+    unknown.push_written(field);
+    Ok(None)
 }

@@ -1,6 +1,7 @@
 //! Field helpers for message-typed fields, length-prefixed or delimited
 //! (group) encoded.
 
+use super::repeated::Elements;
 use crate::error::DecodeError;
 use crate::message::{Encodable, Mergeable};
 use crate::message_field::MessageField;
@@ -139,13 +140,11 @@ pub fn new_boxed<'a, M: Mergeable<'a>>(decoder: &mut Decoder<'a>) -> Result<Box<
 #[inline]
 pub fn size_repeated<M: Encodable>(
     field_number: u32,
-    messages: &[M],
+    messages: &(impl Elements<M> + ?Sized),
     cache: &mut SizeCache,
 ) -> usize {
     let mut total = 0;
-    for message in messages {
-        total += size(field_number, message, cache);
-    }
+    messages.each(|message| total += size(field_number, message, cache));
     total
 }
 
@@ -153,13 +152,11 @@ pub fn size_repeated<M: Encodable>(
 #[inline]
 pub fn write_repeated<M: Encodable>(
     field_number: u32,
-    messages: &[M],
+    messages: &(impl Elements<M> + ?Sized),
     cache: &mut SizeCache,
     encoder: &mut Encoder<'_>,
 ) {
-    for message in messages {
-        write(field_number, message, cache, encoder);
-    }
+    messages.each(|message| write(field_number, message, cache, encoder));
 }
 
 /// Merges one element of a repeated message field: appends it.
@@ -277,13 +274,11 @@ pub fn merge_group_field<'a, M: Mergeable<'a>, P: ProtoBox<M>>(
 #[inline]
 pub fn size_repeated_group<M: Encodable>(
     field_number: u32,
-    messages: &[M],
+    messages: &(impl Elements<M> + ?Sized),
     cache: &mut SizeCache,
 ) -> usize {
     let mut total = 0;
-    for message in messages {
-        total += size_group(field_number, message, cache);
-    }
+    messages.each(|message| total += size_group(field_number, message, cache));
     total
 }
 
@@ -291,13 +286,11 @@ pub fn size_repeated_group<M: Encodable>(
 #[inline]
 pub fn write_repeated_group<M: Encodable>(
     field_number: u32,
-    messages: &[M],
+    messages: &(impl Elements<M> + ?Sized),
     cache: &mut SizeCache,
     encoder: &mut Encoder<'_>,
 ) {
-    for message in messages {
-        write_group(field_number, message, cache, encoder);
-    }
+    messages.each(|message| write_group(field_number, message, cache, encoder));
 }
 
 /// Merges one element of a repeated group-encoded field: appends it.

@@ -12,12 +12,71 @@ use alloc::vec::Vec;
 
 use super::types::{DecodeScalar, Packable, ScalarType};
 
+/// The elements of a repeated field as encoding reads them: an owned
+/// field's vector, or a view's [`RepeatedView`](crate::RepeatedView),
+/// which reads each element from its input as it is visited.
+pub trait Elements<T> {
+    /// How many elements there are.
+    fn count(&self) -> usize;
+    /// Visits the elements in order.
+    fn each(&self, f: impl FnMut(&T));
+    /// The elements as a slice, where they are stored as one (owned
+    /// fields): the back-to-front writer then visits them last first.
+    fn as_slice(&self) -> Option<&[T]>;
+}
+
+impl<T> Elements<T> for [T] {
+    #[inline]
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    #[inline]
+    fn each(&self, f: impl FnMut(&T)) {
+        self.iter().for_each(f);
+    }
+
+    #[inline]
+    fn as_slice(&self) -> Option<&[T]> {
+        Some(self)
+    }
+}
+
+impl<T> Elements<T> for Vec<T> {
+    #[inline]
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    #[inline]
+    fn each(&self, f: impl FnMut(&T)) {
+        self.iter().for_each(f);
+    }
+
+    #[inline]
+    fn as_slice(&self) -> Option<&[T]> {
+        Some(self)
+    }
+}
+
 /// Length of the packed payload of `values`, without key and prefix.
 #[inline]
-pub(crate) fn packed_payload_len<S: Packable>(values: &[S::Value]) -> usize {
+pub(crate) fn packed_payload_len<S: Packable>(
+    values: &(impl Elements<S::Value> + ?Sized),
+) -> usize {
+    values_len::<S>(values)
+}
+
+/// Length of the values of `values`, keys and prefixes not included.
+#[inline]
+fn values_len<S: ScalarType>(values: &(impl Elements<S::Value> + ?Sized)) -> usize {
     match S::FIXED_SIZE {
-        Some(size) => size * values.len(),
-        None => values.iter().map(S::encoded_len).sum(),
+        Some(size) => size * values.count(),
+        None => {
+            let mut len = 0;
+            values.each(|value| len += S::encoded_len(value));
+            len
+        }
     }
 }
 
@@ -26,10 +85,10 @@ pub(crate) fn packed_payload_len<S: Packable>(values: &[S::Value]) -> usize {
 #[inline]
 pub fn size_packed<S: Packable>(
     field_number: u32,
-    values: &[S::Value],
+    values: &(impl Elements<S::Value> + ?Sized),
     cache: &mut SizeCache,
 ) -> usize {
-    if values.is_empty() {
+    if values.count() == 0 {
         return 0;
     }
     let payload = packed_payload_len::<S>(values);
@@ -43,45 +102,42 @@ pub fn size_packed<S: Packable>(
 #[inline]
 pub fn write_packed<S: Packable>(
     field_number: u32,
-    values: &[S::Value],
+    values: &(impl Elements<S::Value> + ?Sized),
     cache: &mut SizeCache,
     encoder: &mut Encoder<'_>,
 ) {
-    if values.is_empty() {
+    if values.count() == 0 {
         return;
     }
     let payload = match S::FIXED_SIZE {
-        Some(size) => size * values.len(),
+        Some(size) => size * values.count(),
         None => cache.next_size(),
     };
     encoder.put_tag(field_number, WireType::LengthDelimited);
     encoder.put_varint(payload as u64);
-    for value in values {
-        S::encode(value, encoder);
-    }
+    values.each(|value| S::encode(value, encoder));
 }
 
 /// Size of an expanded field: a key per value.
 #[inline]
-pub fn size_expanded<S: ScalarType>(field_number: u32, values: &[S::Value]) -> usize {
-    let values_len: usize = match S::FIXED_SIZE {
-        Some(size) => size * values.len(),
-        None => values.iter().map(S::encoded_len).sum(),
-    };
-    tag_len(field_number) * values.len() + values_len
+pub fn size_expanded<S: ScalarType>(
+    field_number: u32,
+    values: &(impl Elements<S::Value> + ?Sized),
+) -> usize {
+    tag_len(field_number) * values.count() + values_len::<S>(values)
 }
 
 /// Writes an expanded field: a key before every value.
 #[inline]
 pub fn write_expanded<S: ScalarType>(
     field_number: u32,
-    values: &[S::Value],
+    values: &(impl Elements<S::Value> + ?Sized),
     encoder: &mut Encoder<'_>,
 ) {
-    for value in values {
+    values.each(|value| {
         encoder.put_tag(field_number, S::WIRE_TYPE);
         S::encode(value, encoder);
-    }
+    });
 }
 
 /// Merges a repeated packable field: appends one value, or a packed run.

@@ -1,11 +1,6 @@
 //! Copying a view's values into the owned message's types.
 
-use alloc::collections::BTreeMap;
 use alloc::{borrow::ToOwned, string::String, vec::Vec};
-#[cfg(feature = "std")]
-use core::hash::{BuildHasher, Hash};
-#[cfg(feature = "std")]
-use std::collections::HashMap;
 
 use bytes::Bytes;
 
@@ -132,38 +127,5 @@ where
                 Err(error) => Err(error),
             },
         }
-    }
-}
-
-#[cfg(feature = "std")]
-impl<K, V, KO, VO, S> ToOwnedValue<HashMap<KO, VO, S>> for super::MapView<K, V>
-where
-    K: ToOwnedValue<KO> + Ord,
-    V: ToOwnedValue<VO>,
-    KO: Eq + Hash,
-    S: BuildHasher + Default,
-{
-    fn to_owned_value(&self) -> Result<HashMap<KO, VO, S>, DecodeError> {
-        let mut map = HashMap::with_capacity_and_hasher(self.raw_len(), S::default());
-        // In input order, so a key seen twice keeps its last value.
-        for (key, value) in self.raw_entries() {
-            map.insert(key.to_owned_value()?, value.to_owned_value()?);
-        }
-        Ok(map)
-    }
-}
-
-impl<K, V, KO, VO> ToOwnedValue<BTreeMap<KO, VO>> for super::MapView<K, V>
-where
-    K: ToOwnedValue<KO> + Ord,
-    V: ToOwnedValue<VO>,
-    KO: Ord,
-{
-    fn to_owned_value(&self) -> Result<BTreeMap<KO, VO>, DecodeError> {
-        let mut map = BTreeMap::new();
-        for (key, value) in self.raw_entries() {
-            map.insert(key.to_owned_value()?, value.to_owned_value()?);
-        }
-        Ok(map)
     }
 }

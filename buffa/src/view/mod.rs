@@ -4,9 +4,13 @@
 //! `Foo` gets a `FooView<'a>` beside it with the same field names, which
 //! [`MessageView::decode_view`] fills from a byte slice: strings are
 //! `&'a str` and bytes `&'a [u8]` pointing into the input, sub-messages
-//! are views stored in place (boxed only where the schema recurses), and
-//! unknown fields are spans of the input ([`UnknownFieldsView`]). Only
-//! repeated and map fields allocate, one growing container each.
+//! are views stored in place (boxed only where the schema recurses),
+//! repeated and map fields are sequences over the input
+//! ([`RepeatedView`], [`MapView`]) that read their elements when
+//! iterated, and unknown fields are spans of the input
+//! ([`UnknownFieldsView`]). Decoding a view allocates nothing but boxes
+//! for recursive sub-messages, unknown fields and (rarely) the runs of a
+//! field whose occurrences are split.
 //!
 //! Fields covered by the lazy rules (`Config::lazy_views_in`) are
 //! [`LazyField`]s and [`LazyRepeated`]s: decoding skips their payloads by
@@ -14,7 +18,9 @@
 
 mod convert;
 mod lazy;
-mod map;
+pub(crate) mod map;
+mod occurrences;
+pub(crate) mod repeated;
 mod unknown;
 
 use alloc::vec::Vec;
@@ -29,7 +35,8 @@ use crate::wire::SizeCache;
 
 pub use convert::ToOwnedValue;
 pub use lazy::{LazyField, LazyRepeated};
-pub use map::MapView;
+pub use map::{MapIter, MapView, RawEntries};
+pub use repeated::{Delimited, Iter, RepeatedView, ViewElement};
 pub use unknown::UnknownFieldsView;
 
 /// A borrowed view of a message, decoded from bytes that live for `'a`.

@@ -93,6 +93,24 @@ impl<'a> Decoder<'a> {
         decoder
     }
 
+    /// A decoder over bytes a decode has already checked (the runs of a
+    /// view's repeated field, read again when iterated): no nesting or
+    /// allocation limit applies, since the check that let them in
+    /// enforced both.
+    pub(crate) fn checked(input: &'a [u8]) -> Decoder<'a> {
+        let mut decoder = Decoder::any_length(input, &DecodeOptions::new());
+        decoder.depth_remaining = u32::MAX;
+        decoder.recursion_limit = u32::MAX;
+        decoder
+    }
+
+    /// The whole input the cursor reads from (for a nested message, the
+    /// outermost input, not the nested payload).
+    #[inline]
+    pub(crate) fn input(&self) -> &'a [u8] {
+        self.input
+    }
+
     /// The recursion limit in force.
     #[inline]
     pub(crate) fn recursion_limit(&self) -> u32 {

@@ -33,10 +33,11 @@ fn main() -> Result<(), buffa::DecodeError> {
 
     let start = Instant::now();
     let body = view.body.get()?;
+    let first = body.sections.first().map(|section| section.heading);
     println!(
         "body on demand: {} sections, the first {:?}, in {:?}",
         body.sections.len(),
-        body.sections[0].heading,
+        first,
         start.elapsed()
     );
 

@@ -69,7 +69,7 @@ fn protocs_groups_decode_owned_and_viewed() {
     assert_eq!(decoded, sample_settings());
     assert_eq!((decoded.window.start(), decoded.window.end()), (-5, 100));
     let view = SettingsView::decode_view(&bytes).unwrap();
-    assert_eq!(view.stage[0].label(), "warm-up");
+    assert_eq!(view.stage.get(0).unwrap().label(), "warm-up");
     assert_eq!(view.encode_to_vec(), bytes);
     assert_eq!(view.to_owned_message().unwrap(), sample_settings());
 }

@@ -118,48 +118,52 @@ fn recursion_limit_for_groups() {
     assert!(accepted > 0 && refused > 0);
 }
 
-/// The allocation budget charges a view's repeated fields, map entries and
-/// lazy elements per element (a slice or a scalar; string contents are
-/// borrowed, not charged): decoding fits in exactly that many bytes and
-/// fails one byte short.
+/// A view's repeated and map fields allocate nothing, so the allocation
+/// budget charges them nothing: an eager view of 500 numbers, strings,
+/// map entries or sub-messages decodes under a budget of zero bytes. A
+/// lazy repeated field keeps a slice per element, which the budget
+/// charges exactly: decoding fits in that many bytes and fails one byte
+/// short.
 #[test]
-fn allocation_limit_applies_to_view_containers() {
+fn allocation_limit_charges_what_views_allocate() {
     use std::mem::size_of;
     const N: usize = 500;
-    fn exact<'a, V: MessageView<'a>>(bytes: &'a [u8], cost: usize) {
-        let options = |limit| DecodeOptions::new().with_allocation_limit(Some(limit));
-        V::decode_view_with_options(bytes, &options(cost)).unwrap();
-        let error = V::decode_view_with_options(bytes, &options(cost - 1)).unwrap_err();
-        assert_eq!(
-            error.kind(),
-            &DecodeErrorKind::AllocationLimitExceeded { limit: cost - 1 }
-        );
+    let options = |limit| DecodeOptions::new().with_allocation_limit(Some(limit));
+    fn free<'a, V: MessageView<'a>>(bytes: &'a [u8]) {
+        let nothing = DecodeOptions::new().with_allocation_limit(Some(0));
+        V::decode_view_with_options(bytes, &nothing).unwrap();
     }
     let ints = prost::Message::encode_to_vec(&p::Packed {
         f_int32: (0..N as i32).collect(),
         ..Default::default()
     });
-    exact::<e::PackedView>(&ints, N * size_of::<i32>());
-    exact::<l::PackedView>(&ints, N * size_of::<i32>());
+    free::<e::PackedView>(&ints);
+    free::<l::PackedView>(&ints);
     let strings = vec!["some text".to_owned(); N];
     let strings = prost::Message::encode_to_vec(&p::Packed {
         f_string: strings,
         ..Default::default()
     });
-    exact::<e::PackedView>(&strings, N * size_of::<&str>());
+    free::<e::PackedView>(&strings);
     let map = (0..N as i32).map(|k| (k, -k)).collect();
     let map = prost::Message::encode_to_vec(&p::Maps {
         int32_int32: map,
         ..Default::default()
     });
-    exact::<e::MapsView>(&map, N * 2 * size_of::<i32>());
+    free::<e::MapsView>(&map);
     let children = vec![p::Nested::default(); N];
     let children = prost::Message::encode_to_vec(&p::Nested {
         children,
         ..Default::default()
     });
-    exact::<e::NestedView>(&children, N * size_of::<e::NestedView>());
-    exact::<l::NestedView>(&children, N * size_of::<&[u8]>());
+    free::<e::NestedView>(&children);
+    let cost = N * size_of::<&[u8]>();
+    l::NestedView::decode_view_with_options(&children, &options(cost)).unwrap();
+    let error = l::NestedView::decode_view_with_options(&children, &options(cost - 1)).unwrap_err();
+    assert_eq!(
+        error.kind(),
+        &DecodeErrorKind::AllocationLimitExceeded { limit: cost - 1 }
+    );
 }
 
 /// A lazy field read later (directly, by `to_owned_message` or by an
@@ -168,8 +172,8 @@ fn allocation_limit_applies_to_view_containers() {
 #[test]
 fn lazy_reads_keep_the_allocation_budget() {
     let value = p::Everything {
-        packed: Some(p::Packed {
-            f_int32: (0..100_000).collect(),
+        nested: Some(p::Nested {
+            children: vec![p::Nested::default(); 100_000],
             ..Default::default()
         }),
         ..Default::default()
@@ -186,11 +190,11 @@ fn lazy_reads_keep_the_allocation_budget() {
         e::Everything::decode_with_options(&bytes, &budget).unwrap_err()
     ));
     let view = l::EverythingView::decode_view_with_options(&bytes, &budget).unwrap();
-    assert!(exceeded(view.packed.get().unwrap_err()));
+    assert!(exceeded(view.nested.get().unwrap_err()));
     assert!(exceeded(view.to_owned_message().unwrap_err()));
     // Without a budget the same view reads in full.
     let view = l::EverythingView::decode_view(&bytes).unwrap();
-    assert_eq!(view.packed.get().unwrap().f_int32.len(), 100_000);
+    assert_eq!(view.nested.get().unwrap().children.len(), 100_000);
 }
 
 /// Merging more input into a lazy view under looser limits does not

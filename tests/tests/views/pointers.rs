@@ -3,6 +3,10 @@
 //! fields, oneof members and map entries.
 
 use super::*;
+use buffa::__private::DecodeScalar;
+use buffa::__private::map::MergeMapValue;
+use buffa::RepeatedView;
+use buffa::views::ViewElement;
 
 trait Strings<'a> {
     fn strings(&self, out: &mut Vec<&'a [u8]>);
@@ -26,13 +30,17 @@ impl<'a, T: Strings<'a>> Strings<'a> for Option<T> {
     }
 }
 
-impl<'a, T: Strings<'a>> Strings<'a> for Vec<T> {
+impl<'a, E: ViewElement<'a, Value: Strings<'a>>> Strings<'a> for RepeatedView<'a, E> {
     fn strings(&self, out: &mut Vec<&'a [u8]>) {
         self.iter().for_each(|v| v.strings(out));
     }
 }
 
-impl<'a, K: Strings<'a>, V: Strings<'a>> Strings<'a> for MapView<K, V> {
+impl<'a, K, V> Strings<'a> for MapView<'a, K, V>
+where
+    K: DecodeScalar<'a, Value: Strings<'a> + PartialEq>,
+    V: MergeMapValue<'a, Value: Strings<'a>>,
+{
     fn strings(&self, out: &mut Vec<&'a [u8]>) {
         for (key, value) in self.raw_entries() {
             key.strings(out);

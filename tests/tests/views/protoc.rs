@@ -144,10 +144,10 @@ fn unittest_messages_read_and_write_like_protoc() {
         MAP_TEXT,
     );
     let view = view_of::<u::TestMap>(&written).unwrap();
-    assert_eq!(view.map_string_string.get(&"k"), Some(&"v"));
+    assert_eq!(view.map_string_string.get(&"k"), Some("v"));
     assert_eq!(
         view.map_int32_int32.iter().collect::<Vec<_>>(),
-        [(&-3, &4), (&1, &2)]
+        [(-3, 4), (1, 2)]
     );
     same(protoc_agrees::<edition_unittest::TestAllTypes>(
         &unittest,
