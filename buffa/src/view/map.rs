@@ -349,3 +349,79 @@ where
 {
     field.merge(tag, decoder, unknown)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::vec;
+    use std::vec::Vec;
+
+    use super::*;
+    use crate::encoding::types::{BorrowedStr, Int32};
+    use crate::options::DecodeOptions;
+
+    /// The encoding of map field 1 holding `entries` in this order.
+    fn encode(entries: &[(&str, i32)]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (key, value) in entries {
+            let mut entry = vec![0x0a, key.len() as u8];
+            entry.extend_from_slice(key.as_bytes());
+            entry.extend([0x10, *value as u8]);
+            out.extend([0x0a, entry.len() as u8]);
+            out.extend(entry);
+        }
+        out
+    }
+
+    fn view(bytes: &[u8]) -> MapView<'_, BorrowedStr<'_>, Int32> {
+        let mut map = MapView::default();
+        let mut decoder = Decoder::new(bytes, &DecodeOptions::new()).unwrap();
+        while let Some(tag) = decoder.read_tag().unwrap() {
+            map.merge(tag, &mut decoder, &mut DiscardUnknown).unwrap();
+        }
+        map
+    }
+
+    #[test]
+    fn the_last_entry_of_a_key_wins() {
+        let bytes = encode(&[("b", 1), ("a", 2), ("b", 3), ("c", 4), ("a", 5)]);
+        let map = view(&bytes);
+        assert_eq!(map.get(&"a"), Some(5));
+        assert_eq!(map.get(&"b"), Some(3));
+        assert_eq!(map.get(&"z"), None);
+        assert!(map.contains_key(&"c") && !map.contains_key(&"z"));
+        assert_eq!(
+            map.iter().collect::<Vec<_>>(),
+            [("a", 5), ("b", 3), ("c", 4)]
+        );
+        assert_eq!((map.len(), map.raw_len()), (3, 5));
+        assert_eq!(map.raw_entries().count(), 5);
+    }
+
+    #[test]
+    fn ascending_entries_are_yielded_as_read() {
+        let bytes = encode(&[("a", 1), ("b", 2), ("c", 3)]);
+        let map = view(&bytes);
+        assert!(matches!(map.iter().0, Order::Read(_)));
+        assert_eq!(
+            map.iter().collect::<Vec<_>>(),
+            [("a", 1), ("b", 2), ("c", 3)]
+        );
+        assert_eq!(map.len(), 3);
+        // A repeated key is not ascending: the entries are sorted.
+        let bytes = encode(&[("a", 1), ("a", 2)]);
+        let map = view(&bytes);
+        assert!(matches!(map.iter().0, Order::Sorted(_)));
+        assert_eq!(map.iter().collect::<Vec<_>>(), [("a", 2)]);
+        assert_eq!((map.len(), map.raw_len()), (1, 2));
+    }
+
+    #[test]
+    fn equal_maps_compare_equal_however_written() {
+        let (one, two) = (
+            encode(&[("a", 1), ("b", 2)]),
+            encode(&[("b", 2), ("a", 9), ("a", 1)]),
+        );
+        assert_eq!(view(&one), view(&two));
+        assert_ne!(view(&one), view(&encode(&[("a", 1)])));
+    }
+}

@@ -175,3 +175,102 @@ impl<'a> Walk<'_, 'a> {
         &mut self.decoder
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::vec::Vec;
+
+    use super::*;
+
+    /// Records every occurrence of field 1 (a varint) in `input`, at the
+    /// top level and inside groups, as a view's merge would: each with
+    /// the range of its key and value. Returns the runs and the values a
+    /// walk reads back.
+    fn record_all<'a>(occurrences: &mut Occurrences<'a>, input: &'a [u8], ranges: &[Range<usize>]) {
+        let mut decoder = Decoder::new(input, &DecodeOptions::new()).unwrap();
+        for range in ranges {
+            occurrences.record(1, range.clone(), &mut decoder).unwrap();
+        }
+    }
+
+    fn values(occurrences: &Occurrences<'_>) -> Vec<u64> {
+        let mut walk = occurrences.walk();
+        let mut values = Vec::new();
+        while walk.next_key().is_some() {
+            values.push(walk.decoder().read_varint().unwrap());
+        }
+        values
+    }
+
+    #[test]
+    fn adjacent_occurrences_and_other_fields_between_make_one_run() {
+        // 1: 7, 1: 8, 2: 9, 1: 10
+        let input = [0x08, 7, 0x08, 8, 0x10, 9, 0x08, 10];
+        let mut occurrences = Occurrences::default();
+        record_all(&mut occurrences, &input, &[0..2, 2..4, 6..8]);
+        assert_eq!(occurrences.runs().collect::<Vec<_>>(), [&input[..]]);
+        assert_eq!(values(&occurrences), [7, 8, 10]);
+    }
+
+    #[test]
+    fn occurrences_in_two_groups_make_two_runs() {
+        // group 3 { 1: 7 } group 3 { 1: 8 }: the bytes between the two
+        // occurrences end a group, so they do not continue one message.
+        let input = [0x1b, 0x08, 7, 0x1c, 0x1b, 0x08, 8, 0x1c];
+        let mut occurrences = Occurrences::default();
+        record_all(&mut occurrences, &input, &[1..3, 5..7]);
+        assert_eq!(
+            occurrences.runs().collect::<Vec<_>>(),
+            [&input[1..3], &input[5..7]]
+        );
+        assert_eq!(values(&occurrences), [7, 8]);
+    }
+
+    #[test]
+    fn occurrences_in_two_sub_messages_make_two_runs() {
+        // 2: { 1: 7 } 2: { 1: 8 }: the bytes between skip the second
+        // payload whole, past the occurrence.
+        let input = [0x12, 2, 0x08, 7, 0x12, 2, 0x08, 8];
+        let mut occurrences = Occurrences::default();
+        record_all(&mut occurrences, &input, &[2..4, 6..8]);
+        assert_eq!(occurrences.runs().count(), 2);
+        assert_eq!(values(&occurrences), [7, 8]);
+    }
+
+    #[test]
+    fn an_occurrence_of_the_field_between_splits_the_run() {
+        // 1: 7, 1: 8 (not recorded: another context's), 1: 9
+        let input = [0x08, 7, 0x08, 8, 0x08, 9];
+        let mut occurrences = Occurrences::default();
+        record_all(&mut occurrences, &input, &[0..2, 4..6]);
+        assert_eq!(occurrences.runs().count(), 2);
+        assert_eq!(values(&occurrences), [7, 9]);
+    }
+
+    #[test]
+    fn another_input_or_an_earlier_position_starts_a_run() {
+        let first = [0x08, 1, 0x08, 2];
+        let second = [0x08, 3];
+        let mut occurrences = Occurrences::default();
+        record_all(&mut occurrences, &first, &[0..2, 2..4]);
+        record_all(&mut occurrences, &second, &[0..2]);
+        // The first input again, from its start: a second pass.
+        record_all(&mut occurrences, &first, &[0..2]);
+        assert_eq!(occurrences.runs().count(), 3);
+        assert_eq!(values(&occurrences), [1, 2, 3, 1]);
+    }
+
+    #[test]
+    fn a_split_run_is_charged_to_the_budget() {
+        let input = [0x12, 2, 0x08, 7, 0x12, 2, 0x08, 8];
+        let options = DecodeOptions::new().with_allocation_limit(Some(0));
+        let mut decoder = Decoder::new(&input, &options).unwrap();
+        let mut occurrences = Occurrences::default();
+        occurrences.record(1, 2..4, &mut decoder).unwrap();
+        let error = occurrences.record(1, 6..8, &mut decoder).unwrap_err();
+        assert!(matches!(
+            error.kind(),
+            crate::DecodeErrorKind::AllocationLimitExceeded { .. }
+        ));
+    }
+}

@@ -539,3 +539,79 @@ pub fn merge<'a, E: ViewElement<'a>>(
 ) -> Result<(), DecodeError> {
     field.merge(tag, decoder, unknown)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::vec;
+    use std::vec::Vec;
+
+    use super::*;
+    use crate::options::DecodeOptions;
+    use crate::unknown_fields::DiscardUnknown;
+
+    fn view<'a, E: ViewElement<'a>>(bytes: &'a [u8]) -> RepeatedView<'a, E> {
+        let mut field = RepeatedView::default();
+        let mut decoder = Decoder::new(bytes, &DecodeOptions::new()).unwrap();
+        while let Some(tag) = decoder.read_tag().unwrap() {
+            if tag.field_number() == 1 {
+                field.merge(tag, &mut decoder, &mut DiscardUnknown).unwrap();
+            } else {
+                decoder.skip_field(tag).unwrap();
+            }
+        }
+        field
+    }
+
+    #[test]
+    fn packed_and_expanded_occurrences_read_in_order() {
+        // 1: [1, 300] packed, 2: 5, 1: 7, 1: [-1] packed (sint32 zigzag).
+        let bytes = [0x0a, 3, 2, 0xd8, 0x04, 0x10, 5, 0x08, 14, 0x0a, 1, 1];
+        let field = view::<SInt32>(&bytes);
+        assert_eq!(field.len(), 4);
+        assert_eq!(field, [1, 300, 7, -1]);
+        assert_eq!(field.iter().len(), 4);
+        assert_eq!(field.get(2), Some(7));
+        assert_eq!(field.get(4), None);
+        assert_eq!(field.first(), Some(1));
+        assert_eq!(field.to_vec(), vec![1, 300, 7, -1]);
+        assert_eq!(field.runs().count(), 1);
+    }
+
+    #[test]
+    fn one_packed_fixed_width_run_is_indexed_in_place() {
+        let mut bytes = vec![0x0a, 12];
+        for value in [10u32, 20, 30] {
+            bytes.extend(value.to_le_bytes());
+        }
+        let field = view::<Fixed32>(&bytes);
+        assert!(field.occurrences.single_payload().is_some());
+        assert_eq!(
+            (0..4).map(|i| field.get(i)).collect::<Vec<_>>(),
+            [Some(10), Some(20), Some(30), None]
+        );
+    }
+
+    #[test]
+    fn strings_and_errors_are_checked_when_decoded() {
+        let bytes = [0x0a, 2, b'h', b'i', 0x0a, 0];
+        let field = view::<BorrowedStr<'_>>(&bytes);
+        assert_eq!(field, ["hi", ""]);
+        // Not UTF-8: refused when the field is recorded, as the owned
+        // decode refuses it.
+        let bad = [0x0a, 1, 0xff];
+        let mut field = RepeatedView::<BorrowedStr<'_>>::default();
+        let mut decoder = Decoder::new(&bad, &DecodeOptions::new()).unwrap();
+        let tag = decoder.read_tag().unwrap().unwrap();
+        let error = field
+            .merge(tag, &mut decoder, &mut DiscardUnknown)
+            .unwrap_err();
+        assert_eq!(error.kind(), &crate::DecodeErrorKind::InvalidUtf8);
+        // A packed run cut short.
+        let bad = [0x0a, 3, 1, 0, 0];
+        let mut field = RepeatedView::<Fixed32>::default();
+        let mut decoder = Decoder::new(&bad, &DecodeOptions::new()).unwrap();
+        let tag = decoder.read_tag().unwrap().unwrap();
+        assert!(field.merge(tag, &mut decoder, &mut DiscardUnknown).is_err());
+        assert_eq!(Vec::<u32>::new(), field.to_vec());
+    }
+}
