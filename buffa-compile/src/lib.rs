@@ -25,6 +25,8 @@
 //! ([`CompileError::render`]).
 
 mod compiler;
+#[cfg(test)]
+mod corpus_cache;
 mod diagnostic;
 mod link;
 mod parse;

@@ -264,8 +264,7 @@ fn googleapis_2026_files(root: &Path) -> Vec<String> {
 #[test]
 #[ignore = "needs the googleapis tree (bash corpus/googleapis.sh --root fetches it)"]
 fn googleapis_edition_2026_files_compile_as_protoc_compiles_them() {
-    let root = PathBuf::from(std::env::var("HOME").unwrap_or_default())
-        .join(".cache/buffa/google-proto-files-6.0.1");
+    let root = support::corpus_cache::googleapis();
     let files = googleapis_2026_files(&root);
     assert!(files.len() >= 5, "googleapis' 2026 files: {files:?}");
     for file in &files {

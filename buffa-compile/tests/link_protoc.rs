@@ -201,15 +201,6 @@ fn protos_in(include: &Path, dir: &Path) -> Vec<String> {
     files
 }
 
-/// The cache of corpora the workspace's scripts fetch.
-fn cache() -> PathBuf {
-    std::env::var_os("BUFFA_CACHE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/buffa")
-        })
-}
-
 #[test]
 fn protobufs_test_protos_link_as_protoc_links_them() {
     let src = support::protobuf_src();
@@ -228,11 +219,7 @@ fn protobufs_test_protos_link_as_protoc_links_them() {
 
 #[test]
 fn conformance_protos_link_as_protoc_links_them() {
-    let root = cache().join("protobuf-33.2/package/include");
-    if !root.is_dir() {
-        println!("skipped: {} is missing", root.display());
-        return;
-    }
+    let root = support::corpus_cache::protobuf_33_include();
     let mut tally = Tally::default();
     for dir in ["conformance", "google/protobuf"] {
         for file in protos_in(&root, &root.join(dir)) {
@@ -250,7 +237,7 @@ fn conformance_protos_link_as_protoc_links_them() {
 #[test]
 #[ignore = "slow (a minute): every googleapis package through both compilers"]
 fn googleapis_links_as_protoc_links_it() {
-    let root = cache().join("google-proto-files-6.0.1");
+    let root = support::corpus_cache::googleapis();
     let mut dirs = vec![root.join("google")];
     let mut tally = Tally::default();
     while let Some(dir) = dirs.pop() {

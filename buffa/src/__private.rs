@@ -24,8 +24,10 @@ pub use crate::view::ToOwnedValue;
 
 /// Merging a view's repeated and map fields (not lazy ones).
 pub mod view {
-    pub use crate::view::map::merge as merge_map;
-    pub use crate::view::repeated::merge as merge_repeated;
+    pub use crate::view::map::{merge as merge_map, merge_closed as merge_map_closed};
+    pub use crate::view::repeated::{
+        merge as merge_repeated, merge_closed as merge_repeated_closed,
+    };
 }
 pub use crate::wire::{
     BackwardEncoder, Decoder, DiscardUnknown, Encoder, SizeCache, Tag, UnknownSink, tag_len,

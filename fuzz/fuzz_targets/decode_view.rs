@@ -4,7 +4,10 @@
 //!
 //! - the eager view accepts and rejects exactly what the owned decode does,
 //!   with the same error; an accepted view copies into the owned message
-//!   and encodes to the owned message's bytes;
+//!   and encodes to the owned message's bytes, which reads every element
+//!   of its repeated and map fields (`RepeatedView`, `MapView`: checked
+//!   when decoded, read again when iterated); its `Debug` form iterates
+//!   them once more, maps in key order;
 //! - the lazy view accepts everything the owned decode accepts, copies into
 //!   the same message and encodes to the same bytes. For an input the owned
 //!   decode rejects, decoding the lazy view or copying it must fail (the
@@ -52,6 +55,7 @@ fn check_eager(data: &[u8], expected: Option<&[u8]>) {
     let copied = view
         .to_owned_message()
         .expect("an eager view copies without decoding");
+    assert!(!format!("{view:?}").is_empty());
     assert!(
         same_values(&copied, &owned),
         "the eager view copies into a different message"

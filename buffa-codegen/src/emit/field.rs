@@ -308,11 +308,19 @@ pub fn merge_expr(field: &Field<'_>, unknown: &TokenStream) -> TokenStream {
         return quote!(__buffa::lazy::#helper(tag, &mut self.#name, decoder));
     }
     match (&field.shape, &field.value) {
-        (Shape::Map { .. }, _) if field.view => {
-            quote!(__buffa::view::merge_map(tag, &mut self.#name, decoder, #unknown))
+        // A view's sequence only sends closed-enum numbers the schema does
+        // not declare to the unknown fields; the others need no sink.
+        (Shape::Map { value, .. }, _) if field.view => match value {
+            ValueType::Enum { closed: true, .. } => {
+                quote!(__buffa::view::merge_map_closed(tag, &mut self.#name, decoder, #unknown))
+            }
+            _ => quote!(__buffa::view::merge_map(tag, &mut self.#name, decoder)),
+        },
+        (Shape::Repeated { .. }, ValueType::Enum { closed: true, .. }) if field.view => {
+            quote!(__buffa::view::merge_repeated_closed(tag, &mut self.#name, decoder, #unknown))
         }
         (Shape::Repeated { .. }, _) if field.view => {
-            quote!(__buffa::view::merge_repeated(tag, &mut self.#name, decoder, #unknown))
+            quote!(__buffa::view::merge_repeated(tag, &mut self.#name, decoder))
         }
         (Shape::Map { key, value, .. }, _) => {
             let (key, value) = (scalar_marker(*key), value_marker(value));

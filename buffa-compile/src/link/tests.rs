@@ -231,8 +231,7 @@ fn relinks_protobufs_test_protos_as_protoc_wrote_them() {
 
 #[test]
 fn relinks_protobuf_33_conformance_and_bundled_protos_as_protoc_wrote_them() {
-    let root = PathBuf::from(std::env::var("HOME").unwrap_or_default())
-        .join(".cache/buffa/protobuf-33.2/package/include");
+    let root = crate::corpus_cache::protobuf_33_include();
     let mut batches: Vec<Vec<String>> = ["conformance", "google/protobuf"]
         .iter()
         .flat_map(|dir| protos_in(&root, &root.join(dir)))
@@ -255,8 +254,7 @@ fn relinks_protobuf_33_conformance_and_bundled_protos_as_protoc_wrote_them() {
 #[test]
 #[ignore = "slow: every googleapis directory through protoc (run with --ignored)"]
 fn relinks_googleapis_as_protoc_wrote_them() {
-    let root = PathBuf::from(std::env::var("HOME").unwrap_or_default())
-        .join(".cache/buffa/google-proto-files-6.0.1");
+    let root = crate::corpus_cache::googleapis();
     let mut dirs = vec![root.join("google")];
     let mut batches = Vec::new();
     while let Some(dir) = dirs.pop() {

@@ -188,10 +188,7 @@ fn nesting_stops_at_protocs_limit() {
 #[test]
 #[ignore]
 fn parse_speed() {
-    let Some(home) = std::env::var_os("HOME") else {
-        return;
-    };
-    let root = std::path::Path::new(&home).join(".cache/buffa/google-proto-files-6.0.1/google");
+    let root = crate::corpus_cache::googleapis().join("google");
     let mut texts = Vec::new();
     let mut dirs = vec![root];
     while let Some(dir) = dirs.pop() {

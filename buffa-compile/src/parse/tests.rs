@@ -302,19 +302,9 @@ fn protobuf_test_protos_match_protoc() {
     compare_corpus(&root, &files);
 }
 
-/// A directory of the local cache of downloaded corpora, if present.
-fn cached(dir: &str) -> Option<PathBuf> {
-    let home = std::env::var_os("HOME")?;
-    let path = Path::new(&home).join(".cache/buffa").join(dir);
-    path.is_dir().then_some(path)
-}
-
 #[test]
 fn conformance_protos_match_protoc() {
-    let Some(root) = cached("protobuf-33.2/package/include") else {
-        eprintln!("protobuf 33.2 not cached; skipped");
-        return;
-    };
+    let root = crate::corpus_cache::protobuf_33_include();
     let mut files = proto_files(&root, "google/protobuf", false);
     files.extend(proto_files(&root, "conformance", false));
     compare_corpus(&root, &files);
@@ -322,10 +312,7 @@ fn conformance_protos_match_protoc() {
 
 #[test]
 fn googleapis_sample_matches_protoc() {
-    let Some(root) = cached("google-proto-files-6.0.1") else {
-        eprintln!("googleapis not cached; skipped");
-        return;
-    };
+    let root = crate::corpus_cache::googleapis();
     for dir in [
         "google/api",
         "google/rpc",
@@ -392,9 +379,7 @@ fn debug_print_locations() {
 #[test]
 #[ignore]
 fn all_of_googleapis_matches_protoc() {
-    let Some(root) = cached("google-proto-files-6.0.1") else {
-        return;
-    };
+    let root = crate::corpus_cache::googleapis();
     let mut dirs = vec![root.join("google")];
     let mut total = 0;
     while let Some(dir) = dirs.pop() {

@@ -6,6 +6,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The corpora fetched into the scripts' cache: the library's own test
+/// module, shared rather than copied.
+#[path = "../../src/corpus_cache.rs"]
+pub mod corpus_cache;
+
 /// The bytes `protoc --include_imports --descriptor_set_out` writes for
 /// `files` under `include` (with `--include_source_info` when asked), or
 /// protoc's error output when it rejects them.

@@ -207,14 +207,7 @@ impl<'a> __buffa::Mergeable<'a> for FileDescriptorSetView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.file,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            1 => __buffa::view::merge_repeated(tag, &mut self.file, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -852,70 +845,18 @@ impl<'a> __buffa::Mergeable<'a> for FileDescriptorProtoView<'a> {
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.package, decoder)
             }
-            3 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.dependency,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            3 => __buffa::view::merge_repeated(tag, &mut self.dependency, decoder),
             10 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.public_dependency,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
+                __buffa::view::merge_repeated(tag, &mut self.public_dependency, decoder)
             }
-            11 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.weak_dependency,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            11 => __buffa::view::merge_repeated(tag, &mut self.weak_dependency, decoder),
             15 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.option_dependency,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
+                __buffa::view::merge_repeated(tag, &mut self.option_dependency, decoder)
             }
-            4 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.message_type,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
-            5 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.enum_type,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
-            6 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.service,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
-            7 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.extension,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            4 => __buffa::view::merge_repeated(tag, &mut self.message_type, decoder),
+            5 => __buffa::view::merge_repeated(tag, &mut self.enum_type, decoder),
+            6 => __buffa::view::merge_repeated(tag, &mut self.service, decoder),
+            7 => __buffa::view::merge_repeated(tag, &mut self.extension, decoder),
             8 => __buffa::message::merge_field(tag, &mut self.options, decoder),
             9 => __buffa::message::merge_field(tag, &mut self.source_code_info, decoder),
             12 => {
@@ -1408,71 +1349,15 @@ impl<'a> __buffa::Mergeable<'a> for DescriptorProtoView<'a> {
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.name, decoder)
             }
-            2 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.field,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
-            6 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.extension,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
-            3 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.nested_type,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
-            4 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.enum_type,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
-            5 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.extension_range,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
-            8 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.oneof_decl,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            2 => __buffa::view::merge_repeated(tag, &mut self.field, decoder),
+            6 => __buffa::view::merge_repeated(tag, &mut self.extension, decoder),
+            3 => __buffa::view::merge_repeated(tag, &mut self.nested_type, decoder),
+            4 => __buffa::view::merge_repeated(tag, &mut self.enum_type, decoder),
+            5 => __buffa::view::merge_repeated(tag, &mut self.extension_range, decoder),
+            8 => __buffa::view::merge_repeated(tag, &mut self.oneof_decl, decoder),
             7 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-            9 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.reserved_range,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
-            10 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.reserved_name,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            9 => __buffa::view::merge_repeated(tag, &mut self.reserved_range, decoder),
+            10 => __buffa::view::merge_repeated(tag, &mut self.reserved_name, decoder),
             11 => {
                 __buffa::closed_enum::merge_optional::<
                     SymbolVisibility,
@@ -2338,17 +2223,9 @@ impl<'a> __buffa::Mergeable<'a> for ExtensionRangeOptionsView<'a> {
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
-                    &mut self.unknown_fields,
                 )
             }
-            2 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.declaration,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            2 => __buffa::view::merge_repeated(tag, &mut self.declaration, decoder),
             50 => __buffa::message::merge_field(tag, &mut self.features, decoder),
             3 => {
                 __buffa::closed_enum::merge_optional::<
@@ -4336,31 +4213,10 @@ impl<'a> __buffa::Mergeable<'a> for EnumDescriptorProtoView<'a> {
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.name, decoder)
             }
-            2 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.value,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            2 => __buffa::view::merge_repeated(tag, &mut self.value, decoder),
             3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-            4 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.reserved_range,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
-            5 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.reserved_name,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            4 => __buffa::view::merge_repeated(tag, &mut self.reserved_range, decoder),
+            5 => __buffa::view::merge_repeated(tag, &mut self.reserved_name, decoder),
             6 => {
                 __buffa::closed_enum::merge_optional::<
                     SymbolVisibility,
@@ -5152,14 +5008,7 @@ impl<'a> __buffa::Mergeable<'a> for ServiceDescriptorProtoView<'a> {
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.name, decoder)
             }
-            2 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.method,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            2 => __buffa::view::merge_repeated(tag, &mut self.method, decoder),
             3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -6908,7 +6757,6 @@ impl<'a> __buffa::Mergeable<'a> for FileOptionsView<'a> {
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
-                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -7587,7 +7435,6 @@ impl<'a> __buffa::Mergeable<'a> for MessageOptionsView<'a> {
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
-                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -8422,21 +8269,14 @@ impl<'a> __buffa::Mergeable<'a> for FieldOptionsView<'a> {
                 >(tag, &mut self.retention, decoder, &mut self.unknown_fields)
             }
             19 => {
-                __buffa::view::merge_repeated(
+                __buffa::view::merge_repeated_closed(
                     tag,
                     &mut self.targets,
                     decoder,
                     &mut self.unknown_fields,
                 )
             }
-            20 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.edition_defaults,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            20 => __buffa::view::merge_repeated(tag, &mut self.edition_defaults, decoder),
             21 => __buffa::message::merge_field(tag, &mut self.features, decoder),
             22 => __buffa::message::merge_field(tag, &mut self.feature_support, decoder),
             999 => {
@@ -8444,7 +8284,6 @@ impl<'a> __buffa::Mergeable<'a> for FieldOptionsView<'a> {
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
-                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -9767,7 +9606,6 @@ impl<'a> __buffa::Mergeable<'a> for OneofOptionsView<'a> {
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
-                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -10188,7 +10026,6 @@ impl<'a> __buffa::Mergeable<'a> for EnumOptionsView<'a> {
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
-                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -10564,7 +10401,6 @@ impl<'a> __buffa::Mergeable<'a> for EnumValueOptionsView<'a> {
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
-                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -10877,7 +10713,6 @@ impl<'a> __buffa::Mergeable<'a> for ServiceOptionsView<'a> {
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
-                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -11244,7 +11079,6 @@ impl<'a> __buffa::Mergeable<'a> for MethodOptionsView<'a> {
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
-                    &mut self.unknown_fields,
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -11786,14 +11620,7 @@ impl<'a> __buffa::Mergeable<'a> for UninterpretedOptionView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            2 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.name,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            2 => __buffa::view::merge_repeated(tag, &mut self.name, decoder),
             3 => {
                 __buffa::scalar::merge_optional::<
                     __buffa::BorrowedStr<'a>,
@@ -14112,14 +13939,7 @@ impl<'a> __buffa::Mergeable<'a> for FeatureSetDefaultsView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.defaults,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            1 => __buffa::view::merge_repeated(tag, &mut self.defaults, decoder),
             4 => {
                 __buffa::closed_enum::merge_optional::<
                     Edition,
@@ -14741,14 +14561,7 @@ impl<'a> __buffa::Mergeable<'a> for SourceCodeInfoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.location,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            1 => __buffa::view::merge_repeated(tag, &mut self.location, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -15317,22 +15130,8 @@ pub mod source_code_info {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => {
-                    __buffa::view::merge_repeated(
-                        tag,
-                        &mut self.path,
-                        decoder,
-                        &mut self.unknown_fields,
-                    )
-                }
-                2 => {
-                    __buffa::view::merge_repeated(
-                        tag,
-                        &mut self.span,
-                        decoder,
-                        &mut self.unknown_fields,
-                    )
-                }
+                1 => __buffa::view::merge_repeated(tag, &mut self.path, decoder),
+                2 => __buffa::view::merge_repeated(tag, &mut self.span, decoder),
                 3 => {
                     __buffa::scalar::merge_optional::<
                         __buffa::BorrowedStr<'a>,
@@ -15348,7 +15147,6 @@ pub mod source_code_info {
                         tag,
                         &mut self.leading_detached_comments,
                         decoder,
-                        &mut self.unknown_fields,
                     )
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -15563,14 +15361,7 @@ impl<'a> __buffa::Mergeable<'a> for GeneratedCodeInfoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.annotation,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            1 => __buffa::view::merge_repeated(tag, &mut self.annotation, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -15950,14 +15741,7 @@ pub mod generated_code_info {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => {
-                    __buffa::view::merge_repeated(
-                        tag,
-                        &mut self.path,
-                        decoder,
-                        &mut self.unknown_fields,
-                    )
-                }
+                1 => __buffa::view::merge_repeated(tag, &mut self.path, decoder),
                 2 => {
                     __buffa::scalar::merge_optional::<
                         __buffa::BorrowedStr<'a>,

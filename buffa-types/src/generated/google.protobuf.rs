@@ -838,30 +838,9 @@ impl<'a> __buffa::Mergeable<'a> for TypeView<'a> {
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.name, decoder)
             }
-            2 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.fields,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
-            3 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.oneofs,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
-            4 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.options,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            2 => __buffa::view::merge_repeated(tag, &mut self.fields, decoder),
+            3 => __buffa::view::merge_repeated(tag, &mut self.oneofs, decoder),
+            4 => __buffa::view::merge_repeated(tag, &mut self.options, decoder),
             5 => __buffa::message::merge_field(tag, &mut self.source_context, decoder),
             6 => {
                 __buffa::scalar::merge::<
@@ -1364,14 +1343,7 @@ impl<'a> __buffa::Mergeable<'a> for FieldView<'a> {
                 >(tag, &mut self.oneof_index, decoder)
             }
             8 => __buffa::scalar::merge::<__buffa::Bool>(tag, &mut self.packed, decoder),
-            9 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.options,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            9 => __buffa::view::merge_repeated(tag, &mut self.options, decoder),
             10 => {
                 __buffa::scalar::merge::<
                     __buffa::BorrowedStr<'a>,
@@ -1953,22 +1925,8 @@ impl<'a> __buffa::Mergeable<'a> for EnumView<'a> {
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.name, decoder)
             }
-            2 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.enumvalue,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
-            3 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.options,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            2 => __buffa::view::merge_repeated(tag, &mut self.enumvalue, decoder),
+            3 => __buffa::view::merge_repeated(tag, &mut self.options, decoder),
             4 => __buffa::message::merge_field(tag, &mut self.source_context, decoder),
             5 => {
                 __buffa::scalar::merge::<
@@ -2232,14 +2190,7 @@ impl<'a> __buffa::Mergeable<'a> for EnumValueView<'a> {
                 >(tag, &mut self.name, decoder)
             }
             2 => __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.number, decoder),
-            3 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.options,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            3 => __buffa::view::merge_repeated(tag, &mut self.options, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -2984,36 +2935,15 @@ impl<'a> __buffa::Mergeable<'a> for ApiView<'a> {
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.name, decoder)
             }
-            2 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.methods,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
-            3 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.options,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            2 => __buffa::view::merge_repeated(tag, &mut self.methods, decoder),
+            3 => __buffa::view::merge_repeated(tag, &mut self.options, decoder),
             4 => {
                 __buffa::scalar::merge::<
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.version, decoder)
             }
             5 => __buffa::message::merge_field(tag, &mut self.source_context, decoder),
-            6 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.mixins,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            6 => __buffa::view::merge_repeated(tag, &mut self.mixins, decoder),
             7 => {
                 __buffa::scalar::merge::<
                     __buffa::OpenEnum<Syntax>,
@@ -3499,14 +3429,7 @@ impl<'a> __buffa::Mergeable<'a> for MethodView<'a> {
                     __buffa::Bool,
                 >(tag, &mut self.response_streaming, decoder)
             }
-            6 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.options,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            6 => __buffa::view::merge_repeated(tag, &mut self.options, decoder),
             7 => {
                 __buffa::scalar::merge::<
                     __buffa::OpenEnum<Syntax>,
@@ -4565,14 +4488,7 @@ impl<'a> __buffa::Mergeable<'a> for FieldMaskView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.paths,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            1 => __buffa::view::merge_repeated(tag, &mut self.paths, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -4762,14 +4678,7 @@ impl<'a> __buffa::Mergeable<'a> for StructView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::view::merge_map(
-                    tag,
-                    &mut self.fields,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            1 => __buffa::view::merge_map(tag, &mut self.fields, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -5395,14 +5304,7 @@ impl<'a> __buffa::Mergeable<'a> for ListValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::view::merge_repeated(
-                    tag,
-                    &mut self.values,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
+            1 => __buffa::view::merge_repeated(tag, &mut self.values, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }

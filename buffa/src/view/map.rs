@@ -11,7 +11,8 @@ use core::marker::PhantomData;
 use std::collections::HashMap;
 
 use crate::encoding::map::{MapEntries, MergeMapValue, read_entry};
-use crate::encoding::types::DecodeScalar;
+use crate::encoding::types::{ClosedEnum, DecodeScalar};
+use crate::enumeration::Enumeration;
 use crate::error::DecodeError;
 use crate::unknown_fields::{DiscardUnknown, UnknownSink};
 use crate::wire::{Decoder, Tag};
@@ -334,18 +335,33 @@ where
     }
 }
 
-/// Merges one entry of a view's map field: checks it and records where
-/// it is. **Support API**.
+/// Merges one entry of a view's map field whose values are not closed
+/// enums: checks it and records where it is. **Support API**.
 #[inline]
 pub fn merge<'a, K, V>(
     tag: Tag,
     field: &mut MapView<'a, K, V>,
     decoder: &mut Decoder<'a>,
-    unknown: &mut impl UnknownSink<'a>,
 ) -> Result<(), DecodeError>
 where
     K: DecodeScalar<'a, Value: Ord + Clone>,
     V: MergeMapValue<'a>,
+{
+    field.merge(tag, decoder, &mut DiscardUnknown)
+}
+
+/// [`merge`] for closed-enum values: an entry holding a number the
+/// schema does not declare goes whole to `unknown`. **Support API**.
+#[inline]
+pub fn merge_closed<'a, K, E>(
+    tag: Tag,
+    field: &mut MapView<'a, K, ClosedEnum<E>>,
+    decoder: &mut Decoder<'a>,
+    unknown: &mut impl UnknownSink<'a>,
+) -> Result<(), DecodeError>
+where
+    K: DecodeScalar<'a, Value: Ord + Clone>,
+    E: Enumeration,
 {
     field.merge(tag, decoder, unknown)
 }

@@ -13,7 +13,7 @@ use crate::encoding::types::{
 };
 use crate::enumeration::Enumeration;
 use crate::error::DecodeError;
-use crate::unknown_fields::UnknownSink;
+use crate::unknown_fields::{DiscardUnknown, UnknownSink};
 use crate::wire::{Decoder, Tag, WireType};
 
 use super::occurrences::{Occurrences, Walk};
@@ -528,12 +528,24 @@ impl<'a, E: ViewElement<'a>> Elements<E::Value> for RepeatedView<'a, E> {
     }
 }
 
-/// Merges one occurrence of a view's repeated field (not a lazy one):
-/// checks it and records where it is. **Support API**.
+/// Merges one occurrence of a view's repeated field (not a lazy one)
+/// whose elements are not closed enums: checks it and records where it
+/// is. **Support API**.
 #[inline]
 pub fn merge<'a, E: ViewElement<'a>>(
     tag: Tag,
     field: &mut RepeatedView<'a, E>,
+    decoder: &mut Decoder<'a>,
+) -> Result<(), DecodeError> {
+    field.merge(tag, decoder, &mut DiscardUnknown)
+}
+
+/// [`merge`] for closed-enum elements, whose undeclared numbers go to
+/// `unknown`. **Support API**.
+#[inline]
+pub fn merge_closed<'a, E: Enumeration>(
+    tag: Tag,
+    field: &mut RepeatedView<'a, ClosedEnum<E>>,
     decoder: &mut Decoder<'a>,
     unknown: &mut impl UnknownSink<'a>,
 ) -> Result<(), DecodeError> {
@@ -547,7 +559,6 @@ mod tests {
 
     use super::*;
     use crate::options::DecodeOptions;
-    use crate::unknown_fields::DiscardUnknown;
 
     fn view<'a, E: ViewElement<'a>>(bytes: &'a [u8]) -> RepeatedView<'a, E> {
         let mut field = RepeatedView::default();

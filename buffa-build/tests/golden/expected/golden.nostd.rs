@@ -204,9 +204,13 @@ impl ::buffa::ExtendableMessage for Reading {
 pub struct ReadingView<'a> {
     pub sensor: ::core::option::Option<&'a str>,
     pub raw: ::core::option::Option<&'a [u8]>,
-    pub samples: ::alloc::vec::Vec<i32>,
+    pub samples: ::buffa::RepeatedView<'a, ::buffa::types::SInt32>,
     /// A BTreeMap without any btree_map rule.
-    pub children: ::buffa::MapView<&'a str, ReadingView<'a>>,
+    pub children: ::buffa::MapView<
+        'a,
+        ::buffa::types::BorrowedStr<'a>,
+        ::buffa::types::MessageValue<ReadingView<'a>>,
+    >,
     pub unit: ::core::option::Option<::buffa::EnumValue<Unit>>,
     /// A message-typed variant is boxed.
     pub source: ::core::option::Option<reading::SourceView<'a>>,
@@ -240,7 +244,7 @@ impl<'a> __buffa::ToOwnedValue<Reading> for ReadingView<'a> {
         let mut owned = <Reading as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.sensor, &mut owned.sensor)?;
         __buffa::to_owned_into(&self.raw, &mut owned.raw)?;
-        owned.samples = ::core::clone::Clone::clone(&self.samples);
+        __buffa::to_owned_into(&self.samples, &mut owned.samples)?;
         __buffa::to_owned_into(&self.children, &mut owned.children)?;
         owned.unit = self.unit;
         __buffa::to_owned_into(&self.source, &mut owned.source)?;
@@ -381,18 +385,8 @@ impl<'a> __buffa::Mergeable<'a> for ReadingView<'a> {
                     __buffa::BorrowedBytes<'a>,
                 >(tag, &mut self.raw, decoder)
             }
-            3 => {
-                __buffa::repeated::merge::<
-                    __buffa::SInt32,
-                >(tag, &mut self.samples, decoder)
-            }
-            4 => {
-                __buffa::map::merge::<
-                    __buffa::BorrowedStr<'a>,
-                    __buffa::map::MessageValue<ReadingView<'a>>,
-                    _,
-                >(tag, &mut self.children, decoder, &mut self.unknown_fields)
-            }
+            3 => __buffa::view::merge_repeated(tag, &mut self.samples, decoder),
+            4 => __buffa::view::merge_map(tag, &mut self.children, decoder),
             5 => {
                 self.source = ::core::option::Option::Some(
                     reading::SourceView::Label(

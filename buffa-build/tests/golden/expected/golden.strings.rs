@@ -194,8 +194,12 @@ impl ::buffa::Message for Record {
 pub struct RecordView<'a> {
     pub name: ::core::option::Option<&'a str>,
     pub payload: ::core::option::Option<&'a [u8]>,
-    pub tags: ::std::vec::Vec<&'a str>,
-    pub blobs: ::buffa::MapView<&'a str, &'a [u8]>,
+    pub tags: ::buffa::RepeatedView<'a, ::buffa::types::BorrowedStr<'a>>,
+    pub blobs: ::buffa::MapView<
+        'a,
+        ::buffa::types::BorrowedStr<'a>,
+        ::buffa::types::BorrowedBytes<'a>,
+    >,
     pub note: ::core::option::Option<&'a str>,
     pub scratch: ::core::option::Option<&'a [u8]>,
     pub id: ::core::option::Option<record::IdView<'a>>,
@@ -372,18 +376,8 @@ impl<'a> __buffa::Mergeable<'a> for RecordView<'a> {
                     __buffa::BorrowedBytes<'a>,
                 >(tag, &mut self.payload, decoder)
             }
-            3 => {
-                __buffa::repeated::merge_unpackable::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.tags, decoder)
-            }
-            4 => {
-                __buffa::map::merge::<
-                    __buffa::BorrowedStr<'a>,
-                    __buffa::BorrowedBytes<'a>,
-                    _,
-                >(tag, &mut self.blobs, decoder, &mut self.unknown_fields)
-            }
+            3 => __buffa::view::merge_repeated(tag, &mut self.tags, decoder),
+            4 => __buffa::view::merge_map(tag, &mut self.blobs, decoder),
             5 => {
                 self.id = ::core::option::Option::Some(
                     record::IdView::Key(

@@ -305,8 +305,12 @@ impl ::buffa::Message for Shape {
 )]
 pub struct ShapeView<'a> {
     pub origin: ::buffa::MessageField<PointView<'a>, ::buffa::Inline<PointView<'a>>>,
-    pub kinds: ::std::vec::Vec<Kind>,
-    pub by_name: ::buffa::MapView<&'a str, Kind>,
+    pub kinds: ::buffa::RepeatedView<'a, ::buffa::types::ClosedEnum<Kind>>,
+    pub by_name: ::buffa::MapView<
+        'a,
+        ::buffa::types::BorrowedStr<'a>,
+        ::buffa::types::ClosedEnum<Kind>,
+    >,
     pub choice: ::core::option::Option<shape::ChoiceView<'a>>,
     /// None kept: this message discards the fields its schema
     /// does not know. Holds the view's lifetime only.
@@ -324,7 +328,7 @@ impl<'a> __buffa::ToOwnedValue<Shape> for ShapeView<'a> {
     fn to_owned_value(&self) -> ::core::result::Result<Shape, ::buffa::DecodeError> {
         let mut owned = <Shape as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.origin, &mut owned.origin)?;
-        owned.kinds = ::core::clone::Clone::clone(&self.kinds);
+        __buffa::to_owned_into(&self.kinds, &mut owned.kinds)?;
         __buffa::to_owned_into(&self.by_name, &mut owned.by_name)?;
         __buffa::to_owned_into(&self.choice, &mut owned.choice)?;
         ::core::result::Result::Ok(owned)
@@ -431,16 +435,20 @@ impl<'a> __buffa::Mergeable<'a> for ShapeView<'a> {
         match tag.field_number() {
             1 => __buffa::message::merge_field(tag, &mut self.origin, decoder),
             2 => {
-                __buffa::closed_enum::merge_repeated::<
-                    Kind,
-                >(tag, &mut self.kinds, decoder, &mut __buffa::DiscardUnknown)
+                __buffa::view::merge_repeated_closed(
+                    tag,
+                    &mut self.kinds,
+                    decoder,
+                    &mut __buffa::DiscardUnknown,
+                )
             }
             3 => {
-                __buffa::map::merge::<
-                    __buffa::BorrowedStr<'a>,
-                    __buffa::ClosedEnum<Kind>,
-                    _,
-                >(tag, &mut self.by_name, decoder, &mut __buffa::DiscardUnknown)
+                __buffa::view::merge_map_closed(
+                    tag,
+                    &mut self.by_name,
+                    decoder,
+                    &mut __buffa::DiscardUnknown,
+                )
             }
             4 => {
                 if let ::core::option::Option::Some(value) = __buffa::closed_enum::read::<

@@ -249,7 +249,11 @@ pub struct EnvelopeView<'a> {
     pub history: ::buffa::LazyRepeated<'a, PayloadView<'a>>,
     /// Eager: a view held in place.
     pub header: ::buffa::MessageField<HeaderView<'a>, ::buffa::Inline<HeaderView<'a>>>,
-    pub headers: ::buffa::MapView<&'a str, HeaderView<'a>>,
+    pub headers: ::buffa::MapView<
+        'a,
+        ::buffa::types::BorrowedStr<'a>,
+        ::buffa::types::MessageValue<HeaderView<'a>>,
+    >,
     /// Explicit presence: the view has an accessor too.
     pub note: ::core::option::Option<&'a str>,
     /// Has a borrowing member, so it gets a view enum.
@@ -456,13 +460,7 @@ impl<'a> __buffa::Mergeable<'a> for EnvelopeView<'a> {
             3 => __buffa::lazy::merge_field(tag, &mut self.payload, decoder),
             4 => __buffa::lazy::merge_repeated(tag, &mut self.history, decoder),
             5 => __buffa::message::merge_field(tag, &mut self.header, decoder),
-            6 => {
-                __buffa::map::merge::<
-                    __buffa::BorrowedStr<'a>,
-                    __buffa::map::MessageValue<HeaderView<'a>>,
-                    _,
-                >(tag, &mut self.headers, decoder, &mut self.unknown_fields)
-            }
+            6 => __buffa::view::merge_map(tag, &mut self.headers, decoder),
             7 => {
                 self.route = ::core::option::Option::Some(
                     envelope::RouteView::Topic(
@@ -653,7 +651,7 @@ impl ::buffa::Message for Header {
 )]
 pub struct HeaderView<'a> {
     pub key: &'a str,
-    pub values: ::std::vec::Vec<u32>,
+    pub values: ::buffa::RepeatedView<'a, ::buffa::types::UInt32>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -669,7 +667,7 @@ impl<'a> __buffa::ToOwnedValue<Header> for HeaderView<'a> {
     fn to_owned_value(&self) -> ::core::result::Result<Header, ::buffa::DecodeError> {
         let mut owned = <Header as ::core::default::Default>::default();
         __buffa::to_owned_into(&self.key, &mut owned.key)?;
-        owned.values = ::core::clone::Clone::clone(&self.values);
+        __buffa::to_owned_into(&self.values, &mut owned.values)?;
         __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
         ::core::result::Result::Ok(owned)
     }
@@ -734,11 +732,7 @@ impl<'a> __buffa::Mergeable<'a> for HeaderView<'a> {
                     __buffa::BorrowedStr<'a>,
                 >(tag, &mut self.key, decoder)
             }
-            2 => {
-                __buffa::repeated::merge::<
-                    __buffa::UInt32,
-                >(tag, &mut self.values, decoder)
-            }
+            2 => __buffa::view::merge_repeated(tag, &mut self.values, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -807,7 +801,7 @@ impl ::buffa::Message for Payload {
     ::core::default::Default
 )]
 pub struct PayloadView<'a> {
-    pub nodes: ::std::vec::Vec<NodeView<'a>>,
+    pub nodes: ::buffa::RepeatedView<'a, NodeView<'a>>,
     /// Fields read from the wire that this schema does not know.
     pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
 }
@@ -872,7 +866,7 @@ impl<'a> __buffa::Mergeable<'a> for PayloadView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_repeated(tag, &mut self.nodes, decoder),
+            1 => __buffa::view::merge_repeated(tag, &mut self.nodes, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }

@@ -442,11 +442,7 @@ fn protobuf_test_protos() {
 
 #[test]
 fn googleapis_api_protos() {
-    let include =
-        Path::new(&std::env::var("HOME").unwrap()).join(".cache/buffa/google-proto-files-6.0.1");
-    if !include.exists() {
-        return;
-    }
+    let include = crate::corpus_cache::googleapis();
     let mut files = protos_in(&include, "google/api");
     files.extend(protos_in(&include, "google/cloud/run/v2"));
     files.extend(protos_in(&include, "google/pubsub/v1"));
@@ -459,11 +455,7 @@ fn googleapis_api_protos() {
 
 #[test]
 fn protobuf_33_conformance_protos() {
-    let include = Path::new(&std::env::var("HOME").unwrap())
-        .join(".cache/buffa/protobuf-33.2/package/include");
-    if !include.exists() {
-        return;
-    }
+    let include = crate::corpus_cache::protobuf_33_include();
     let files = protos_in(&include, "google/protobuf");
     assert_corpus("protobuf 33.2 conformance protos", &include, &files);
 }
@@ -490,8 +482,7 @@ fn protos_under(include: &Path, dir: &str) -> Vec<String> {
 #[test]
 #[ignore]
 fn googleapis_all() {
-    let include =
-        Path::new(&std::env::var("HOME").unwrap()).join(".cache/buffa/google-proto-files-6.0.1");
+    let include = crate::corpus_cache::googleapis();
     let step: usize = std::env::var("BUFFA_OPTIONS_STEP")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -509,8 +500,7 @@ fn googleapis_all() {
 #[test]
 #[ignore]
 fn end_to_end_one_file() {
-    let include =
-        Path::new(&std::env::var("HOME").unwrap()).join(".cache/buffa/google-proto-files-6.0.1");
+    let include = crate::corpus_cache::googleapis();
     let name = std::env::var("BUFFA_OPTIONS_FILE").unwrap();
     let dir = std::env::var("BUFFA_OPTIONS_DIFF_DIR").unwrap();
     let mut compiler = crate::Compiler::new();

@@ -112,9 +112,9 @@ fn protoc_with(files: &[(&str, &str)], source_info: bool) -> Result<FileDescript
     }
 }
 
-/// googleapis' include root.
+/// googleapis' include root, fetched into the cache when missing.
 fn googleapis() -> PathBuf {
-    PathBuf::from(std::env::var("HOME").unwrap()).join(".cache/buffa/google-proto-files-6.0.1")
+    crate::corpus_cache::googleapis()
 }
 
 /// The last file of `set` with every options message replaced by the
