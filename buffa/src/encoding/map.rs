@@ -332,6 +332,9 @@ where
     Ok(())
 }
 
+/// A map entry's key and value, as [`read_entry`] reads them.
+pub(crate) type Entry<K, V> = (<K as ScalarType>::Value, <V as MapValue>::Value);
+
 /// Reads one entry, whose key `tag` was just read: `None` for an entry
 /// whose value is a closed-enum number the schema does not declare, which
 /// goes whole to `unknown` instead.
@@ -339,7 +342,7 @@ pub(crate) fn read_entry<'a, K, V>(
     tag: Tag,
     decoder: &mut Decoder<'a>,
     unknown: &mut impl UnknownSink<'a>,
-) -> Result<Option<(K::Value, V::Value)>, DecodeError>
+) -> Result<Option<Entry<K, V>>, DecodeError>
 where
     K: DecodeScalar<'a>,
     V: MergeMapValue<'a>,

@@ -182,14 +182,16 @@ mod tests {
 
     use super::*;
 
-    /// Records every occurrence of field 1 (a varint) in `input`, at the
-    /// top level and inside groups, as a view's merge would: each with
-    /// the range of its key and value. Returns the runs and the values a
-    /// walk reads back.
-    fn record_all<'a>(occurrences: &mut Occurrences<'a>, input: &'a [u8], ranges: &[Range<usize>]) {
+    /// Records the occurrences of field 1 (a varint) at `ranges` of
+    /// `input` (start and end of key and value), as a view's merge would.
+    fn record_all<'a>(
+        occurrences: &mut Occurrences<'a>,
+        input: &'a [u8],
+        ranges: &[(usize, usize)],
+    ) {
         let mut decoder = Decoder::new(input, &DecodeOptions::new()).unwrap();
-        for range in ranges {
-            occurrences.record(1, range.clone(), &mut decoder).unwrap();
+        for &(start, end) in ranges {
+            occurrences.record(1, start..end, &mut decoder).unwrap();
         }
     }
 
@@ -207,7 +209,7 @@ mod tests {
         // 1: 7, 1: 8, 2: 9, 1: 10
         let input = [0x08, 7, 0x08, 8, 0x10, 9, 0x08, 10];
         let mut occurrences = Occurrences::default();
-        record_all(&mut occurrences, &input, &[0..2, 2..4, 6..8]);
+        record_all(&mut occurrences, &input, &[(0, 2), (2, 4), (6, 8)]);
         assert_eq!(occurrences.runs().collect::<Vec<_>>(), [&input[..]]);
         assert_eq!(values(&occurrences), [7, 8, 10]);
     }
@@ -218,7 +220,7 @@ mod tests {
         // occurrences end a group, so they do not continue one message.
         let input = [0x1b, 0x08, 7, 0x1c, 0x1b, 0x08, 8, 0x1c];
         let mut occurrences = Occurrences::default();
-        record_all(&mut occurrences, &input, &[1..3, 5..7]);
+        record_all(&mut occurrences, &input, &[(1, 3), (5, 7)]);
         assert_eq!(
             occurrences.runs().collect::<Vec<_>>(),
             [&input[1..3], &input[5..7]]
@@ -232,7 +234,7 @@ mod tests {
         // payload whole, past the occurrence.
         let input = [0x12, 2, 0x08, 7, 0x12, 2, 0x08, 8];
         let mut occurrences = Occurrences::default();
-        record_all(&mut occurrences, &input, &[2..4, 6..8]);
+        record_all(&mut occurrences, &input, &[(2, 4), (6, 8)]);
         assert_eq!(occurrences.runs().count(), 2);
         assert_eq!(values(&occurrences), [7, 8]);
     }
@@ -242,7 +244,7 @@ mod tests {
         // 1: 7, 1: 8 (not recorded: another context's), 1: 9
         let input = [0x08, 7, 0x08, 8, 0x08, 9];
         let mut occurrences = Occurrences::default();
-        record_all(&mut occurrences, &input, &[0..2, 4..6]);
+        record_all(&mut occurrences, &input, &[(0, 2), (4, 6)]);
         assert_eq!(occurrences.runs().count(), 2);
         assert_eq!(values(&occurrences), [7, 9]);
     }
@@ -252,10 +254,10 @@ mod tests {
         let first = [0x08, 1, 0x08, 2];
         let second = [0x08, 3];
         let mut occurrences = Occurrences::default();
-        record_all(&mut occurrences, &first, &[0..2, 2..4]);
-        record_all(&mut occurrences, &second, &[0..2]);
+        record_all(&mut occurrences, &first, &[(0, 2), (2, 4)]);
+        record_all(&mut occurrences, &second, &[(0, 2)]);
         // The first input again, from its start: a second pass.
-        record_all(&mut occurrences, &first, &[0..2]);
+        record_all(&mut occurrences, &first, &[(0, 2)]);
         assert_eq!(occurrences.runs().count(), 3);
         assert_eq!(values(&occurrences), [1, 2, 3, 1]);
     }

@@ -6,7 +6,7 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use crate::encoding::closed_enum;
-use crate::encoding::repeated::Elements;
+use crate::encoding::repeated::{Elements, packed_count};
 use crate::encoding::types::{
     Bool, BorrowedBytes, BorrowedStr, ClosedEnum, DecodeScalar, Double, Fixed32, Fixed64, Float,
     Int32, Int64, OpenEnum, SFixed32, SFixed64, SInt32, SInt64, ScalarType, UInt32, UInt64,
@@ -95,6 +95,9 @@ fn check_scalar<'a, S: DecodeScalar<'a>>(
     decoder: &mut Decoder<'a>,
 ) -> Result<usize, DecodeError> {
     if tag.wire_type() == WireType::LengthDelimited {
+        if decoder.rereading() {
+            return Ok(packed_count::<S>(decoder.read_length_delimited()?));
+        }
         decoder.read_packed(|payload, packed| {
             if let Some(size) = S::FIXED_SIZE
                 && payload.len() % size == 0
@@ -220,7 +223,11 @@ macro_rules! unpackable_elements {
                 _unknown: &mut impl UnknownSink<'a>,
             ) -> Result<usize, DecodeError> {
                 decoder.check_wire_type(tag, WireType::LengthDelimited)?;
-                <$marker<'a> as DecodeScalar<'a>>::decode(decoder)?;
+                if decoder.rereading() {
+                    decoder.read_length_delimited()?;
+                } else {
+                    <$marker<'a> as DecodeScalar<'a>>::decode(decoder)?;
+                }
                 Ok(1)
             }
 
@@ -246,7 +253,11 @@ impl<'a, V: MessageView<'a>> ViewElement<'a> for V {
         _unknown: &mut impl UnknownSink<'a>,
     ) -> Result<usize, DecodeError> {
         decoder.check_wire_type(tag, WireType::LengthDelimited)?;
-        decoder.read_nested(|d| V::default().merge_from(d))?;
+        if decoder.rereading() {
+            decoder.read_length_delimited()?;
+        } else {
+            decoder.read_nested(|d| V::default().merge_from(d))?;
+        }
         Ok(1)
     }
 
@@ -279,7 +290,11 @@ impl<'a, V: MessageView<'a>> ViewElement<'a> for Delimited<V> {
         _unknown: &mut impl UnknownSink<'a>,
     ) -> Result<usize, DecodeError> {
         decoder.check_wire_type(tag, WireType::StartGroup)?;
-        decoder.read_group(|d| V::default().merge_group(tag.field_number(), d))?;
+        if decoder.rereading() {
+            decoder.skip_field(tag)?;
+        } else {
+            decoder.read_group(|d| V::default().merge_group(tag.field_number(), d))?;
+        }
         Ok(1)
     }
 

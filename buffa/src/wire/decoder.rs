@@ -42,6 +42,10 @@ pub struct Decoder<'a> {
     /// Bytes the decode may still allocate; `usize::MAX` without a budget.
     allocation_remaining: usize,
     allocation_limit: Option<usize>,
+    /// Whether the input was checked by an earlier decode (a view's
+    /// sequence read again): sequences inside it need not check their
+    /// elements again.
+    rereading: bool,
 }
 
 impl<'a> Decoder<'a> {
@@ -71,6 +75,7 @@ impl<'a> Decoder<'a> {
             recursion_limit: options.recursion_limit(),
             allocation_remaining: options.allocation_limit().unwrap_or(usize::MAX),
             allocation_limit: options.allocation_limit(),
+            rereading: false,
         }
     }
 
@@ -101,7 +106,15 @@ impl<'a> Decoder<'a> {
         let mut decoder = Decoder::any_length(input, &DecodeOptions::new());
         decoder.depth_remaining = u32::MAX;
         decoder.recursion_limit = u32::MAX;
+        decoder.rereading = true;
         decoder
+    }
+
+    /// Whether the cursor reads input an earlier decode checked
+    /// ([`Decoder::checked`]).
+    #[inline]
+    pub(crate) fn rereading(&self) -> bool {
+        self.rereading
     }
 
     /// The whole input the cursor reads from (for a nested message, the
