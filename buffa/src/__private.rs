@@ -24,9 +24,11 @@ pub use crate::view::ToOwnedValue;
 
 /// Merging a view's repeated and map fields (not lazy ones).
 pub mod view {
-    pub use crate::view::map::{merge as merge_map, merge_closed as merge_map_closed};
+    pub use crate::view::map::{
+        check as check_map, merge as merge_map, merge_closed as merge_map_closed,
+    };
     pub use crate::view::repeated::{
-        merge as merge_repeated, merge_closed as merge_repeated_closed,
+        check as check_repeated, merge as merge_repeated, merge_closed as merge_repeated_closed,
     };
 }
 pub use crate::wire::{

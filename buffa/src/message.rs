@@ -511,6 +511,16 @@ pub trait Mergeable<'a>: Encodable + Default {
     /// Merges one field, whose key `tag` has just been read.
     fn merge_field(&mut self, tag: Tag, decoder: &mut Decoder<'a>) -> Result<(), DecodeError>;
 
+    /// Checks one field, whose key `tag` has just been read, as
+    /// `merge_field` reads it (the same errors at the same offsets) but
+    /// keeping nothing: how a view's sequence checks its message elements
+    /// when the view is decoded. Generated views check each field in
+    /// place; the provided body merges into a throwaway value.
+    #[inline]
+    fn check_field(tag: Tag, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
+        Self::default().merge_field(tag, decoder)
+    }
+
     /// Merges fields until the end of the decoder's current message.
     #[inline]
     fn merge_from(&mut self, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
@@ -568,6 +578,25 @@ pub(crate) fn merge_fields<'a>(
         merge_field(tag, decoder).map_err(|e| e.in_field(name, tag.field_number()))?;
     }
     Ok(())
+}
+
+/// Checks the fields of message `M` up to the end of the decoder's
+/// current message, as merging them would ([`Mergeable::check_field`]).
+#[inline]
+pub(crate) fn check_fields<'a, M: Mergeable<'a>>(
+    decoder: &mut Decoder<'a>,
+) -> Result<(), DecodeError> {
+    merge_fields(M::NAME, decoder, M::check_field)
+}
+
+/// Checks the fields of message `M` up to the end-group key of group
+/// `field_number`, as merging them would.
+#[inline]
+pub(crate) fn check_group_fields<'a, M: Mergeable<'a>>(
+    field_number: u32,
+    decoder: &mut Decoder<'a>,
+) -> Result<(), DecodeError> {
+    merge_group_fields(M::NAME, field_number, decoder, M::check_field)
 }
 
 /// Merges fields with `merge_field` up to the end-group key of group

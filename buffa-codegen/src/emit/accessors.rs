@@ -160,6 +160,7 @@ const TRAIT_METHOD_NAMES: &[&str] = &[
     // buffa::MessageView and the hidden traits views implement, and
     // buffa::HasView (owned messages with views: `decode_view` and
     // `decode_view_with_options`)
+    "check_field",
     "decode_view",
     "decode_view_with_options",
     "default_ref",

@@ -65,7 +65,7 @@ pub fn scalar_type(scalar: Scalar, buffa: &TokenStream, alloc: &TokenStream) -> 
 /// of an entry, `in_map`), by public path: the marker of
 /// `buffa::types` for scalars and enums, the view for a message (around
 /// `MessageValue` in a map, `Delimited` for a group).
-fn view_element(value: &ValueType, buffa: &TokenStream, in_map: bool) -> TokenStream {
+pub fn view_element(value: &ValueType, buffa: &TokenStream, in_map: bool) -> TokenStream {
     match value {
         ValueType::Scalar(scalar) => {
             let name = scalar_marker_name(*scalar);
@@ -297,6 +297,12 @@ pub fn unknown_sink(keeps: bool) -> TokenStream {
 /// is the message's [`unknown_sink`].
 pub fn merge_expr(field: &Field<'_>, unknown: &TokenStream) -> TokenStream {
     let name = name(field);
+    merge_into(field, &quote!(self.#name), unknown)
+}
+
+/// [`merge_expr`] merging into the place `place` (`self.name`, or a local
+/// holding a throwaway value of the field's type).
+pub fn merge_into(field: &Field<'_>, place: &TokenStream, unknown: &TokenStream) -> TokenStream {
     let marker = value_marker(&field.value);
     if let Some((delimited, repeated)) = lazy_shape(field) {
         let helper = match (repeated, delimited) {
@@ -305,26 +311,26 @@ pub fn merge_expr(field: &Field<'_>, unknown: &TokenStream) -> TokenStream {
             (true, false) => quote!(merge_repeated),
             (true, true) => quote!(merge_repeated_group),
         };
-        return quote!(__buffa::lazy::#helper(tag, &mut self.#name, decoder));
+        return quote!(__buffa::lazy::#helper(tag, &mut #place, decoder));
     }
     match (&field.shape, &field.value) {
         // A view's sequence only sends closed-enum numbers the schema does
         // not declare to the unknown fields; the others need no sink.
         (Shape::Map { value, .. }, _) if field.view => match value {
             ValueType::Enum { closed: true, .. } => {
-                quote!(__buffa::view::merge_map_closed(tag, &mut self.#name, decoder, #unknown))
+                quote!(__buffa::view::merge_map_closed(tag, &mut #place, decoder, #unknown))
             }
-            _ => quote!(__buffa::view::merge_map(tag, &mut self.#name, decoder)),
+            _ => quote!(__buffa::view::merge_map(tag, &mut #place, decoder)),
         },
         (Shape::Repeated { .. }, ValueType::Enum { closed: true, .. }) if field.view => {
-            quote!(__buffa::view::merge_repeated_closed(tag, &mut self.#name, decoder, #unknown))
+            quote!(__buffa::view::merge_repeated_closed(tag, &mut #place, decoder, #unknown))
         }
         (Shape::Repeated { .. }, _) if field.view => {
-            quote!(__buffa::view::merge_repeated(tag, &mut self.#name, decoder))
+            quote!(__buffa::view::merge_repeated(tag, &mut #place, decoder))
         }
         (Shape::Map { key, value, .. }, _) => {
             let (key, value) = (scalar_marker(*key), value_marker(value));
-            quote!(__buffa::map::merge::<#key, #value, _>(tag, &mut self.#name, decoder, #unknown))
+            quote!(__buffa::map::merge::<#key, #value, _>(tag, &mut #place, decoder, #unknown))
         }
         (
             Shape::Explicit,
@@ -332,10 +338,10 @@ pub fn merge_expr(field: &Field<'_>, unknown: &TokenStream) -> TokenStream {
                 delimited: true, ..
             },
         ) => {
-            quote!(__buffa::message::merge_group_field(tag, &mut self.#name, decoder))
+            quote!(__buffa::message::merge_group_field(tag, &mut #place, decoder))
         }
         (Shape::Explicit, ValueType::Message { .. }) => {
-            quote!(__buffa::message::merge_field(tag, &mut self.#name, decoder))
+            quote!(__buffa::message::merge_field(tag, &mut #place, decoder))
         }
         (
             Shape::Repeated { .. },
@@ -343,28 +349,28 @@ pub fn merge_expr(field: &Field<'_>, unknown: &TokenStream) -> TokenStream {
                 delimited: true, ..
             },
         ) => {
-            quote!(__buffa::message::merge_repeated_group(tag, &mut self.#name, decoder))
+            quote!(__buffa::message::merge_repeated_group(tag, &mut #place, decoder))
         }
         (Shape::Repeated { .. }, ValueType::Message { .. }) => {
-            quote!(__buffa::message::merge_repeated(tag, &mut self.#name, decoder))
+            quote!(__buffa::message::merge_repeated(tag, &mut #place, decoder))
         }
         (Shape::Explicit, ValueType::Enum { path, closed: true }) => {
-            quote!(__buffa::closed_enum::merge_optional::<#path>(tag, &mut self.#name, decoder, #unknown))
+            quote!(__buffa::closed_enum::merge_optional::<#path>(tag, &mut #place, decoder, #unknown))
         }
         (Shape::Repeated { .. }, ValueType::Enum { path, closed: true }) => {
-            quote!(__buffa::closed_enum::merge_repeated::<#path>(tag, &mut self.#name, decoder, #unknown))
+            quote!(__buffa::closed_enum::merge_repeated::<#path>(tag, &mut #place, decoder, #unknown))
         }
         (Shape::Implicit, _) => {
-            quote!(__buffa::scalar::merge::<#marker>(tag, &mut self.#name, decoder))
+            quote!(__buffa::scalar::merge::<#marker>(tag, &mut #place, decoder))
         }
         (Shape::Explicit, _) => {
-            quote!(__buffa::scalar::merge_optional::<#marker>(tag, &mut self.#name, decoder))
+            quote!(__buffa::scalar::merge_optional::<#marker>(tag, &mut #place, decoder))
         }
         (Shape::Repeated { .. }, _) if packable(field) => {
-            quote!(__buffa::repeated::merge::<#marker>(tag, &mut self.#name, decoder))
+            quote!(__buffa::repeated::merge::<#marker>(tag, &mut #place, decoder))
         }
         (Shape::Repeated { .. }, _) => {
-            quote!(__buffa::repeated::merge_unpackable::<#marker>(tag, &mut self.#name, decoder))
+            quote!(__buffa::repeated::merge_unpackable::<#marker>(tag, &mut #place, decoder))
         }
         (Shape::Oneof(_), _) => quote!(::core::result::Result::Ok(())),
     }

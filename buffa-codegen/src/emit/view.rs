@@ -130,6 +130,7 @@ pub(crate) fn generate_view(
         &oneof_names,
         &view_enums,
     )?;
+    let check_body = check_body(context, &fields)?;
     let write_backward = crate::emit::backward::write_backward_fn(
         context,
         full_name,
@@ -260,6 +261,73 @@ pub(crate) fn generate_view(
             #[inline]
             fn merge_field(&mut self, tag: __buffa::Tag, decoder: &mut __buffa::Decoder<'a>) -> ::core::result::Result<(), #buffa::DecodeError> {
                 #merge_body
+            }
+
+            #[inline]
+            fn check_field(tag: __buffa::Tag, decoder: &mut __buffa::Decoder<'a>) -> ::core::result::Result<(), #buffa::DecodeError> {
+                #check_body
+            }
+        }
+    })
+}
+
+/// The body of a view's `check_field`: each field read as `merge_field`
+/// reads it, keeping nothing. A sub-message is checked field by field in
+/// turn, a sequence's elements are checked (not kept), and a lazy field,
+/// whose decode only skips its payload, merges into a throwaway value.
+fn check_body(context: &Context<'_>, fields: &[Field<'_>]) -> Result<TokenStream, Error> {
+    let buffa = &context.buffa;
+    let discard = quote!(&mut __buffa::DiscardUnknown);
+    let mut arms = Vec::new();
+    for field in fields {
+        let number = proc_macro2::Literal::u32_unsuffixed(field.number);
+        let check = match (&field.shape, &field.value) {
+            _ if field.lazy => {
+                let ty = field::field_type(field, buffa, &context.alloc)?;
+                let merge = field::merge_into(field, &quote!(field), &discard);
+                quote!({
+                    let mut field: #ty = ::core::default::Default::default();
+                    #merge
+                })
+            }
+            (Shape::Repeated { .. }, value) => {
+                let element = field::view_element(value, buffa, false);
+                quote!(__buffa::view::check_repeated::<#element>(tag, decoder))
+            }
+            (Shape::Map { key, value, .. }, _) => {
+                let (key, value) = (field::scalar_marker(*key), field::value_marker(value));
+                quote!(__buffa::view::check_map::<#key, #value>(tag, decoder))
+            }
+            (
+                _,
+                ValueType::Message {
+                    path,
+                    delimited: true,
+                    ..
+                },
+            ) => {
+                quote!(__buffa::message::check_group::<#path>(tag, decoder))
+            }
+            (_, ValueType::Message { path, .. }) => {
+                quote!(__buffa::message::check::<#path>(tag, decoder))
+            }
+            (_, ValueType::Enum { path, closed: true }) => {
+                quote!(__buffa::closed_enum::check::<#path>(tag, decoder))
+            }
+            (_, value) => {
+                let marker = field::value_marker(value);
+                quote!(__buffa::scalar::check::<#marker>(tag, decoder))
+            }
+        };
+        arms.push(quote!(#number => #check,));
+    }
+    Ok(if arms.is_empty() {
+        quote!(decoder.skip_to_unknown(tag, #discard))
+    } else {
+        quote! {
+            match tag.field_number() {
+                #(#arms)*
+                _ => decoder.skip_to_unknown(tag, #discard),
             }
         }
     })

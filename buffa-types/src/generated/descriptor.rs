@@ -211,6 +211,20 @@ impl<'a> __buffa::Mergeable<'a> for FileDescriptorSetView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::view::check_repeated::<
+                    FileDescriptorProtoView<'a>,
+                >(tag, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Describes a complete .proto file.
 #[derive(
@@ -872,6 +886,49 @@ impl<'a> __buffa::Mergeable<'a> for FileDescriptorProtoView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            3 => {
+                __buffa::view::check_repeated::<
+                    ::buffa::types::BorrowedStr<'a>,
+                >(tag, decoder)
+            }
+            10 => __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder),
+            11 => __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder),
+            15 => {
+                __buffa::view::check_repeated::<
+                    ::buffa::types::BorrowedStr<'a>,
+                >(tag, decoder)
+            }
+            4 => __buffa::view::check_repeated::<DescriptorProtoView<'a>>(tag, decoder),
+            5 => {
+                __buffa::view::check_repeated::<
+                    EnumDescriptorProtoView<'a>,
+                >(tag, decoder)
+            }
+            6 => {
+                __buffa::view::check_repeated::<
+                    ServiceDescriptorProtoView<'a>,
+                >(tag, decoder)
+            }
+            7 => {
+                __buffa::view::check_repeated::<
+                    FieldDescriptorProtoView<'a>,
+                >(tag, decoder)
+            }
+            8 => __buffa::message::check::<FileOptionsView<'a>>(tag, decoder),
+            9 => __buffa::message::check::<SourceCodeInfoView<'a>>(tag, decoder),
+            12 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            14 => __buffa::closed_enum::check::<Edition>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Describes a message type.
 #[derive(
@@ -1366,6 +1423,54 @@ impl<'a> __buffa::Mergeable<'a> for DescriptorProtoView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => {
+                __buffa::view::check_repeated::<
+                    FieldDescriptorProtoView<'a>,
+                >(tag, decoder)
+            }
+            6 => {
+                __buffa::view::check_repeated::<
+                    FieldDescriptorProtoView<'a>,
+                >(tag, decoder)
+            }
+            3 => __buffa::view::check_repeated::<DescriptorProtoView<'a>>(tag, decoder),
+            4 => {
+                __buffa::view::check_repeated::<
+                    EnumDescriptorProtoView<'a>,
+                >(tag, decoder)
+            }
+            5 => {
+                __buffa::view::check_repeated::<
+                    descriptor_proto::ExtensionRangeView<'a>,
+                >(tag, decoder)
+            }
+            8 => {
+                __buffa::view::check_repeated::<
+                    OneofDescriptorProtoView<'a>,
+                >(tag, decoder)
+            }
+            7 => __buffa::message::check::<MessageOptionsView<'a>>(tag, decoder),
+            9 => {
+                __buffa::view::check_repeated::<
+                    descriptor_proto::ReservedRangeView<'a>,
+                >(tag, decoder)
+            }
+            10 => {
+                __buffa::view::check_repeated::<
+                    ::buffa::types::BorrowedStr<'a>,
+                >(tag, decoder)
+            }
+            11 => __buffa::closed_enum::check::<SymbolVisibility>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Nested types of [`DescriptorProto`].
 #[allow(clippy::module_inception)]
@@ -1639,6 +1744,22 @@ pub mod descriptor_proto {
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
             }
         }
+        #[inline]
+        fn check_field(
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+                2 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+                3 => {
+                    __buffa::message::check::<
+                        super::ExtensionRangeOptionsView<'a>,
+                    >(tag, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+            }
+        }
     }
     /// Range of reserved tag numbers. Reserved tag numbers may not be used by
     /// fields or extension ranges in the same message. Reserved ranges may
@@ -1879,6 +2000,17 @@ pub mod descriptor_proto {
                     >(tag, &mut self.end, decoder)
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline]
+        fn check_field(
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+                2 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+                _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
             }
         }
     }
@@ -2233,6 +2365,31 @@ impl<'a> __buffa::Mergeable<'a> for ExtensionRangeOptionsView<'a> {
                 >(tag, &mut self.verification, decoder, &mut self.unknown_fields)
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            999 => {
+                __buffa::view::check_repeated::<
+                    UninterpretedOptionView<'a>,
+                >(tag, decoder)
+            }
+            2 => {
+                __buffa::view::check_repeated::<
+                    extension_range_options::DeclarationView<'a>,
+                >(tag, decoder)
+            }
+            50 => __buffa::message::check::<FeatureSetView<'a>>(tag, decoder),
+            3 => {
+                __buffa::closed_enum::check::<
+                    extension_range_options::VerificationState,
+                >(tag, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -2606,6 +2763,20 @@ pub mod extension_range_options {
                     >(tag, &mut self.repeated, decoder)
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline]
+        fn check_field(
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+                2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+                3 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+                5 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+                6 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+                _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
             }
         }
     }
@@ -3389,6 +3560,32 @@ impl<'a> __buffa::Mergeable<'a> for FieldDescriptorProtoView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            3 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+            4 => {
+                __buffa::closed_enum::check::<
+                    field_descriptor_proto::Label,
+                >(tag, decoder)
+            }
+            5 => {
+                __buffa::closed_enum::check::<field_descriptor_proto::Type>(tag, decoder)
+            }
+            6 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            7 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            9 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+            10 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            8 => __buffa::message::check::<FieldOptionsView<'a>>(tag, decoder),
+            17 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Nested types of [`FieldDescriptorProto`].
 #[allow(clippy::module_inception)]
@@ -3837,6 +4034,17 @@ impl<'a> __buffa::Mergeable<'a> for OneofDescriptorProtoView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::message::check::<OneofOptionsView<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Describes an enum type.
 #[derive(
@@ -4225,6 +4433,33 @@ impl<'a> __buffa::Mergeable<'a> for EnumDescriptorProtoView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => {
+                __buffa::view::check_repeated::<
+                    EnumValueDescriptorProtoView<'a>,
+                >(tag, decoder)
+            }
+            3 => __buffa::message::check::<EnumOptionsView<'a>>(tag, decoder),
+            4 => {
+                __buffa::view::check_repeated::<
+                    enum_descriptor_proto::EnumReservedRangeView<'a>,
+                >(tag, decoder)
+            }
+            5 => {
+                __buffa::view::check_repeated::<
+                    ::buffa::types::BorrowedStr<'a>,
+                >(tag, decoder)
+            }
+            6 => __buffa::closed_enum::check::<SymbolVisibility>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Nested types of [`EnumDescriptorProto`].
 #[allow(clippy::module_inception)]
@@ -4473,6 +4708,17 @@ pub mod enum_descriptor_proto {
                     >(tag, &mut self.end, decoder)
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline]
+        fn check_field(
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+                2 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+                _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
             }
         }
     }
@@ -4749,6 +4995,18 @@ impl<'a> __buffa::Mergeable<'a> for EnumValueDescriptorProtoView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+            3 => __buffa::message::check::<EnumValueOptionsView<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Describes a service.
 #[derive(
@@ -5011,6 +5269,22 @@ impl<'a> __buffa::Mergeable<'a> for ServiceDescriptorProtoView<'a> {
             2 => __buffa::view::merge_repeated(tag, &mut self.method, decoder),
             3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => {
+                __buffa::view::check_repeated::<
+                    MethodDescriptorProtoView<'a>,
+                >(tag, decoder)
+            }
+            3 => __buffa::message::check::<ServiceOptionsView<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -5449,6 +5723,21 @@ impl<'a> __buffa::Mergeable<'a> for MethodDescriptorProtoView<'a> {
                 >(tag, &mut self.server_streaming, decoder)
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            3 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            4 => __buffa::message::check::<MethodOptionsView<'a>>(tag, decoder),
+            5 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            6 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -6762,6 +7051,40 @@ impl<'a> __buffa::Mergeable<'a> for FileOptionsView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            8 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            10 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            20 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            27 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            9 => __buffa::closed_enum::check::<file_options::OptimizeMode>(tag, decoder),
+            11 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            16 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            17 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            18 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            23 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            31 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            36 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            37 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            39 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            40 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            41 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            44 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            45 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            50 => __buffa::message::check::<FeatureSetView<'a>>(tag, decoder),
+            999 => {
+                __buffa::view::check_repeated::<
+                    UninterpretedOptionView<'a>,
+                >(tag, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Nested types of [`FileOptions`].
 #[allow(clippy::module_inception)]
@@ -7438,6 +7761,26 @@ impl<'a> __buffa::Mergeable<'a> for MessageOptionsView<'a> {
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            3 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            7 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            11 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            12 => __buffa::message::check::<FeatureSetView<'a>>(tag, decoder),
+            999 => {
+                __buffa::view::check_repeated::<
+                    UninterpretedOptionView<'a>,
+                >(tag, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -8289,6 +8632,49 @@ impl<'a> __buffa::Mergeable<'a> for FieldOptionsView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::closed_enum::check::<field_options::CType>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            6 => __buffa::closed_enum::check::<field_options::JsType>(tag, decoder),
+            5 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            15 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            3 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            10 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            16 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            17 => {
+                __buffa::closed_enum::check::<
+                    field_options::OptionRetention,
+                >(tag, decoder)
+            }
+            19 => {
+                __buffa::view::check_repeated::<
+                    ::buffa::types::ClosedEnum<field_options::OptionTargetType>,
+                >(tag, decoder)
+            }
+            20 => {
+                __buffa::view::check_repeated::<
+                    field_options::EditionDefaultView<'a>,
+                >(tag, decoder)
+            }
+            21 => __buffa::message::check::<FeatureSetView<'a>>(tag, decoder),
+            22 => {
+                __buffa::message::check::<
+                    field_options::FeatureSupportView<'a>,
+                >(tag, decoder)
+            }
+            999 => {
+                __buffa::view::check_repeated::<
+                    UninterpretedOptionView<'a>,
+                >(tag, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Nested types of [`FieldOptions`].
 #[allow(clippy::module_inception)]
@@ -8558,6 +8944,17 @@ pub mod field_options {
                     >(tag, &mut self.value, decoder)
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline]
+        fn check_field(
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                3 => __buffa::closed_enum::check::<super::Edition>(tag, decoder),
+                2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+                _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
             }
         }
     }
@@ -9015,6 +9412,20 @@ pub mod field_options {
                     >(tag, &mut self.removal_error, decoder)
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline]
+        fn check_field(
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => __buffa::closed_enum::check::<super::Edition>(tag, decoder),
+                2 => __buffa::closed_enum::check::<super::Edition>(tag, decoder),
+                3 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+                4 => __buffa::closed_enum::check::<super::Edition>(tag, decoder),
+                5 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+                _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
             }
         }
     }
@@ -9611,6 +10022,21 @@ impl<'a> __buffa::Mergeable<'a> for OneofOptionsView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::check::<FeatureSetView<'a>>(tag, decoder),
+            999 => {
+                __buffa::view::check_repeated::<
+                    UninterpretedOptionView<'a>,
+                >(tag, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 #[derive(
     ::core::clone::Clone,
@@ -10031,6 +10457,24 @@ impl<'a> __buffa::Mergeable<'a> for EnumOptionsView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            2 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            3 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            6 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            7 => __buffa::message::check::<FeatureSetView<'a>>(tag, decoder),
+            999 => {
+                __buffa::view::check_repeated::<
+                    UninterpretedOptionView<'a>,
+                >(tag, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 #[derive(
     ::core::clone::Clone,
@@ -10406,6 +10850,28 @@ impl<'a> __buffa::Mergeable<'a> for EnumValueOptionsView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            2 => __buffa::message::check::<FeatureSetView<'a>>(tag, decoder),
+            3 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            4 => {
+                __buffa::message::check::<
+                    field_options::FeatureSupportView<'a>,
+                >(tag, decoder)
+            }
+            999 => {
+                __buffa::view::check_repeated::<
+                    UninterpretedOptionView<'a>,
+                >(tag, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 #[derive(
     ::core::clone::Clone,
@@ -10716,6 +11182,22 @@ impl<'a> __buffa::Mergeable<'a> for ServiceOptionsView<'a> {
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            34 => __buffa::message::check::<FeatureSetView<'a>>(tag, decoder),
+            33 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            999 => {
+                __buffa::view::check_repeated::<
+                    UninterpretedOptionView<'a>,
+                >(tag, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -11082,6 +11564,27 @@ impl<'a> __buffa::Mergeable<'a> for MethodOptionsView<'a> {
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            33 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            34 => {
+                __buffa::closed_enum::check::<
+                    method_options::IdempotencyLevel,
+                >(tag, decoder)
+            }
+            35 => __buffa::message::check::<FeatureSetView<'a>>(tag, decoder),
+            999 => {
+                __buffa::view::check_repeated::<
+                    UninterpretedOptionView<'a>,
+                >(tag, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -11654,6 +12157,26 @@ impl<'a> __buffa::Mergeable<'a> for UninterpretedOptionView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            2 => {
+                __buffa::view::check_repeated::<
+                    uninterpreted_option::NamePartView<'a>,
+                >(tag, decoder)
+            }
+            3 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            4 => __buffa::scalar::check::<__buffa::UInt64>(tag, decoder),
+            5 => __buffa::scalar::check::<__buffa::Int64>(tag, decoder),
+            6 => __buffa::scalar::check::<__buffa::Double>(tag, decoder),
+            7 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
+            8 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Nested types of [`UninterpretedOption`].
 #[allow(clippy::module_inception)]
@@ -11927,6 +12450,17 @@ pub mod uninterpreted_option {
                     >(tag, &mut self.is_extension, decoder)
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline]
+        fn check_field(
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+                2 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+                _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
             }
         }
     }
@@ -12602,6 +13136,42 @@ impl<'a> __buffa::Mergeable<'a> for FeatureSetView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::closed_enum::check::<feature_set::FieldPresence>(tag, decoder),
+            2 => __buffa::closed_enum::check::<feature_set::EnumType>(tag, decoder),
+            3 => {
+                __buffa::closed_enum::check::<
+                    feature_set::RepeatedFieldEncoding,
+                >(tag, decoder)
+            }
+            4 => __buffa::closed_enum::check::<feature_set::Utf8Validation>(tag, decoder),
+            5 => {
+                __buffa::closed_enum::check::<feature_set::MessageEncoding>(tag, decoder)
+            }
+            6 => __buffa::closed_enum::check::<feature_set::JsonFormat>(tag, decoder),
+            7 => {
+                __buffa::closed_enum::check::<
+                    feature_set::EnforceNamingStyle,
+                >(tag, decoder)
+            }
+            8 => {
+                __buffa::closed_enum::check::<
+                    feature_set::visibility_feature::DefaultSymbolVisibility,
+                >(tag, decoder)
+            }
+            9 => {
+                __buffa::closed_enum::check::<
+                    feature_set::proto_limits_feature::EnforceProtoLimits,
+                >(tag, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Nested types of [`FeatureSet`].
 #[allow(clippy::module_inception)]
@@ -12779,6 +13349,13 @@ pub mod feature_set {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             decoder.skip_to_unknown(tag, &mut self.unknown_fields)
+        }
+        #[inline]
+        fn check_field(
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown)
         }
     }
     /// Nested types of [`VisibilityFeature`].
@@ -13052,6 +13629,13 @@ pub mod feature_set {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             decoder.skip_to_unknown(tag, &mut self.unknown_fields)
+        }
+        #[inline]
+        fn check_field(
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown)
         }
     }
     /// Nested types of [`ProtoLimitsFeature`].
@@ -13953,6 +14537,22 @@ impl<'a> __buffa::Mergeable<'a> for FeatureSetDefaultsView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::view::check_repeated::<
+                    feature_set_defaults::FeatureSetEditionDefaultView<'a>,
+                >(tag, decoder)
+            }
+            4 => __buffa::closed_enum::check::<Edition>(tag, decoder),
+            5 => __buffa::closed_enum::check::<Edition>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Nested types of [`FeatureSetDefaults`].
 #[allow(clippy::module_inception)]
@@ -14266,6 +14866,18 @@ pub mod feature_set_defaults {
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
             }
         }
+        #[inline]
+        fn check_field(
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                3 => __buffa::closed_enum::check::<super::Edition>(tag, decoder),
+                4 => __buffa::message::check::<super::FeatureSetView<'a>>(tag, decoder),
+                5 => __buffa::message::check::<super::FeatureSetView<'a>>(tag, decoder),
+                _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+            }
+        }
     }
 }
 /// Encapsulates information about the original source file from which a
@@ -14563,6 +15175,20 @@ impl<'a> __buffa::Mergeable<'a> for SourceCodeInfoView<'a> {
         match tag.field_number() {
             1 => __buffa::view::merge_repeated(tag, &mut self.location, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::view::check_repeated::<
+                    source_code_info::LocationView<'a>,
+                >(tag, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -15152,6 +15778,24 @@ pub mod source_code_info {
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
             }
         }
+        #[inline]
+        fn check_field(
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder),
+                2 => __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder),
+                3 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+                4 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+                6 => {
+                    __buffa::view::check_repeated::<
+                        ::buffa::types::BorrowedStr<'a>,
+                    >(tag, decoder)
+                }
+                _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+            }
+        }
     }
 }
 /// Describes the relationship between generated code and its original source
@@ -15363,6 +16007,20 @@ impl<'a> __buffa::Mergeable<'a> for GeneratedCodeInfoView<'a> {
         match tag.field_number() {
             1 => __buffa::view::merge_repeated(tag, &mut self.annotation, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::view::check_repeated::<
+                    generated_code_info::AnnotationView<'a>,
+                >(tag, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -15763,6 +16421,20 @@ pub mod generated_code_info {
                     >(tag, &mut self.semantic, decoder, &mut self.unknown_fields)
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline]
+        fn check_field(
+            tag: __buffa::Tag,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+            match tag.field_number() {
+                1 => __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder),
+                2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+                3 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+                4 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+                5 => __buffa::closed_enum::check::<annotation::Semantic>(tag, decoder),
+                _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
             }
         }
     }

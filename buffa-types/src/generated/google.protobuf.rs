@@ -262,6 +262,17 @@ impl<'a> __buffa::Mergeable<'a> for AnyView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// `SourceContext` represents information about the source of a
 /// protobuf element, like the file in which it is defined.
@@ -475,6 +486,16 @@ impl<'a> __buffa::Mergeable<'a> for SourceContextView<'a> {
                 >(tag, &mut self.file_name, decoder)
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -853,6 +874,26 @@ impl<'a> __buffa::Mergeable<'a> for TypeView<'a> {
                 >(tag, &mut self.edition, decoder)
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::view::check_repeated::<FieldView<'a>>(tag, decoder),
+            3 => {
+                __buffa::view::check_repeated::<
+                    ::buffa::types::BorrowedStr<'a>,
+                >(tag, decoder)
+            }
+            4 => __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder),
+            5 => __buffa::message::check::<SourceContextView<'a>>(tag, decoder),
+            6 => __buffa::scalar::check::<__buffa::OpenEnum<Syntax>>(tag, decoder),
+            7 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -1355,6 +1396,29 @@ impl<'a> __buffa::Mergeable<'a> for FieldView<'a> {
                 >(tag, &mut self.default_value, decoder)
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::OpenEnum<field::Kind>>(tag, decoder),
+            2 => {
+                __buffa::scalar::check::<
+                    __buffa::OpenEnum<field::Cardinality>,
+                >(tag, decoder)
+            }
+            3 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+            4 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            6 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            7 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+            8 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            9 => __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder),
+            10 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            11 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -1941,6 +2005,21 @@ impl<'a> __buffa::Mergeable<'a> for EnumView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::view::check_repeated::<EnumValueView<'a>>(tag, decoder),
+            3 => __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder),
+            4 => __buffa::message::check::<SourceContextView<'a>>(tag, decoder),
+            5 => __buffa::scalar::check::<__buffa::OpenEnum<Syntax>>(tag, decoder),
+            6 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Enum value definition.
 ///
@@ -2194,6 +2273,18 @@ impl<'a> __buffa::Mergeable<'a> for EnumValueView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+            3 => __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// A protocol buffer option, which can be attached to a message, field,
 /// enumeration, etc.
@@ -2439,6 +2530,17 @@ impl<'a> __buffa::Mergeable<'a> for OptionView<'a> {
             }
             2 => __buffa::message::merge_field(tag, &mut self.value, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::message::check::<AnyView<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -2957,6 +3059,23 @@ impl<'a> __buffa::Mergeable<'a> for ApiView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::view::check_repeated::<MethodView<'a>>(tag, decoder),
+            3 => __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder),
+            4 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            5 => __buffa::message::check::<SourceContextView<'a>>(tag, decoder),
+            6 => __buffa::view::check_repeated::<MixinView<'a>>(tag, decoder),
+            7 => __buffa::scalar::check::<__buffa::OpenEnum<Syntax>>(tag, decoder),
+            8 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Method represents a method of an API interface.
 ///
@@ -3443,6 +3562,23 @@ impl<'a> __buffa::Mergeable<'a> for MethodView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            3 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            4 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            5 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            6 => __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder),
+            7 => __buffa::scalar::check::<__buffa::OpenEnum<Syntax>>(tag, decoder),
+            8 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Declares an API Interface to be included in this interface. The including
 /// interface must redeclare all the methods from the included interface, but
@@ -3749,6 +3885,17 @@ impl<'a> __buffa::Mergeable<'a> for MixinView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// A Duration represents a signed, fixed-length span of time represented
 /// as a count of seconds and fractions of seconds at nanosecond
@@ -3971,6 +4118,17 @@ impl<'a> __buffa::Mergeable<'a> for DurationView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::Int64>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// A generic empty message that you can re-use to avoid defining duplicated
 /// empty messages in your APIs. A typical example is to use it as the request
@@ -4148,6 +4306,13 @@ impl<'a> __buffa::Mergeable<'a> for EmptyView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         decoder.skip_to_unknown(tag, &mut self.unknown_fields)
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown)
     }
 }
 /// `FieldMask` represents a set of symbolic field paths, for example:
@@ -4492,6 +4657,20 @@ impl<'a> __buffa::Mergeable<'a> for FieldMaskView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::view::check_repeated::<
+                    ::buffa::types::BorrowedStr<'a>,
+                >(tag, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Represents a JSON object.
 ///
@@ -4680,6 +4859,21 @@ impl<'a> __buffa::Mergeable<'a> for StructView<'a> {
         match tag.field_number() {
             1 => __buffa::view::merge_map(tag, &mut self.fields, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => {
+                __buffa::view::check_map::<
+                    __buffa::BorrowedStr<'a>,
+                    __buffa::map::MessageValue<ValueView<'a>>,
+                >(tag, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -5095,6 +5289,21 @@ impl<'a> __buffa::Mergeable<'a> for ValueView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::OpenEnum<NullValue>>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::Double>(tag, decoder),
+            3 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            4 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            5 => __buffa::message::check::<StructView<'a>>(tag, decoder),
+            6 => __buffa::message::check::<ListValueView<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Nested types of [`Value`].
 #[allow(clippy::module_inception)]
@@ -5306,6 +5515,16 @@ impl<'a> __buffa::Mergeable<'a> for ListValueView<'a> {
         match tag.field_number() {
             1 => __buffa::view::merge_repeated(tag, &mut self.values, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::view::check_repeated::<ValueView<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -5607,6 +5826,17 @@ impl<'a> __buffa::Mergeable<'a> for TimestampView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::Int64>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Wrapper message for `double`.
 ///
@@ -5748,6 +5978,16 @@ impl<'a> __buffa::Mergeable<'a> for DoubleValueView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::Double>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Wrapper message for `float`.
 ///
@@ -5887,6 +6127,16 @@ impl<'a> __buffa::Mergeable<'a> for FloatValueView<'a> {
         match tag.field_number() {
             1 => __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.value, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::Float>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -6032,6 +6282,16 @@ impl<'a> __buffa::Mergeable<'a> for Int64ValueView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::Int64>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Wrapper message for `uint64`.
 ///
@@ -6173,6 +6433,16 @@ impl<'a> __buffa::Mergeable<'a> for UInt64ValueView<'a> {
         match tag.field_number() {
             1 => __buffa::scalar::merge::<__buffa::UInt64>(tag, &mut self.value, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::UInt64>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -6318,6 +6588,16 @@ impl<'a> __buffa::Mergeable<'a> for Int32ValueView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Wrapper message for `uint32`.
 ///
@@ -6461,6 +6741,16 @@ impl<'a> __buffa::Mergeable<'a> for UInt32ValueView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::UInt32>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Wrapper message for `bool`.
 ///
@@ -6600,6 +6890,16 @@ impl<'a> __buffa::Mergeable<'a> for BoolValueView<'a> {
         match tag.field_number() {
             1 => __buffa::scalar::merge::<__buffa::Bool>(tag, &mut self.value, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -6758,6 +7058,16 @@ impl<'a> __buffa::Mergeable<'a> for StringValueView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Wrapper message for `bytes`.
 ///
@@ -6912,6 +7222,16 @@ impl<'a> __buffa::Mergeable<'a> for BytesValueView<'a> {
                 >(tag, &mut self.value, decoder)
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }

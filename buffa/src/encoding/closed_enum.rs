@@ -24,6 +24,14 @@ pub fn read<'a, E: Enumeration>(
     read_value(tag.field_number(), decoder, unknown)
 }
 
+/// Checks a singular field (or oneof member) as [`read`] reads it,
+/// keeping nothing, an undeclared number included (a view's
+/// `check_field`).
+#[inline]
+pub fn check<'a, E: Enumeration>(tag: Tag, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
+    read::<E>(tag, decoder, &mut crate::unknown_fields::DiscardUnknown).map(drop)
+}
+
 fn read_value<'a, E: Enumeration>(
     field_number: u32,
     decoder: &mut Decoder<'a>,

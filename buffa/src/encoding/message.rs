@@ -159,6 +159,25 @@ pub fn write_repeated<M: Encodable>(
     messages.each(|message| write(field_number, message, cache, encoder));
 }
 
+/// Checks a message field (singular or a oneof member), whose key `tag`
+/// was just read, as [`merge_field`] reads it, keeping nothing (a view's
+/// `check_field`).
+#[inline]
+pub fn check<'a, M: Mergeable<'a>>(tag: Tag, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
+    decoder.check_wire_type(tag, WireType::LengthDelimited)?;
+    decoder.read_nested(crate::message::check_fields::<M>)
+}
+
+/// [`check`] for a group-encoded message field.
+#[inline]
+pub fn check_group<'a, M: Mergeable<'a>>(
+    tag: Tag,
+    decoder: &mut Decoder<'a>,
+) -> Result<(), DecodeError> {
+    decoder.check_wire_type(tag, WireType::StartGroup)?;
+    decoder.read_group(|d| crate::message::check_group_fields::<M>(tag.field_number(), d))
+}
+
 /// Merges one element of a repeated message field: appends it.
 #[inline]
 pub fn merge_repeated<'a, M: Mergeable<'a>>(

@@ -74,6 +74,16 @@ pub fn read<'a, S: DecodeScalar<'a>>(
     S::decode(decoder)
 }
 
+/// Checks a singular field (or oneof member) as [`merge`] reads it,
+/// keeping nothing (a view's `check_field`).
+#[inline]
+pub fn check<'a, S: DecodeScalar<'a>>(
+    tag: Tag,
+    decoder: &mut Decoder<'a>,
+) -> Result<(), DecodeError> {
+    read::<S>(tag, decoder).map(drop)
+}
+
 /// Merges a singular field: the last value read wins.
 #[inline]
 pub fn merge<'a, S: DecodeScalar<'a>>(

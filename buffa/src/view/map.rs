@@ -350,6 +350,18 @@ where
     field.merge(tag, decoder, &mut DiscardUnknown)
 }
 
+/// Checks one entry of a view's map field as [`merge`] and
+/// [`merge_closed`] read it, keeping nothing (a view's `check_field`).
+/// **Support API**.
+#[inline]
+pub fn check<'a, K, V>(tag: Tag, decoder: &mut Decoder<'a>) -> Result<(), DecodeError>
+where
+    K: DecodeScalar<'a>,
+    V: MergeMapValue<'a>,
+{
+    read_entry::<K, V>(tag, decoder, &mut DiscardUnknown).map(drop)
+}
+
 /// [`merge`] for closed-enum values: an entry holding a number the
 /// schema does not declare goes whole to `unknown`. **Support API**.
 #[inline]

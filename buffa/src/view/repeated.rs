@@ -13,6 +13,7 @@ use crate::encoding::types::{
 };
 use crate::enumeration::Enumeration;
 use crate::error::DecodeError;
+use crate::message::{check_fields, check_group_fields};
 use crate::unknown_fields::{DiscardUnknown, UnknownSink};
 use crate::wire::{Decoder, Tag, WireType};
 
@@ -256,7 +257,7 @@ impl<'a, V: MessageView<'a>> ViewElement<'a> for V {
         if decoder.rereading() {
             decoder.read_length_delimited()?;
         } else {
-            decoder.read_nested(|d| V::default().merge_from(d))?;
+            decoder.read_nested(check_fields::<V>)?;
         }
         Ok(1)
     }
@@ -293,7 +294,7 @@ impl<'a, V: MessageView<'a>> ViewElement<'a> for Delimited<V> {
         if decoder.rereading() {
             decoder.skip_field(tag)?;
         } else {
-            decoder.read_group(|d| V::default().merge_group(tag.field_number(), d))?;
+            decoder.read_group(|d| check_group_fields::<V>(tag.field_number(), d))?;
         }
         Ok(1)
     }
@@ -553,6 +554,17 @@ pub fn merge<'a, E: ViewElement<'a>>(
     decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
     field.merge(tag, decoder, &mut DiscardUnknown)
+}
+
+/// Checks one occurrence of a view's repeated field as [`merge`] and
+/// [`merge_closed`] read it, keeping nothing (a view's `check_field`).
+/// **Support API**.
+#[inline]
+pub fn check<'a, E: ViewElement<'a>>(
+    tag: Tag,
+    decoder: &mut Decoder<'a>,
+) -> Result<(), DecodeError> {
+    E::check(tag, decoder, &mut DiscardUnknown).map(drop)
 }
 
 /// [`merge`] for closed-enum elements, whose undeclared numbers go to

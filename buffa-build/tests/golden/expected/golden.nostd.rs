@@ -417,6 +417,27 @@ impl<'a> __buffa::Mergeable<'a> for ReadingView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
+            3 => __buffa::view::check_repeated::<::buffa::types::SInt32>(tag, decoder),
+            4 => {
+                __buffa::view::check_map::<
+                    __buffa::BorrowedStr<'a>,
+                    __buffa::map::MessageValue<ReadingView<'a>>,
+                >(tag, decoder)
+            }
+            5 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            6 => __buffa::message::check::<ReadingView<'a>>(tag, decoder),
+            7 => __buffa::scalar::check::<__buffa::OpenEnum<Unit>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Nested types of [`Reading`].
 #[allow(clippy::module_inception)]

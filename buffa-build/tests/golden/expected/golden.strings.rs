@@ -409,6 +409,32 @@ impl<'a> __buffa::Mergeable<'a> for RecordView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
+            3 => {
+                __buffa::view::check_repeated::<
+                    ::buffa::types::BorrowedStr<'a>,
+                >(tag, decoder)
+            }
+            4 => {
+                __buffa::view::check_map::<
+                    __buffa::BorrowedStr<'a>,
+                    __buffa::BorrowedBytes<'a>,
+                >(tag, decoder)
+            }
+            5 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            6 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
+            7 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            8 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Nested types of [`Record`].
 #[allow(clippy::module_inception)]

@@ -164,6 +164,17 @@ impl<'a> __buffa::Mergeable<'a> for PointView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::Float>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::Float>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Discards; closed-enum numbers it does not declare go nowhere.
 #[derive(
@@ -476,6 +487,29 @@ impl<'a> __buffa::Mergeable<'a> for ShapeView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::check::<PointView<'a>>(tag, decoder),
+            2 => {
+                __buffa::view::check_repeated::<
+                    ::buffa::types::ClosedEnum<Kind>,
+                >(tag, decoder)
+            }
+            3 => {
+                __buffa::view::check_map::<
+                    __buffa::BorrowedStr<'a>,
+                    __buffa::ClosedEnum<Kind>,
+                >(tag, decoder)
+            }
+            4 => __buffa::closed_enum::check::<Kind>(tag, decoder),
+            5 => __buffa::message::check::<PointView<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Nested types of [`Shape`].
 #[allow(clippy::module_inception)]
@@ -612,6 +646,13 @@ impl<'a> __buffa::Mergeable<'a> for NothingView<'a> {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown)
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown)
+    }
 }
 /// Keeps: a later rule.
 #[derive(
@@ -743,6 +784,16 @@ impl<'a> __buffa::Mergeable<'a> for KeeperView<'a> {
         match tag.field_number() {
             1 => __buffa::message::merge_field(tag, &mut self.point, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::check::<PointView<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -897,6 +948,16 @@ impl<'a> __buffa::Mergeable<'a> for ExtendableView<'a> {
                 >(tag, &mut self.id, decoder)
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }

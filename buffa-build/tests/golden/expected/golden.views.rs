@@ -507,6 +507,37 @@ impl<'a> __buffa::Mergeable<'a> for EnvelopeView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
+            3 => {
+                let mut field: ::buffa::LazyField<'a, PayloadView<'a>> = ::core::default::Default::default();
+                __buffa::lazy::merge_field(tag, &mut field, decoder)
+            }
+            4 => {
+                let mut field: ::buffa::LazyRepeated<'a, PayloadView<'a>> = ::core::default::Default::default();
+                __buffa::lazy::merge_repeated(tag, &mut field, decoder)
+            }
+            5 => __buffa::message::check::<HeaderView<'a>>(tag, decoder),
+            6 => {
+                __buffa::view::check_map::<
+                    __buffa::BorrowedStr<'a>,
+                    __buffa::map::MessageValue<HeaderView<'a>>,
+                >(tag, decoder)
+            }
+            7 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            8 => __buffa::message::check::<HeaderView<'a>>(tag, decoder),
+            11 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            9 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+            10 => __buffa::scalar::check::<__buffa::OpenEnum<Kind>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 /// Nested types of [`Envelope`].
 #[allow(clippy::module_inception)]
@@ -736,6 +767,17 @@ impl<'a> __buffa::Mergeable<'a> for HeaderView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::view::check_repeated::<::buffa::types::UInt32>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
 }
 #[derive(
     ::core::clone::Clone,
@@ -868,6 +910,16 @@ impl<'a> __buffa::Mergeable<'a> for PayloadView<'a> {
         match tag.field_number() {
             1 => __buffa::view::merge_repeated(tag, &mut self.nodes, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::view::check_repeated::<NodeView<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
@@ -1029,6 +1081,17 @@ impl<'a> __buffa::Mergeable<'a> for NodeView<'a> {
             }
             2 => __buffa::message::merge_field(tag, &mut self.parent, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            2 => __buffa::message::check::<NodeView<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
 }
