@@ -132,13 +132,10 @@ impl<'a, M: Encodable + Mergeable<'a>> MergeMapValue<'a> for MessageValue<M> {
     }
 }
 
-/// A map container generated code may use: `HashMap` (with the `std`
-/// feature) or `BTreeMap`.
+/// A map container an owned message may use, `HashMap` (with the `std`
+/// feature) or `BTreeMap`, as decoding and JSON fill and read it;
+/// encoding reads maps through [`MapEntries`], which views' maps share.
 pub trait MapContainer<K, V> {
-    /// Whether [`MapContainer::entries`] already yields keys in ascending
-    /// order, so deterministic encoding need not sort them.
-    const ORDERED: bool;
-
     /// Iterates over the entries.
     fn entries<'a>(&'a self) -> impl Iterator<Item = (&'a K, &'a V)>
     where
@@ -154,8 +151,6 @@ pub trait MapContainer<K, V> {
 
 #[cfg(feature = "std")]
 impl<K: Eq + Hash, V, H: BuildHasher> MapContainer<K, V> for HashMap<K, V, H> {
-    const ORDERED: bool = false;
-
     #[inline]
     fn entries<'a>(&'a self) -> impl Iterator<Item = (&'a K, &'a V)>
     where
@@ -182,8 +177,6 @@ impl<K: Eq + Hash, V, H: BuildHasher> MapContainer<K, V> for HashMap<K, V, H> {
 }
 
 impl<K: Ord, V> MapContainer<K, V> for BTreeMap<K, V> {
-    const ORDERED: bool = true;
-
     #[inline]
     fn entries<'a>(&'a self) -> impl Iterator<Item = (&'a K, &'a V)>
     where
