@@ -273,11 +273,19 @@ impl<D: Dataset, C: ViewCodec<D>> PreparedView<D, C> {
 pub trait ViewRunner {
     /// Runs `op` `iters` times and returns the elapsed time.
     fn time(&self, op: ViewOp, iters: u64) -> Duration;
+
+    /// How many fields the data holds: every scalar, string and bytes
+    /// value, each element of a repeated field counted ([`Sum::values`]).
+    fn fields(&self) -> u64;
 }
 
 impl<D: Dataset, C: ViewCodec<D>> ViewRunner for PreparedView<D, C> {
     fn time(&self, op: ViewOp, iters: u64) -> Duration {
         PreparedView::time(self, op, iters)
+    }
+
+    fn fields(&self) -> u64 {
+        self.view_read().values
     }
 }
 

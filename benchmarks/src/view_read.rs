@@ -32,6 +32,10 @@ pub struct Sum {
     pub ints: u64,
     /// Sum of the floats, in reading order.
     pub floats: f64,
+    /// How many values were added: every scalar, string and bytes field
+    /// read (each element of a repeated field counts). The compare
+    /// command divides decode times by it (ns per field).
+    pub values: u64,
 }
 
 impl Sum {
@@ -39,12 +43,13 @@ impl Sum {
     #[inline]
     pub fn uint(&mut self, value: impl Into<u64>) {
         self.ints = self.ints.wrapping_add(value.into());
+        self.values += 1;
     }
 
     /// Adds a signed integer, sign-extended to 64 bits.
     #[inline]
     pub fn int(&mut self, value: impl Into<i64>) {
-        self.ints = self.ints.wrapping_add(value.into() as u64);
+        self.uint(value.into() as u64);
     }
 
     /// Adds a boolean as 0 or 1.
@@ -57,6 +62,7 @@ impl Sum {
     #[inline]
     pub fn float(&mut self, value: impl Into<f64>) {
         self.floats += value.into();
+        self.values += 1;
     }
 
     /// Adds the length of a string or bytes field.

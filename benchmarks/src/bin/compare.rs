@@ -5,7 +5,9 @@
 //! times, the configurations interleaved (their order rotates every sample)
 //! so that machine noise affects them alike. The median time per iteration is
 //! reported. Then come the heap allocations per decode, the encoded sizes,
-//! the lazy-view case and the summary lines.
+//! the decode rows as throughput (GB/s of encoding and ns per field, a
+//! field being every scalar, string and bytes value of the data), the
+//! lazy-view case and the summary lines.
 //!
 //! Output is whitespace-separated; lines starting with `#` are headers:
 //!
@@ -219,6 +221,8 @@ struct DatasetReport {
     view_allocations: [u64; 2],
     /// Encoded size per column.
     sizes: [Option<usize>; WIDTH],
+    /// How many fields the data holds ([`harness::ViewRunner::fields`]).
+    fields: u64,
     /// Median ns per iteration of the JSON ops (in `JsonOp::ALL` order),
     /// per column.
     json_times: Vec<[Option<f64>; WIDTH]>,
@@ -336,6 +340,7 @@ where
     let native = D::generate();
     let mut configs = configurations(&native);
     let views = view_runner::<D, BuffaInline>(&native);
+    let fields = views.fields();
     drop(native);
 
     let mut sizes = [None; WIDTH];
@@ -447,6 +452,7 @@ where
         allocations,
         view_allocations,
         sizes,
+        fields,
         json_times,
         json_allocations,
         json_sizes,
@@ -509,6 +515,55 @@ fn print_time_row(dataset: &str, op: &str, row: &[Option<f64>; WIDTH]) {
         cell(ratio(row).map(|r| format!("{r:.3}"))),
         cell(ratio_of(SHARED, row).map(|r| format!("{r:.3}"))),
     );
+}
+
+/// Prints the decode rows as throughput: GB/s of encoding read (10^9
+/// bytes per second) and ns per field.
+fn print_throughput(reports: &[DatasetReport]) {
+    println!(
+        "# decode throughput: gb_per_s = encoded bytes / time (10^9 bytes/s), ns_per_field = time / fields"
+    );
+    println!(
+        "# fields: every scalar, string and bytes value of the data, each element of a repeated field counted"
+    );
+    println!("# dataset op metric {}", COLUMNS.join(" "));
+    let decode = Op::ALL
+        .iter()
+        .position(|&op| op == Op::Decode)
+        .expect("decode is an op");
+    for report in reports {
+        println!("{} fields {}", report.name, report.fields);
+        let rows = [("decode", &report.times[decode])].into_iter().chain(
+            ViewOp::ALL
+                .iter()
+                .map(|op| op.name())
+                .zip(&report.view_times),
+        );
+        for (op, row) in rows {
+            let metric = |per_ns: &dyn Fn(usize, f64) -> f64| {
+                row.iter()
+                    .zip(&report.sizes)
+                    .map(|(ns, size)| {
+                        cell(
+                            ns.zip(*size)
+                                .map(|(ns, size)| format!("{:.3}", per_ns(size, ns))),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            println!(
+                "{} {op} gb_per_s {}",
+                report.name,
+                metric(&|size, ns| size as f64 / ns)
+            );
+            println!(
+                "{} {op} ns_per_field {}",
+                report.name,
+                metric(&|_, ns| ns / report.fields as f64)
+            );
+        }
+    }
 }
 
 /// Results of the lazy case for one payload size.
@@ -645,6 +700,8 @@ fn main() -> ExitCode {
         println!("{} size {}", report.name, cells(&report.sizes));
         println!("{} json_size {}", report.name, cells(&report.json_sizes));
     }
+
+    print_throughput(&reports);
 
     let lazy = if options.selects("lazy") {
         run_lazy(&options)
