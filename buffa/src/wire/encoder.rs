@@ -131,7 +131,10 @@ impl<'a> Encoder<'a> {
     /// Appends the key of varint field `field_number` and `value`. With a
     /// one-byte key and room for the longest varint, one bounds check
     /// covers both.
-    #[inline]
+    // Always inlined: LLVM otherwise calls it out of line for every
+    // field (its fast path is a handful of instructions), 2-8% of the
+    // encode's instructions on log, minecraft_savedata and mk48.
+    #[inline(always)]
     pub fn put_key_and_varint(&mut self, field_number: u32, mut value: u64) {
         let key = Tag::new(field_number, WireType::Varint).raw();
         if key < 0x80
