@@ -3,6 +3,7 @@
 //! sizing pass (or size cache) is needed.
 
 use crate::options::EncodeOptions;
+use crate::wire::nesting::NestingLimit;
 use crate::wire::{Encoder, WireType, tag_len, varint_len};
 
 /// Writes a message into a fixed slice from the end towards the start.
@@ -27,9 +28,7 @@ pub struct BackwardEncoder<'a> {
     buf: &'a mut [u8],
     /// Bytes the message needs so far, counted past the slice's start.
     written: usize,
-    depth_remaining: u32,
-    recursion_limit: u32,
-    recursion_exceeded: bool,
+    nesting: NestingLimit,
     deterministic: bool,
 }
 
@@ -39,9 +38,7 @@ impl<'a> BackwardEncoder<'a> {
         BackwardEncoder {
             buf,
             written: 0,
-            depth_remaining: options.recursion_limit(),
-            recursion_limit: options.recursion_limit(),
-            recursion_exceeded: false,
+            nesting: NestingLimit::new(options.recursion_limit()),
             deterministic: options.deterministic(),
         }
     }
@@ -154,17 +151,13 @@ impl<'a> BackwardEncoder<'a> {
     /// [`BackwardEncoder::leave`].
     #[inline]
     pub fn enter(&mut self, unknown_depth: u32) -> bool {
-        if !self.can_enter(unknown_depth) {
-            return false;
-        }
-        self.depth_remaining -= 1;
-        true
+        self.nesting.enter(unknown_depth)
     }
 
     /// Leaves a level entered with [`BackwardEncoder::enter`].
     #[inline]
     pub fn leave(&mut self) {
-        self.depth_remaining += 1;
+        self.nesting.leave();
     }
 
     /// Checks, without entering it, that one more level with groups
@@ -172,45 +165,39 @@ impl<'a> BackwardEncoder<'a> {
     /// Returns `false`, remembering it, at the limit.
     #[inline]
     pub fn can_enter(&mut self, unknown_depth: u32) -> bool {
-        if self.depth_remaining <= unknown_depth {
-            self.recursion_exceeded = true;
-            return false;
-        }
-        true
+        self.nesting.can_enter(unknown_depth)
     }
 
     /// Checks that groups `unknown_depth` deep fit below the current level:
     /// for the top-level message's unknown fields.
     #[inline]
     pub fn check_unknown_depth(&mut self, unknown_depth: u32) {
-        if unknown_depth > self.depth_remaining {
-            self.recursion_exceeded = true;
-        }
+        self.nesting.check_unknown_depth(unknown_depth);
     }
 
     /// Remembers that a value nested deeper than the limit was skipped.
     #[inline]
     pub(crate) fn exceed_recursion_limit(&mut self) {
-        self.recursion_exceeded = true;
+        self.nesting.exceed();
     }
 
     /// Nesting levels left below the current one.
     #[inline]
     pub fn depth_remaining(&self) -> u32 {
-        self.depth_remaining
+        self.nesting.remaining()
     }
 
     /// Whether a message nested deeper than the limit was met; what was
     /// written is then incomplete.
     #[inline]
     pub fn recursion_exceeded(&self) -> bool {
-        self.recursion_exceeded
+        self.nesting.exceeded()
     }
 
     /// The recursion limit in force.
     #[inline]
     pub fn recursion_limit(&self) -> u32 {
-        self.recursion_limit
+        self.nesting.limit()
     }
 
     /// Whether map entries must be written in key order.

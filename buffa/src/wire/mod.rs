@@ -55,6 +55,7 @@ mod backward_encoder;
 mod decoder;
 mod encoder;
 mod field_writer;
+mod nesting;
 mod size_cache;
 mod tag;
 mod varint;

@@ -2,6 +2,7 @@
 //! encode-time limits it carries through both passes.
 
 use crate::options::EncodeOptions;
+use crate::wire::nesting::NestingLimit;
 use alloc::vec::Vec;
 
 /// Lengths of nested length-delimited values, computed once per encode.
@@ -27,10 +28,7 @@ use alloc::vec::Vec;
 pub struct SizeCache {
     sizes: Vec<u32>,
     next: usize,
-    /// Nesting levels left before the recursion limit.
-    depth_remaining: u32,
-    recursion_limit: u32,
-    recursion_exceeded: bool,
+    nesting: NestingLimit,
     deterministic: bool,
 }
 
@@ -52,9 +50,7 @@ impl SizeCache {
         SizeCache {
             sizes: Vec::new(),
             next: 0,
-            depth_remaining: options.recursion_limit(),
-            recursion_limit: options.recursion_limit(),
-            recursion_exceeded: false,
+            nesting: NestingLimit::new(options.recursion_limit()),
             deterministic: options.deterministic(),
         }
     }
@@ -69,9 +65,7 @@ impl SizeCache {
         SizeCache {
             sizes: Vec::new(),
             next: 0,
-            depth_remaining,
-            recursion_limit,
-            recursion_exceeded: false,
+            nesting: NestingLimit::at(depth_remaining, recursion_limit),
             deterministic,
         }
     }
@@ -85,17 +79,13 @@ impl SizeCache {
     /// [`SizeCache::leave`].
     #[inline]
     pub fn enter(&mut self, unknown_depth: u32) -> bool {
-        if !self.can_enter(unknown_depth) {
-            return false;
-        }
-        self.depth_remaining -= 1;
-        true
+        self.nesting.enter(unknown_depth)
     }
 
     /// Leaves a nested message entered with [`SizeCache::enter`].
     #[inline]
     pub fn leave(&mut self) {
-        self.depth_remaining += 1;
+        self.nesting.leave();
     }
 
     /// Checks, without entering it, that one more nesting level with groups
@@ -104,33 +94,27 @@ impl SizeCache {
     /// [`SizeCache::leave`]. Returns `false`, remembering it, at the limit.
     #[inline]
     pub fn can_enter(&mut self, unknown_depth: u32) -> bool {
-        if self.depth_remaining <= unknown_depth {
-            self.recursion_exceeded = true;
-            return false;
-        }
-        true
+        self.nesting.can_enter(unknown_depth)
     }
 
     /// Checks that groups `unknown_depth` deep fit below the current
     /// level: for the top-level message's unknown fields.
     #[inline]
     pub fn check_unknown_depth(&mut self, unknown_depth: u32) {
-        if unknown_depth > self.depth_remaining {
-            self.recursion_exceeded = true;
-        }
+        self.nesting.check_unknown_depth(unknown_depth);
     }
 
     /// Whether a sizing pass met a message nested deeper than the limit;
     /// the sizes it returned are then incomplete.
     #[inline]
     pub fn recursion_exceeded(&self) -> bool {
-        self.recursion_exceeded
+        self.nesting.exceeded()
     }
 
     /// The recursion limit in force.
     #[inline]
     pub fn recursion_limit(&self) -> u32 {
-        self.recursion_limit
+        self.nesting.limit()
     }
 
     /// Whether map entries must be visited in key order.
@@ -176,8 +160,7 @@ impl SizeCache {
     pub fn clear(&mut self) {
         self.sizes.clear();
         self.next = 0;
-        self.depth_remaining = self.recursion_limit;
-        self.recursion_exceeded = false;
+        self.nesting.reset();
     }
 }
 
