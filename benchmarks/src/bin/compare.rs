@@ -39,11 +39,11 @@
 //! 1 MiB payload through the lazy view, the eager view and the owned
 //! message, and reports time and allocations for each.
 //!
-//! `--suite-order` runs the configurations one after another instead,
-//! each warmed up and sampled to the end, in the order of
-//! rust_serialization_benchmark's criterion groups (populate + encode,
-//! encode, decode, decode + convert), so that each sees the heap as that
-//! suite leaves it.
+//! `--suite-order` runs the configurations one after another instead, as
+//! the shared suite's `run.sh` does: operation after operation, and for
+//! each the libraries in the suite's order (prost first), every one warmed
+//! up and sampled to the end, so that each sees the heap as that suite
+//! leaves it.
 //!
 //! Build it with the `bench` profile, which has fat LTO like
 //! rust_serialization_benchmark's: `cargo run --profile bench -p benchmarks
@@ -114,6 +114,7 @@ static GLOBAL: CountingAlloc = CountingAlloc;
 /// ratio columns.
 const COLUMNS: [&str; WIDTH] = ["buffa_box", "buffa_inline", "buffa_shared", "prost"];
 const WIDTH: usize = 4;
+const BOX: usize = 0;
 const INLINE: usize = 1;
 const SHARED: usize = 2;
 const PROST: usize = 3;
@@ -265,29 +266,35 @@ fn interleaved_medians(timers: &mut [Timer<'_>], options: &Options) -> Vec<f64> 
         .collect()
 }
 
-/// The operations of every configuration in the order
-/// rust_serialization_benchmark runs them: configuration after
-/// configuration, each running populate + encode, encode, decode and
-/// decode + convert, every one warmed up and sampled to the end before the
-/// next starts. Returns the medians per op (in `Op::ALL` order) and
-/// configuration.
+/// The operations in the order the shared suite's `run.sh` runs them: one
+/// cell (operation) after another, and within a cell the libraries back to
+/// back in the suite's order (prost first, then `ours`, buffa_inline's
+/// layout, and `ours_shared`, buffa_shared's; buffa_box, which the suite
+/// lacks, last), each warmed up and sampled to the end before the next
+/// starts. The order matters: a library measured after another runs on
+/// the heap the other's iterations left behind, which slows a decode that
+/// allocates (`benchmarks/README.md` has the measurements).
+/// Returns the medians per op (in `Op::ALL` order) and configuration.
 fn measure_in_suite_order(
     configs: &mut [Option<Box<dyn Runner>>],
     options: &Options,
 ) -> Vec<[Option<f64>; WIDTH]> {
-    const SUITE_ORDER: [Op; 4] = [
-        Op::PopulateEncode,
+    const SUITE_OPS: [Op; 4] = [
         Op::Encode,
+        Op::PopulateEncode,
         Op::Decode,
         Op::DecodeConvert,
     ];
+    const SUITE_LIBRARIES: [usize; WIDTH] = [PROST, INLINE, SHARED, BOX];
     let mut rows = vec![[None; WIDTH]; Op::ALL.len()];
-    for (column, config) in configs.iter_mut().enumerate() {
-        let Some(runner) = config else { continue };
-        for op in SUITE_ORDER {
+    for op in SUITE_OPS {
+        let index = Op::ALL.iter().position(|&o| o == op).expect("an op");
+        for column in SUITE_LIBRARIES {
+            let Some(runner) = configs[column].as_mut() else {
+                continue;
+            };
             let mut timer: Timer<'_> = Box::new(|iters| runner.time(op, iters));
             let median = interleaved_medians(std::slice::from_mut(&mut timer), options)[0];
-            let index = Op::ALL.iter().position(|&o| o == op).expect("an op");
             rows[index][column] = Some(median);
         }
     }
