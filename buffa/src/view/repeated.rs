@@ -121,9 +121,11 @@ fn check_scalar<'a, S: DecodeScalar<'a>>(
     }
 }
 
+/// `ViewElement` for scalar markers read as protobuf numbers: each entry is
+/// `{generic parameters} marker`.
 macro_rules! scalar_elements {
-    ($($marker:ty),* $(,)?) => {$(
-        impl<'a> ViewElement<'a> for $marker {
+    ($({$($generics:tt)*} $marker:ty),* $(,)?) => {$(
+        impl<'a, $($generics)*> ViewElement<'a> for $marker {
             type Value = <$marker as ScalarType>::Value;
             const PACKABLE: bool = true;
             const FIXED_SIZE: Option<usize> = <$marker as ScalarType>::FIXED_SIZE;
@@ -146,29 +148,9 @@ macro_rules! scalar_elements {
 }
 
 scalar_elements!(
-    Int32, Int64, UInt32, UInt64, SInt32, SInt64, Fixed32, Fixed64, SFixed32, SFixed64, Float,
-    Double, Bool,
+    {} Int32, {} Int64, {} UInt32, {} UInt64, {} SInt32, {} SInt64, {} Fixed32, {} Fixed64,
+    {} SFixed32, {} SFixed64, {} Float, {} Double, {} Bool, {E: Enumeration} OpenEnum<E>,
 );
-
-impl<'a, E: Enumeration> ViewElement<'a> for OpenEnum<E> {
-    type Value = crate::EnumValue<E>;
-    const PACKABLE: bool = true;
-    const FIXED_SIZE: Option<usize> = None;
-
-    #[inline]
-    fn check(
-        tag: Tag,
-        decoder: &mut Decoder<'a>,
-        _unknown: &mut impl UnknownSink<'a>,
-    ) -> Result<usize, DecodeError> {
-        check_scalar::<OpenEnum<E>>(tag, decoder)
-    }
-
-    #[inline]
-    fn read(_tag: Tag, decoder: &mut Decoder<'a>) -> Result<Option<Self::Value>, DecodeError> {
-        <OpenEnum<E> as DecodeScalar<'a>>::decode(decoder).map(Some)
-    }
-}
 
 impl<'a, E: Enumeration> ViewElement<'a> for ClosedEnum<E> {
     type Value = E;
