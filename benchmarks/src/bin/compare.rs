@@ -271,9 +271,9 @@ fn interleaved_medians(timers: &mut [Timer<'_>], options: &Options) -> Vec<f64> 
 /// back in the suite's order (prost first, then `ours`, buffa_inline's
 /// layout, and `ours_shared`, buffa_shared's; buffa_box, which the suite
 /// lacks, last), each warmed up and sampled to the end before the next
-/// starts. The order matters: a library measured after another runs on
-/// the heap the other's iterations left behind, which slows a decode that
-/// allocates (`benchmarks/README.md` has the measurements).
+/// starts. The order is not neutral in the suite: there a library's decode
+/// measured right after another library's can be slower than alone
+/// (`benchmarks/README.md` has the measurements).
 /// Returns the medians per op (in `Op::ALL` order) and configuration.
 fn measure_in_suite_order(
     configs: &mut [Option<Box<dyn Runner>>],
