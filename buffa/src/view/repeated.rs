@@ -5,15 +5,14 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
 
-use crate::encoding::closed_enum;
 use crate::encoding::repeated::{Elements, packed_count};
 use crate::encoding::types::{
     Bool, BorrowedBytes, BorrowedStr, ClosedEnum, DecodeScalar, Double, Fixed32, Fixed64, Float,
     Int32, Int64, OpenEnum, SFixed32, SFixed64, SInt32, SInt64, ScalarType, UInt32, UInt64,
 };
+use crate::encoding::{closed_enum, message};
 use crate::enumeration::Enumeration;
 use crate::error::DecodeError;
-use crate::message::{check_fields, check_group_fields};
 use crate::unknown_fields::{DiscardUnknown, UnknownSink};
 use crate::wire::{Decoder, Tag, WireType};
 
@@ -235,11 +234,11 @@ impl<'a, V: MessageView<'a>> ViewElement<'a> for V {
         decoder: &mut Decoder<'a>,
         _unknown: &mut impl UnknownSink<'a>,
     ) -> Result<usize, DecodeError> {
-        decoder.check_wire_type(tag, WireType::LengthDelimited)?;
         if decoder.rereading() {
+            decoder.check_wire_type(tag, WireType::LengthDelimited)?;
             decoder.read_length_delimited()?;
         } else {
-            decoder.read_nested(check_fields::<V>)?;
+            message::check::<V>(tag, decoder)?;
         }
         Ok(1)
     }
@@ -272,11 +271,11 @@ impl<'a, V: MessageView<'a>> ViewElement<'a> for Delimited<V> {
         decoder: &mut Decoder<'a>,
         _unknown: &mut impl UnknownSink<'a>,
     ) -> Result<usize, DecodeError> {
-        decoder.check_wire_type(tag, WireType::StartGroup)?;
         if decoder.rereading() {
+            decoder.check_wire_type(tag, WireType::StartGroup)?;
             decoder.skip_field(tag)?;
         } else {
-            decoder.read_group(|d| check_group_fields::<V>(tag.field_number(), d))?;
+            message::check_group::<V>(tag, decoder)?;
         }
         Ok(1)
     }
