@@ -31,6 +31,10 @@ impl<'a> Occurrences<'a> {
     /// Records the occurrence `decoder.input()[range]` (key included) of
     /// field `field_number`, which the caller has just checked; charges
     /// `decoder` for what a split run allocates.
+    ///
+    /// The first occurrence and one right behind the run are recorded
+    /// inline; the rest goes out of line without the decoder, which the
+    /// caller's field loop then keeps in registers.
     #[inline]
     pub(crate) fn record(
         &mut self,
@@ -44,14 +48,32 @@ impl<'a> Occurrences<'a> {
             self.last = &input[range];
             return Ok(());
         }
-        if let Some(start) = self.extends_to(input, range.start) {
+        // Address arithmetic, as in `extends_to`: a run from another input
+        // fails the test.
+        if let Some(start) = (self.last.as_ptr() as usize).checked_sub(input.as_ptr() as usize)
+            && start + self.last.len() == range.start
+        {
             self.last = &input[start..range.end];
             return Ok(());
         }
-        decoder.charge(size_of::<&[u8]>())?;
+        if self.record_apart(range, input) {
+            decoder.charge(size_of::<&[u8]>())?;
+        }
+        Ok(())
+    }
+
+    /// Records an occurrence not right behind the run `last`: the run
+    /// grows over the fields between when they allow it, a new run starts
+    /// otherwise. Whether a new run started, which the caller charges for.
+    #[inline(never)]
+    fn record_apart(&mut self, range: Range<usize>, input: &'a [u8]) -> bool {
+        if let Some(start) = self.extends_to(input, range.start) {
+            self.last = &input[start..range.end];
+            return false;
+        }
         self.earlier.push(self.last);
         self.last = &input[range];
-        Ok(())
+        true
     }
 
     /// Where the run `last` starts in `input`, if the occurrence at

@@ -82,8 +82,10 @@ pub trait ViewElement<'a> {
     ) -> Result<usize, DecodeError>;
 
     /// Reads one element, not a packed run, of an occurrence with key
-    /// `tag` (for an element of a packed run, the run's key): `None` for
-    /// a number a closed enum does not declare. **Support API**.
+    /// `tag` (for an element of a packed run, the run's key), from bytes
+    /// that [`ViewElement::check`] let in (`decoder` is
+    /// [`Decoder::checked`]): `None` for a number a closed enum does not
+    /// declare. **Support API**.
     #[doc(hidden)]
     fn read(tag: Tag, decoder: &mut Decoder<'a>) -> Result<Option<Self::Value>, DecodeError>;
 }
@@ -245,8 +247,13 @@ impl<'a, V: MessageView<'a>> ViewElement<'a> for V {
 
     #[inline]
     fn read(_tag: Tag, decoder: &mut Decoder<'a>) -> Result<Option<V>, DecodeError> {
+        // Elements are read again from checked bytes, so a decoder of the
+        // element's own, local to this function, reads its fields: the
+        // loop over them keeps it in registers, which it would not do for
+        // the iterator's decoder (a caller's memory).
+        let payload = decoder.read_length_delimited()?;
         let mut view = V::default();
-        decoder.read_nested(|d| view.merge_from(d))?;
+        view.merge_from(&mut Decoder::checked(payload))?;
         Ok(Some(view))
     }
 }
