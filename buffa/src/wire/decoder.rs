@@ -32,6 +32,9 @@ const ESTIMATE_WINDOW: usize = 16 * 1024;
 /// bytes by value, and skipping an unknown field works on a copy whose
 /// state is taken back afterwards. Measured with callgrind, this took the
 /// owned decode of the mesh dataset from 118 to 93 million instructions.
+/// `read_tag`, `read_varint` and `read_length_delimited` are always
+/// inlined: when a change grew them enough for the inliner to leave them
+/// out of line, every decode got slower, mesh's twice as slow.
 #[derive(Clone)]
 pub struct Decoder<'a> {
     /// The bytes of the current message not read yet.
@@ -220,7 +223,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// Reads a varint of up to ten bytes.
-    #[inline]
+    #[inline(always)]
     pub fn read_varint(&mut self) -> Result<u64, DecodeError> {
         match *self.data {
             [byte, ref rest @ ..] if byte < 0x80 => {
@@ -275,7 +278,7 @@ impl<'a> Decoder<'a> {
 
     /// Reads the next field key, or `None` at the end of the current
     /// message.
-    #[inline]
+    #[inline(always)]
     pub fn read_tag(&mut self) -> Result<Option<Tag>, DecodeError> {
         let Some((&byte, rest)) = self.data.split_first() else {
             return Ok(None);
@@ -300,7 +303,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// Reads a length prefix and returns that many bytes.
-    #[inline]
+    #[inline(always)]
     pub fn read_length_delimited(&mut self) -> Result<&'a [u8], DecodeError> {
         let length = self.read_varint()?;
         if length > self.data.len() as u64 {
