@@ -48,10 +48,8 @@ impl<'a> Occurrences<'a> {
             self.last = &input[range];
             return Ok(());
         }
-        // Address arithmetic, as in `extends_to`: a run from another input
-        // fails the test.
-        if let Some(start) = (self.last.as_ptr() as usize).checked_sub(input.as_ptr() as usize)
-            && start + self.last.len() == range.start
+        if let Some((start, end)) = self.last_within(input)
+            && end == range.start
         {
             self.last = &input[start..range.end];
             return Ok(());
@@ -82,11 +80,7 @@ impl<'a> Occurrences<'a> {
     /// and no group end (which would mean they cross out of a group).
     #[inline]
     fn extends_to(&self, input: &'a [u8], at: usize) -> Option<usize> {
-        // Address arithmetic only: a run from another input fails the
-        // bounds tests and starts a run of its own.
-        let base = input.as_ptr() as usize;
-        let start = (self.last.as_ptr() as usize).checked_sub(base)?;
-        let end = start.checked_add(self.last.len())?;
+        let (start, end) = self.last_within(input)?;
         if end > at || at > input.len() {
             return None;
         }
@@ -95,6 +89,15 @@ impl<'a> Occurrences<'a> {
         } else {
             None
         }
+    }
+
+    /// Where the run `last` starts and ends as offsets into `input`, by
+    /// address arithmetic only: a run from another input gets offsets
+    /// that the callers' bounds tests refuse, and starts a run of its own.
+    #[inline]
+    fn last_within(&self, input: &[u8]) -> Option<(usize, usize)> {
+        let start = (self.last.as_ptr() as usize).checked_sub(input.as_ptr() as usize)?;
+        Some((start, start.checked_add(self.last.len())?))
     }
 
     /// The runs in order.

@@ -737,24 +737,16 @@ fn long_tag(data: &[u8]) -> Result<(Tag, &[u8]), DecodeErrorKind> {
 }
 
 /// A varint at the start of `data` and the bytes after it, or `None` if
-/// it is truncated or longer than ten bytes.
+/// it is malformed (truncated, longer than ten bytes or beyond 64 bits).
 #[inline]
 fn split_varint(data: &[u8]) -> Option<(u64, &[u8])> {
     match *data {
-        [byte, ref rest @ ..] if byte < 0x80 => return Some((u64::from(byte), rest)),
+        [byte, ref rest @ ..] if byte < 0x80 => Some((u64::from(byte), rest)),
         [low, high, ref rest @ ..] if high < 0x80 => {
-            return Some((u64::from(low & 0x7f) | u64::from(high) << 7, rest));
+            Some((u64::from(low & 0x7f) | u64::from(high) << 7, rest))
         }
-        _ => {}
+        _ => long_varint(data).ok(),
     }
-    let mut value = 0u64;
-    for (i, &byte) in data.iter().take(10).enumerate() {
-        value |= u64::from(byte & 0x7f) << (7 * i);
-        if byte < 0x80 {
-            return Some((value, &data[i + 1..]));
-        }
-    }
-    None
 }
 
 #[cfg(test)]
