@@ -13,7 +13,10 @@
 pub use crate::encoding::types::*;
 // The wire layer is public (`buffa::wire`); generated code names it
 // through the alias like the rest of its support API.
-pub use crate::encoding::{backward, closed_enum, lazy, map, message, repeated, scalar};
+pub use crate::encoding::fixed_record::{FixedField, FixedRecord};
+pub use crate::encoding::{
+    backward, closed_enum, fixed_record, lazy, map, message, repeated, scalar,
+};
 pub use crate::extension::Encoding;
 #[cfg(feature = "json")]
 pub use crate::json::__private as json;

@@ -6,6 +6,7 @@ use core::mem::MaybeUninit;
 
 use bytes::{Buf, BufMut, Bytes};
 
+use crate::encoding::fixed_record::FixedRecord;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::measured::Measured;
 use crate::options::{DecodeOptions, EncodeOptions, MAX_MESSAGE_LEN};
@@ -401,11 +402,33 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     }
 
     #[doc(hidden)]
+    /// The message's [fixed record](crate::encoding::fixed_record), if its
+    /// fields make one: generated code declares it for messages of
+    /// fixed-width scalars, and [`Message::merge_from`] then reads a payload
+    /// laid out as the record with [`Message::merge_fixed_record`].
+    const FIXED_RECORD: Option<FixedRecord> = None;
+
+    #[doc(hidden)]
+    /// Sets every field from `record`, bytes that
+    /// [`Message::FIXED_RECORD`] matched. Only called for messages that
+    /// declare a record; the provided body does nothing.
+    #[inline]
+    fn merge_fixed_record(&mut self, record: &[u8]) {
+        let _ = record;
+    }
+
+    #[doc(hidden)]
     /// Merges fields from `decoder` until the end of its current message.
     fn merge_from(&mut self, decoder: &mut Decoder<'_>) -> Result<(), DecodeError>
     where
         Self: Sized,
     {
+        if let Some(record) = Self::FIXED_RECORD
+            && let Some(bytes) = decoder.take_fixed_record(&record)
+        {
+            self.merge_fixed_record(bytes);
+            return Ok(());
+        }
         merge_fields(Self::NAME, decoder, |tag, d| self.merge_field(tag, d))
     }
 
@@ -521,9 +544,26 @@ pub trait Mergeable<'a>: Encodable + Default {
         Self::default().merge_field(tag, decoder)
     }
 
+    /// The message's [fixed record](crate::encoding::fixed_record), if its
+    /// fields make one (see [`Message::FIXED_RECORD`]).
+    const FIXED_RECORD: Option<FixedRecord> = None;
+
+    /// Sets every field from `record`, bytes that
+    /// [`Mergeable::FIXED_RECORD`] matched; the provided body does nothing.
+    #[inline]
+    fn merge_fixed_record(&mut self, record: &[u8]) {
+        let _ = record;
+    }
+
     /// Merges fields until the end of the decoder's current message.
     #[inline]
     fn merge_from(&mut self, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
+        if let Some(record) = Self::FIXED_RECORD
+            && let Some(bytes) = decoder.take_fixed_record(&record)
+        {
+            self.merge_fixed_record(bytes);
+            return Ok(());
+        }
         merge_fields(Self::NAME, decoder, |tag, d| self.merge_field(tag, d))
     }
 
@@ -541,6 +581,13 @@ pub trait Mergeable<'a>: Encodable + Default {
 }
 
 impl<'a, M: Message> Mergeable<'a> for M {
+    const FIXED_RECORD: Option<FixedRecord> = <M as Message>::FIXED_RECORD;
+
+    #[inline]
+    fn merge_fixed_record(&mut self, record: &[u8]) {
+        Message::merge_fixed_record(self, record)
+    }
+
     #[inline]
     fn merge_field(&mut self, tag: Tag, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
         Message::merge_field(self, tag, decoder)
@@ -586,6 +633,11 @@ pub(crate) fn merge_fields<'a>(
 pub(crate) fn check_fields<'a, M: Mergeable<'a>>(
     decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
+    if let Some(record) = M::FIXED_RECORD
+        && decoder.take_fixed_record(&record).is_some()
+    {
+        return Ok(());
+    }
     merge_fields(M::NAME, decoder, M::check_field)
 }
 

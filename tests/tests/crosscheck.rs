@@ -325,6 +325,9 @@ message!(
     }
 );
 
+message!(p::Point, b::Point { x, y, tag, stamp });
+message!(p::Points, b::Points { points, origin });
+
 // Recursive messages: prost boxes the recursive field.
 impl Conv<b::Nested> for p::Nested {
     fn conv(&self) -> b::Nested {
@@ -605,6 +608,11 @@ proptest! {
     }
 
     #[test]
+    fn fixed_records(value in points()) {
+        both_ways::<p::Points, b::Points>(&value, true);
+    }
+
+    #[test]
     fn oneof_fields(value in oneofs()) {
         both_ways::<p::Oneofs, b::Oneofs>(&value, true);
     }
@@ -849,4 +857,70 @@ fn deep_recursion_both_ways() {
         };
     }
     both_ways::<p::Nested, b::Nested>(&value, true);
+}
+
+#[test]
+fn fixed_record_merges_like_fields_in_any_order() {
+    // `origin` three times: a record, its fields reversed, and one field
+    // alone, then a record again inside `points`. buffa (owned and view)
+    // must read what prost reads, whichever path each payload takes.
+    let record = p::Point {
+        x: 1.5,
+        y: -2.25,
+        tag: 7,
+        stamp: -9,
+    };
+    let mut reversed = Vec::new();
+    reversed.push(0x21); // field 4, fixed64
+    reversed.extend((-3i64).to_le_bytes());
+    reversed.push(0x1d); // field 3, fixed32
+    reversed.extend(4u32.to_le_bytes());
+    reversed.push(0x11); // field 2, fixed64
+    reversed.extend(5.5f64.to_le_bytes());
+    reversed.push(0x0d); // field 1, fixed32
+    reversed.extend(6.5f32.to_le_bytes());
+    let lone_x = [0x0d, 0, 0, 0x80, 0x3f]; // x = 1.0
+    let record_bytes = prost::Message::encode_to_vec(&record);
+    assert_eq!(record_bytes.len(), 5 + 9 + 5 + 9, "every field set");
+    let declared = <b::Point as buffa::Message>::FIXED_RECORD.expect("Point has a fixed record");
+    assert_eq!(declared.len(), record_bytes.len());
+    assert!(declared.matches(&record_bytes) && !declared.matches(&reversed));
+
+    let mut bytes = Vec::new();
+    for payload in [&record_bytes[..], &reversed, &lone_x] {
+        bytes.push(0x12); // Points.origin
+        bytes.push(payload.len() as u8);
+        bytes.extend(payload);
+    }
+    bytes.push(0x0a); // Points.points
+    bytes.push(record_bytes.len() as u8);
+    bytes.extend(&record_bytes);
+
+    let expected = <p::Points as prost::Message>::decode(&bytes[..]).unwrap();
+    assert_eq!(
+        expected.origin,
+        Some(p::Point {
+            x: 1.0,
+            y: 5.5,
+            tag: 4,
+            stamp: -3
+        })
+    );
+    let owned = b::Points::decode_from_slice(&bytes).unwrap();
+    assert_eq!(owned, expected.conv());
+    let view = buffa::view_of::<b::Points>(&bytes).unwrap();
+    assert_eq!(view.to_owned_message().unwrap(), owned);
+
+    // A record cut short, or followed by one byte more, is no record: the
+    // field loop reads it and fails as prost does.
+    for payload in [
+        &record_bytes[..record_bytes.len() - 1],
+        &[&record_bytes[..], &[0x08]].concat(),
+    ] {
+        let mut bytes = vec![0x12, payload.len() as u8];
+        bytes.extend(payload);
+        assert!(<p::Points as prost::Message>::decode(&bytes[..]).is_err());
+        assert!(b::Points::decode_from_slice(&bytes).is_err());
+        assert!(buffa::view_of::<b::Points>(&bytes).is_err());
+    }
 }

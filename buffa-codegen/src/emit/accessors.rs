@@ -150,6 +150,7 @@ const TRAIT_METHOD_NAMES: &[&str] = &[
     "measure",
     "merge",
     "merge_field",
+    "merge_fixed_record",
     "merge_from",
     "merge_from_slice",
     "merge_group",

@@ -10,7 +10,7 @@ use crate::emit::field;
 use crate::emit::oneof;
 use crate::error::Error;
 use crate::ident;
-use crate::layout::field::{Field, Shape};
+use crate::layout::field::{Field, Scalar, Shape, ValueType};
 
 /// The generated bodies every message shape (owned or view) shares.
 pub struct Codec {
@@ -25,6 +25,9 @@ pub struct Codec {
     pub encoder_param: TokenStream,
     /// The body of `merge_field`.
     pub merge_body: TokenStream,
+    /// `FIXED_RECORD` and `merge_fixed_record` for a message whose fields
+    /// make a fixed record (see [`fixed_record`]); nothing otherwise.
+    pub fixed_record: TokenStream,
 }
 
 /// The bodies of `compute_size`, `write_to` and `merge_field` for
@@ -121,5 +124,60 @@ pub fn codec(
         write_body: quote!(#(#writes)*),
         encoder_param,
         merge_body,
+        fixed_record: fixed_record(&order),
     })
+}
+
+/// `FIXED_RECORD` and `merge_fixed_record` for fields (in field-number
+/// order) that make a fixed record: all singular fixed-width scalars with
+/// implicit presence and one-byte keys (`buffa::__private::fixed_record`
+/// explains the layout). Nothing for any other message, which keeps the
+/// provided `FIXED_RECORD` of `None`.
+fn fixed_record(order: &[&Field<'_>]) -> TokenStream {
+    let fixed_width = |field: &Field<'_>| match (&field.shape, &field.value) {
+        (Shape::Implicit, ValueType::Scalar(scalar)) if !field.lazy => matches!(
+            scalar,
+            Scalar::Float
+                | Scalar::Double
+                | Scalar::Fixed32
+                | Scalar::Fixed64
+                | Scalar::SFixed32
+                | Scalar::SFixed64
+        )
+        .then_some(*scalar),
+        _ => None,
+    };
+    let scalars: Option<Vec<Scalar>> = order
+        .iter()
+        .map(|field| fixed_width(field).filter(|_| (1..=15).contains(&field.number)))
+        .collect();
+    let Some(scalars) = scalars.filter(|scalars| !scalars.is_empty()) else {
+        return quote!();
+    };
+    let mut keys = Vec::new();
+    let mut reads = Vec::new();
+    // Each value sits behind its one-byte key.
+    let mut at = 0usize;
+    for (field, scalar) in order.iter().zip(scalars) {
+        let marker = field::scalar_marker(scalar);
+        let number = proc_macro2::Literal::u32_unsuffixed(field.number);
+        let name = ident::ident(&field.rust_name);
+        let offset = proc_macro2::Literal::usize_unsuffixed(at + 1);
+        keys.push(quote!(__buffa::FixedField::of::<#marker>(#number)));
+        reads.push(quote!(self.#name = __buffa::fixed_record::read::<#marker>(record, #offset);));
+        at += 1 + if matches!(scalar, Scalar::Double | Scalar::Fixed64 | Scalar::SFixed64) {
+            8
+        } else {
+            4
+        };
+    }
+    quote! {
+        const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> =
+            ::core::option::Option::Some(__buffa::FixedRecord::new(&[#(#keys),*]));
+
+        #[inline]
+        fn merge_fixed_record(&mut self, record: &[u8]) {
+            #(#reads)*
+        }
+    }
 }

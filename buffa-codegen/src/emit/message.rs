@@ -84,6 +84,7 @@ pub fn generate_message(
         write_body,
         encoder_param,
         merge_body,
+        fixed_record,
     } = codec::codec(
         context,
         full_name,
@@ -209,6 +210,8 @@ pub fn generate_message(
             fn merge_field(&mut self, tag: __buffa::Tag, decoder: &mut __buffa::Decoder<'_>) -> ::core::result::Result<(), #buffa::DecodeError> {
                 #merge_body
             }
+
+            #fixed_record
 
             #unknown_getter
         }

@@ -122,6 +122,7 @@ pub(crate) fn generate_view(
         write_body,
         encoder_param,
         merge_body,
+        fixed_record,
     } = codec::codec(
         context,
         full_name,
@@ -267,6 +268,8 @@ pub(crate) fn generate_view(
             fn check_field(tag: __buffa::Tag, decoder: &mut __buffa::Decoder<'a>) -> ::core::result::Result<(), #buffa::DecodeError> {
                 #check_body
             }
+
+            #fixed_record
         }
     })
 }

@@ -5891,6 +5891,13 @@ impl ::buffa::Message for DoubleValue {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
+    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = ::core::option::Option::Some(
+        __buffa::FixedRecord::new(&[__buffa::FixedField::of::<__buffa::Double>(1)]),
+    );
+    #[inline]
+    fn merge_fixed_record(&mut self, record: &[u8]) {
+        self.value = __buffa::fixed_record::read::<__buffa::Double>(record, 1);
+    }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
     }
@@ -5988,6 +5995,13 @@ impl<'a> __buffa::Mergeable<'a> for DoubleValueView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
+    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = ::core::option::Option::Some(
+        __buffa::FixedRecord::new(&[__buffa::FixedField::of::<__buffa::Double>(1)]),
+    );
+    #[inline]
+    fn merge_fixed_record(&mut self, record: &[u8]) {
+        self.value = __buffa::fixed_record::read::<__buffa::Double>(record, 1);
+    }
 }
 /// Wrapper message for `float`.
 ///
@@ -6041,6 +6055,13 @@ impl ::buffa::Message for FloatValue {
             1 => __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.value, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = ::core::option::Option::Some(
+        __buffa::FixedRecord::new(&[__buffa::FixedField::of::<__buffa::Float>(1)]),
+    );
+    #[inline]
+    fn merge_fixed_record(&mut self, record: &[u8]) {
+        self.value = __buffa::fixed_record::read::<__buffa::Float>(record, 1);
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -6138,6 +6159,13 @@ impl<'a> __buffa::Mergeable<'a> for FloatValueView<'a> {
             1 => __buffa::scalar::check::<__buffa::Float>(tag, decoder),
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = ::core::option::Option::Some(
+        __buffa::FixedRecord::new(&[__buffa::FixedField::of::<__buffa::Float>(1)]),
+    );
+    #[inline]
+    fn merge_fixed_record(&mut self, record: &[u8]) {
+        self.value = __buffa::fixed_record::read::<__buffa::Float>(record, 1);
     }
 }
 /// Wrapper message for `int64`.

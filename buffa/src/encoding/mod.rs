@@ -10,6 +10,7 @@
 
 pub mod backward;
 pub mod closed_enum;
+pub mod fixed_record;
 pub mod lazy;
 pub mod map;
 pub mod message;

@@ -148,7 +148,7 @@ varint_type!(
 );
 
 macro_rules! fixed_type {
-    ($(#[$doc:meta])* $marker:ident, $value:ty, $wire:ident, $size:literal, $put:ident, $read:ident, |$e:ident| $to_wire:expr, |$d:ident| $from_wire:expr, |$z:ident| $is_default:expr) => {
+    ($(#[$doc:meta])* $marker:ident, $value:ty, $bits:ty, $wire:ident, $size:literal, $put:ident, $read:ident, |$e:ident| $to_wire:expr, |$d:ident| $from_wire:expr, |$z:ident| $is_default:expr) => {
         $(#[$doc])*
         #[derive(Debug)]
         pub enum $marker {}
@@ -191,32 +191,41 @@ macro_rules! fixed_type {
         }
 
         impl Packable for $marker {}
+
+        impl super::fixed_record::FixedScalar for $marker {
+            #[inline(always)]
+            fn read_at(record: &[u8], at: usize) -> $value {
+                let bytes = record[at..at + $size].try_into().expect("a record's field is in bounds");
+                let $d = <$bits>::from_le_bytes(bytes);
+                $from_wire
+            }
+        }
     };
 }
 
 fixed_type!(
     /// `fixed32`: four little-endian bytes.
-    Fixed32, u32, Fixed32, 4, put_fixed32, read_fixed32, |v| v, |w| w, |v| v == 0
+    Fixed32, u32, u32, Fixed32, 4, put_fixed32, read_fixed32, |v| v, |w| w, |v| v == 0
 );
 fixed_type!(
     /// `fixed64`: eight little-endian bytes.
-    Fixed64, u64, Fixed64, 8, put_fixed64, read_fixed64, |v| v, |w| w, |v| v == 0
+    Fixed64, u64, u64, Fixed64, 8, put_fixed64, read_fixed64, |v| v, |w| w, |v| v == 0
 );
 fixed_type!(
     /// `sfixed32`: four little-endian bytes, two's complement.
-    SFixed32, i32, Fixed32, 4, put_fixed32, read_fixed32, |v| v as u32, |w| w as i32, |v| v == 0
+    SFixed32, i32, u32, Fixed32, 4, put_fixed32, read_fixed32, |v| v as u32, |w| w as i32, |v| v == 0
 );
 fixed_type!(
     /// `sfixed64`: eight little-endian bytes, two's complement.
-    SFixed64, i64, Fixed64, 8, put_fixed64, read_fixed64, |v| v as u64, |w| w as i64, |v| v == 0
+    SFixed64, i64, u64, Fixed64, 8, put_fixed64, read_fixed64, |v| v as u64, |w| w as i64, |v| v == 0
 );
 fixed_type!(
     /// `float`: IEEE 754 single precision, little-endian.
-    Float, f32, Fixed32, 4, put_fixed32, read_fixed32, |v| v.to_bits(), |w| f32::from_bits(w), |v| v.to_bits() == 0
+    Float, f32, u32, Fixed32, 4, put_fixed32, read_fixed32, |v| v.to_bits(), |w| f32::from_bits(w), |v| v.to_bits() == 0
 );
 fixed_type!(
     /// `double`: IEEE 754 double precision, little-endian.
-    Double, f64, Fixed64, 8, put_fixed64, read_fixed64, |v| v.to_bits(), |w| f64::from_bits(w), |v| v.to_bits() == 0
+    Double, f64, u64, Fixed64, 8, put_fixed64, read_fixed64, |v| v.to_bits(), |w| f64::from_bits(w), |v| v.to_bits() == 0
 );
 
 /// `string` as [`String`]: length-delimited UTF-8, validated when read.

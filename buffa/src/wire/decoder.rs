@@ -9,6 +9,7 @@
 use bytes::Bytes;
 
 use crate::bytes_str::BytesStr;
+use crate::encoding::fixed_record::FixedRecord;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::options::{DecodeOptions, MAX_MESSAGE_LEN};
 #[cfg(test)]
@@ -438,6 +439,19 @@ impl<'a> Decoder<'a> {
             }
             return count;
         }
+    }
+
+    /// Takes the rest of the current message if it is exactly one `record`
+    /// (see [`crate::encoding::fixed_record`]), leaving the cursor at its
+    /// end; otherwise reads nothing.
+    #[inline(always)]
+    pub(crate) fn take_fixed_record(&mut self, record: &FixedRecord) -> Option<&'a [u8]> {
+        let bytes = self.data;
+        if !record.matches(bytes) {
+            return None;
+        }
+        self.data = &bytes[bytes.len()..];
+        Some(bytes)
     }
 
     /// Reads a length-delimited payload and checks that it is UTF-8.

@@ -178,6 +178,25 @@ prop_compose! {
     }
 }
 
+prop_compose! {
+    /// A point whose fields are each zero (left out) now and then, so that
+    /// both the fixed-record and the field-by-field decode run.
+    pub fn point()(
+        x in f32s_implicit(), y in f64s_implicit(), tag in u32s(),
+        stamp in i64s(),
+    ) -> p::Point {
+        p::Point { x, y, tag, stamp }
+    }
+}
+
+prop_compose! {
+    pub fn points()(
+        points in vec(point(), 0..6), origin in option::of(point()),
+    ) -> p::Points {
+        p::Points { points, origin }
+    }
+}
+
 pub fn nested() -> impl Strategy<Value = p::Nested> {
     let leaf = (i32s(), strings()).prop_map(|(value, label)| p::Nested {
         value,

@@ -1095,6 +1095,200 @@ impl<'a> __buffa::Mergeable<'a> for NodeView<'a> {
         }
     }
 }
+/// Fixed-width scalars only: owned and view read a payload laid out as its
+/// fixed record (every field present, in field-number order) in one step.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct Point {
+    pub x: f32,
+    pub y: f32,
+    pub stamp: i64,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl ::buffa::Message for Point {
+    const NAME: &'static str = "golden.views.Point";
+    const CACHES_SIZES: bool = false;
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: __buffa::OnceBox<Point> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
+    }
+    #[allow(unused_mut)]
+    #[inline]
+    fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_implicit::<__buffa::Float>(1, &self.x);
+        size += __buffa::scalar::size_implicit::<__buffa::Float>(2, &self.y);
+        size += __buffa::scalar::size_implicit::<__buffa::SFixed64>(3, &self.stamp);
+        size + self.unknown_fields.encoded_len()
+    }
+    #[inline]
+    fn write_to(
+        &self,
+        _cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_implicit::<__buffa::Float>(1, &self.x, encoder);
+        __buffa::scalar::write_implicit::<__buffa::Float>(2, &self.y, encoder);
+        __buffa::scalar::write_implicit::<__buffa::SFixed64>(3, &self.stamp, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.x, decoder),
+            2 => __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.y, decoder),
+            3 => {
+                __buffa::scalar::merge::<
+                    __buffa::SFixed64,
+                >(tag, &mut self.stamp, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = ::core::option::Option::Some(
+        __buffa::FixedRecord::new(
+            &[
+                __buffa::FixedField::of::<__buffa::Float>(1),
+                __buffa::FixedField::of::<__buffa::Float>(2),
+                __buffa::FixedField::of::<__buffa::SFixed64>(3),
+            ],
+        ),
+    );
+    #[inline]
+    fn merge_fixed_record(&mut self, record: &[u8]) {
+        self.x = __buffa::fixed_record::read::<__buffa::Float>(record, 1);
+        self.y = __buffa::fixed_record::read::<__buffa::Float>(record, 6);
+        self.stamp = __buffa::fixed_record::read::<__buffa::SFixed64>(record, 11);
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+}
+/// A borrowed view of [`Point`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct PointView<'a> {
+    pub x: f32,
+    pub y: f32,
+    pub stamp: i64,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> ::buffa::MessageView<'a> for PointView<'a> {
+    type Owned = Point;
+}
+impl ::buffa::HasView for Point {
+    type View<'a> = PointView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<Point> for PointView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    #[inline]
+    fn to_owned_value(&self) -> ::core::result::Result<Point, ::buffa::DecodeError> {
+        let mut owned = <Point as ::core::default::Default>::default();
+        owned.x = self.x;
+        owned.y = self.y;
+        owned.stamp = self.stamp;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for PointView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: __buffa::OnceBox<PointView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
+    }
+}
+impl<'a> __buffa::Encodable for PointView<'a> {
+    const NAME: &'static str = "golden.views.Point";
+    const CACHES_SIZES: bool = false;
+    #[allow(unused_mut)]
+    #[inline]
+    fn compute_size(&self, _cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::scalar::size_implicit::<__buffa::Float>(1, &self.x);
+        size += __buffa::scalar::size_implicit::<__buffa::Float>(2, &self.y);
+        size += __buffa::scalar::size_implicit::<__buffa::SFixed64>(3, &self.stamp);
+        size + self.unknown_fields.encoded_len()
+    }
+    #[inline]
+    fn write_to(
+        &self,
+        _cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::scalar::write_implicit::<__buffa::Float>(1, &self.x, encoder);
+        __buffa::scalar::write_implicit::<__buffa::Float>(2, &self.y, encoder);
+        __buffa::scalar::write_implicit::<__buffa::SFixed64>(3, &self.stamp, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for PointView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.x, decoder),
+            2 => __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.y, decoder),
+            3 => {
+                __buffa::scalar::merge::<
+                    __buffa::SFixed64,
+                >(tag, &mut self.stamp, decoder)
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::scalar::check::<__buffa::Float>(tag, decoder),
+            2 => __buffa::scalar::check::<__buffa::Float>(tag, decoder),
+            3 => __buffa::scalar::check::<__buffa::SFixed64>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = ::core::option::Option::Some(
+        __buffa::FixedRecord::new(
+            &[
+                __buffa::FixedField::of::<__buffa::Float>(1),
+                __buffa::FixedField::of::<__buffa::Float>(2),
+                __buffa::FixedField::of::<__buffa::SFixed64>(3),
+            ],
+        ),
+    );
+    #[inline]
+    fn merge_fixed_record(&mut self, record: &[u8]) {
+        self.x = __buffa::fixed_record::read::<__buffa::Float>(record, 1);
+        self.y = __buffa::fixed_record::read::<__buffa::Float>(record, 6);
+        self.stamp = __buffa::fixed_record::read::<__buffa::SFixed64>(record, 11);
+    }
+}
 #[derive(
     ::core::clone::Clone,
     ::core::marker::Copy,
