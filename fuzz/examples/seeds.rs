@@ -86,6 +86,18 @@ const WIRE: &[(&str, &[&str], &str)] = &[
     // `groups.Single.a` (varint) arriving length-delimited: the group is
     // well formed, so a lazy view skips it and fails when it is read.
     ("group-wire-type-mismatch", SINK_TARGETS, "2204 0b 1200 0c"),
+    // `three.point` (9.48) as a fixed record (x = 1.0, y = 2.0, z = 3),
+    // then `three.points` (9.49) once as a record and once as two of its
+    // fields in reverse order, which the field loop reads, then
+    // `three.segments` (9.50) once as a record of two point records.
+    (
+        "fixed-records",
+        ALL_TARGETS,
+        "4a66  8203 13 0d0000803f 110000000000000040 1d03000000  \
+         8a03 13 0d0000803f 110000000000000040 1d03000000  8a03 0a 1d03000000 0d0000803f  \
+         9203 2a  0a 13 0d0000803f 110000000000000040 1d03000000  \
+                  12 13 0d0000803f 110000000000000040 1d03000000",
+    ),
 ];
 
 fn main() {

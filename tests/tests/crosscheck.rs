@@ -14,6 +14,7 @@ use buffa::{
     UnknownValue,
 };
 use buffa_tests::crosscheck::crosscheck as b;
+use buffa_tests::crosscheck_lazy::crosscheck as l;
 use buffa_tests::prost_crosscheck::crosscheck as p;
 use common::strategies::*;
 use proptest::prelude::*;
@@ -326,7 +327,15 @@ message!(
 );
 
 message!(p::Point, b::Point { x, y, tag, stamp });
-message!(p::Points, b::Points { points, origin });
+message!(
+    p::Points,
+    b::Points {
+        points,
+        origin,
+        segments
+    }
+);
+message!(p::Segment, b::Segment { from, to });
 
 // Recursive messages: prost boxes the recursive field.
 impl Conv<b::Nested> for p::Nested {
@@ -610,6 +619,10 @@ proptest! {
     #[test]
     fn fixed_records(value in points()) {
         both_ways::<p::Points, b::Points>(&value, true);
+        // The unboxed build, whose segments are records of records.
+        let bytes = prost::Message::encode_to_vec(&value);
+        let inline = l::Points::decode_from_slice(&bytes).unwrap();
+        prop_assert_eq!(buffa::Message::encode_to_vec(&inline), bytes);
     }
 
     #[test]
@@ -923,4 +936,75 @@ fn fixed_record_merges_like_fields_in_any_order() {
         assert!(b::Points::decode_from_slice(&bytes).is_err());
         assert!(buffa::view_of::<b::Points>(&bytes).is_err());
     }
+}
+
+#[test]
+fn fixed_records_of_records() {
+    let full = p::Point {
+        x: 0.5,
+        y: 8.0,
+        tag: 3,
+        stamp: 1 << 40,
+    };
+    let partial = p::Point {
+        tag: 0,
+        ..full
+    };
+    let value = p::Points {
+        segments: vec![
+            p::Segment {
+                from: Some(full),
+                to: Some(full),
+            },
+            p::Segment {
+                from: None,
+                to: Some(full),
+            },
+            p::Segment {
+                from: Some(partial),
+                to: Some(full),
+            },
+        ],
+        ..Default::default()
+    };
+    let bytes = prost::Message::encode_to_vec(&value);
+    // The owned messages of the unboxed build hold their points in place,
+    // so their segments are records of records; the boxed build's are not
+    // (they would allocate), but its views hold points in place too.
+    let record =
+        <l::Segment as buffa::Message>::FIXED_RECORD.expect("an inline Segment is a record");
+    assert_eq!(record.len(), 2 * (2 + 28));
+    assert_eq!(record.depth(), 1);
+    assert!(<b::Segment as buffa::Message>::FIXED_RECORD.is_none());
+    let inline = l::Points::decode_from_slice(&bytes).unwrap();
+    assert_eq!(buffa::Message::encode_to_vec(&inline), bytes);
+    let boxed = b::Points::decode_from_slice(&bytes).unwrap();
+    assert_eq!(boxed, value.conv());
+    let view = buffa::view_of::<b::Points>(&bytes).unwrap();
+    assert_eq!(view.to_owned_message().unwrap(), boxed);
+
+    // A record with sub-messages needs a nesting level for them: where the
+    // recursion limit leaves none, the field loop reports the limit, as it
+    // does for a segment that is no record.
+    let segment = prost::Message::encode_to_vec(&value.segments[0]);
+    let shallow = buffa::DecodeOptions::new().with_recursion_limit(0);
+    for decoded in [
+        l::Segment::decode_with_options(&segment, &shallow).map(|_| ()),
+        b::Segment::decode_with_options(&segment, &shallow).map(|_| ()),
+        <b::Segment as buffa::HasView>::decode_view_with_options(&segment, &shallow).map(|_| ()),
+    ] {
+        let error = decoded.expect_err("past the recursion limit");
+        assert!(
+            matches!(
+                error.kind(),
+                buffa::DecodeErrorKind::RecursionLimitExceeded { .. }
+            ),
+            "{error}"
+        );
+    }
+    let one_level = buffa::DecodeOptions::new().with_recursion_limit(1);
+    assert_eq!(
+        l::Segment::decode_with_options(&segment, &one_level).unwrap(),
+        l::Segment::decode_from_slice(&segment).unwrap()
+    );
 }

@@ -2,6 +2,8 @@
 //! call, one write and one merge arm per field, shared by owned structs
 //! and views so that both encode alike by construction.
 
+use buffa_types::google::protobuf::feature_set::FieldPresence;
+use buffa_types::google::protobuf::field_descriptor_proto::Label;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -10,7 +12,9 @@ use crate::emit::field;
 use crate::emit::oneof;
 use crate::error::Error;
 use crate::ident;
+
 use crate::layout::field::{Field, Scalar, Shape, ValueType};
+use crate::options::{BytesRepr, StringRepr};
 
 /// The generated bodies every message shape (owned or view) shares.
 pub struct Codec {
@@ -124,60 +128,118 @@ pub fn codec(
         write_body: quote!(#(#writes)*),
         encoder_param,
         merge_body,
-        fixed_record: fixed_record(&order),
+        fixed_record: fixed_record(context, &order)?,
     })
 }
 
 /// `FIXED_RECORD` and `merge_fixed_record` for fields (in field-number
-/// order) that make a fixed record: all singular fixed-width scalars with
-/// implicit presence and one-byte keys (`buffa::__private::fixed_record`
-/// explains the layout). Nothing for any other message, which keeps the
-/// provided `FIXED_RECORD` of `None`.
-fn fixed_record(order: &[&Field<'_>]) -> TokenStream {
-    let fixed_width = |field: &Field<'_>| match (&field.shape, &field.value) {
-        (Shape::Implicit, ValueType::Scalar(scalar)) if !field.lazy => matches!(
-            scalar,
-            Scalar::Float
-                | Scalar::Double
-                | Scalar::Fixed32
-                | Scalar::Fixed64
-                | Scalar::SFixed32
-                | Scalar::SFixed64
-        )
-        .then_some(*scalar),
-        _ => None,
-    };
-    let scalars: Option<Vec<Scalar>> = order
-        .iter()
-        .map(|field| fixed_width(field).filter(|_| (1..=15).contains(&field.number)))
-        .collect();
-    let Some(scalars) = scalars.filter(|scalars| !scalars.is_empty()) else {
-        return quote!();
-    };
+/// order) that may make a fixed record (`buffa::__private::fixed_record`
+/// explains the layout): singular fixed-width scalars with implicit
+/// presence, and singular sub-messages whose own fields are such scalars,
+/// all with one-byte keys. Whether a sub-message field takes part is
+/// settled when the constant is evaluated (it must be held in place, and
+/// its type must declare a record). Nothing for any other message, which
+/// keeps the provided `FIXED_RECORD` of `None`.
+fn fixed_record(context: &Context<'_>, order: &[&Field<'_>]) -> Result<TokenStream, Error> {
     let mut keys = Vec::new();
     let mut reads = Vec::new();
-    // Each value sits behind its one-byte key.
+    // Each value sits behind its one-byte key; a sub-message's record
+    // behind its key and one-byte length.
     let mut at = 0usize;
-    for (field, scalar) in order.iter().zip(scalars) {
-        let marker = field::scalar_marker(scalar);
+    for field in order {
+        if field.lazy || !(1..=15).contains(&field.number) {
+            return Ok(quote!());
+        }
         let number = proc_macro2::Literal::u32_unsuffixed(field.number);
         let name = ident::ident(&field.rust_name);
-        let offset = proc_macro2::Literal::usize_unsuffixed(at + 1);
-        keys.push(quote!(__buffa::FixedField::of::<#marker>(#number)));
-        reads.push(quote!(self.#name = __buffa::fixed_record::read::<#marker>(record, #offset);));
-        at += 1 + if matches!(scalar, Scalar::Double | Scalar::Fixed64 | Scalar::SFixed64) {
-            8
-        } else {
-            4
-        };
+        match (&field.shape, &field.value) {
+            (Shape::Implicit, ValueType::Scalar(scalar)) => {
+                let Some(width) = fixed_width(*scalar) else {
+                    return Ok(quote!());
+                };
+                let marker = field::scalar_marker(*scalar);
+                let offset = proc_macro2::Literal::usize_unsuffixed(at + 1);
+                keys.push(quote!(__buffa::FixedField::of::<#marker>(#number)));
+                reads.push(
+                    quote!(self.#name = __buffa::fixed_record::read::<#marker>(record, #offset);),
+                );
+                at += 1 + width;
+            }
+            (
+                Shape::Explicit,
+                ValueType::Message {
+                    full_name,
+                    delimited: false,
+                    ..
+                },
+            ) => {
+                // A boxed sub-message (`pointer` of `None`) allocates: no
+                // record. Other pointers say so when the constant is
+                // evaluated.
+                let Some(len) =
+                    leaf_record_len(context, full_name)?.filter(|_| field.pointer.is_some())
+                else {
+                    return Ok(quote!());
+                };
+                let ty = field::field_type(field, &context.buffa, &context.alloc)?;
+                let (start, end) = (
+                    proc_macro2::Literal::usize_unsuffixed(at + 2),
+                    proc_macro2::Literal::usize_unsuffixed(at + 2 + len),
+                );
+                keys.push(quote!(__buffa::FixedField::message::<#ty>(#number)));
+                reads.push(quote!(
+                    __buffa::fixed_record::merge_message(&mut self.#name, &record[#start..#end]);
+                ));
+                at += 2 + len;
+            }
+            _ => return Ok(quote!()),
+        }
     }
-    quote! {
+    if keys.is_empty() {
+        return Ok(quote!());
+    }
+    Ok(quote! {
         const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> =
-            ::core::option::Option::Some(__buffa::FixedRecord::new(&[#(#keys),*]));
+            __buffa::FixedRecord::new(&[#(#keys),*]);
 
         #[inline]
         fn merge_fixed_record(&mut self, record: &[u8]) {
             #(#reads)*
         }
+    })
+}
+
+/// The encoded width of a fixed-width scalar; `None` for the others.
+fn fixed_width(scalar: Scalar) -> Option<usize> {
+    match scalar {
+        Scalar::Float | Scalar::Fixed32 | Scalar::SFixed32 => Some(4),
+        Scalar::Double | Scalar::Fixed64 | Scalar::SFixed64 => Some(8),
+        _ => None,
     }
+}
+
+/// The length of message `full_name`'s fixed record if its fields are
+/// all fixed-width scalars with implicit presence and one-byte keys (a
+/// record without sub-messages, which can sit inside another); `None`
+/// otherwise.
+fn leaf_record_len(context: &Context<'_>, full_name: &str) -> Result<Option<usize>, Error> {
+    let message = context.schema.message(full_name)?;
+    let mut len = 0;
+    for proto in &message.proto.field {
+        let implicit = message.field(proto).features().field_presence == FieldPresence::Implicit;
+        let scalar = Scalar::from_type(proto.r#type(), StringRepr::String, BytesRepr::Vec);
+        let width = scalar.and_then(fixed_width);
+        match width {
+            Some(width)
+                if implicit
+                    && proto.label() != Label::Repeated
+                    && proto.oneof_index.is_none()
+                    && (1..=15).contains(&proto.number()) =>
+            {
+                len += 1 + width;
+            }
+            _ => return Ok(None),
+        }
+    }
+    Ok((len > 0).then_some(len))
 }

@@ -5891,8 +5891,8 @@ impl ::buffa::Message for DoubleValue {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
-    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = ::core::option::Option::Some(
-        __buffa::FixedRecord::new(&[__buffa::FixedField::of::<__buffa::Double>(1)]),
+    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = __buffa::FixedRecord::new(
+        &[__buffa::FixedField::of::<__buffa::Double>(1)],
     );
     #[inline]
     fn merge_fixed_record(&mut self, record: &[u8]) {
@@ -5995,8 +5995,8 @@ impl<'a> __buffa::Mergeable<'a> for DoubleValueView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
-    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = ::core::option::Option::Some(
-        __buffa::FixedRecord::new(&[__buffa::FixedField::of::<__buffa::Double>(1)]),
+    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = __buffa::FixedRecord::new(
+        &[__buffa::FixedField::of::<__buffa::Double>(1)],
     );
     #[inline]
     fn merge_fixed_record(&mut self, record: &[u8]) {
@@ -6056,8 +6056,8 @@ impl ::buffa::Message for FloatValue {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
-    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = ::core::option::Option::Some(
-        __buffa::FixedRecord::new(&[__buffa::FixedField::of::<__buffa::Float>(1)]),
+    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = __buffa::FixedRecord::new(
+        &[__buffa::FixedField::of::<__buffa::Float>(1)],
     );
     #[inline]
     fn merge_fixed_record(&mut self, record: &[u8]) {
@@ -6160,8 +6160,8 @@ impl<'a> __buffa::Mergeable<'a> for FloatValueView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
-    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = ::core::option::Option::Some(
-        __buffa::FixedRecord::new(&[__buffa::FixedField::of::<__buffa::Float>(1)]),
+    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = __buffa::FixedRecord::new(
+        &[__buffa::FixedField::of::<__buffa::Float>(1)],
     );
     #[inline]
     fn merge_fixed_record(&mut self, record: &[u8]) {

@@ -10,24 +10,40 @@
 //! messages are common in geometry and telemetry schemas, and usually
 //! repeated by the thousand.
 //!
+//! One level of nesting is a record too: a message whose fields are such
+//! scalars or singular message fields of a record type held in place (a
+//! triangle of three points), each sub-message behind its key and a
+//! one-byte length. Deeper nesting is not a record.
+//!
 //! Decoding checks for that layout first: a payload of exactly the
-//! record's length with every key in its place is read with one load per
-//! field and no key dispatch; anything
-//! else (a field left out, fields out of order, an unknown field) takes the
-//! general field loop. Both give the same message: a fixed record sets
-//! every field, as the general loop would when it reads each one once.
-//! Generated code declares a message's record with
+//! record's length with every key and length in its place is read with one
+//! load per value and no key dispatch; anything else (a field left out,
+//! fields out of order, an unknown field) takes the general field loop.
+//! Both give the same message: a fixed record sets every field, as the
+//! general loop would when it reads each one once. Generated code declares
+//! a message's record with
 //! [`Message::FIXED_RECORD`](crate::Message::FIXED_RECORD) (and a view's
-//! with [`Mergeable::FIXED_RECORD`](crate::message::Mergeable::FIXED_RECORD))
-//! and reads one with `merge_fixed_record`.
+//! with [`Mergeable::FIXED_RECORD`]) and reads one with
+//! `merge_fixed_record`.
 
 use super::types::ScalarType;
+use crate::message::Mergeable;
+use crate::message_field::MessageField;
+use crate::pointer::ProtoBox;
+use crate::wire::WireType;
 
-/// One field of a fixed record: its key byte and the width of its value.
+/// One field of a fixed record: its key byte, the width of its value and,
+/// for a sub-message, the sub-message's own record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FixedField {
     key: u8,
+    /// The value's width: a sub-message's length byte and record included.
     width: u8,
+    nested: Option<FixedRecord>,
+    /// Whether the field can be part of a record: not a sub-message
+    /// without a record of its own, nor one stored through a pointer that
+    /// allocates (decoding charges those to the allocation budget).
+    fits: bool,
 }
 
 impl FixedField {
@@ -37,19 +53,57 @@ impl FixedField {
     /// key longer than one byte or `S` is not fixed-width: generated code
     /// only declares records that satisfy both.
     pub const fn of<S: ScalarType>(field_number: u32) -> FixedField {
-        assert!(
-            field_number >= 1 && field_number <= 15,
-            "a fixed record's field numbers have one-byte keys (1 to 15)"
-        );
         let width = match S::FIXED_SIZE {
             Some(width) => width,
             None => panic!("a fixed record holds fixed-width scalars only"),
         };
         FixedField {
-            key: (field_number << 3) as u8 | S::WIRE_TYPE as u8,
+            key: key(field_number, S::WIRE_TYPE),
             width: width as u8,
+            nested: None,
+            fits: true,
         }
     }
+
+    /// Field `field_number` holding a sub-message in `F`, a
+    /// `MessageField<M, P>`: part of a record when `M` has a record without
+    /// sub-messages of its own and `P` stores it in place.
+    pub const fn message<'a, F: RecordField<'a>>(field_number: u32) -> FixedField {
+        let nested = <F::Message as Mergeable<'a>>::FIXED_RECORD;
+        let (width, fits) = match nested {
+            Some(record) => (1 + record.len, record.depth == 0 && !F::ALLOCATES),
+            None => (0, false),
+        };
+        FixedField {
+            key: key(field_number, WireType::LengthDelimited),
+            width: width as u8,
+            nested,
+            fits,
+        }
+    }
+}
+
+/// The one-byte key of field `field_number`.
+const fn key(field_number: u32, wire_type: WireType) -> u8 {
+    assert!(
+        field_number >= 1 && field_number <= 15,
+        "a fixed record's field numbers have one-byte keys (1 to 15)"
+    );
+    (field_number << 3) as u8 | wire_type as u8
+}
+
+/// A singular message field, as [`FixedField::message`] sees it: the
+/// message type and whether storing one allocates.
+pub trait RecordField<'a> {
+    /// The sub-message type.
+    type Message: Mergeable<'a>;
+    /// Whether setting the field allocates.
+    const ALLOCATES: bool;
+}
+
+impl<'a, M: Mergeable<'a>, P: ProtoBox<M>> RecordField<'a> for MessageField<M, P> {
+    type Message = M;
+    const ALLOCATES: bool = P::ALLOCATES;
 }
 
 /// The layout of a fixed record: its fields in field-number order.
@@ -57,18 +111,33 @@ impl FixedField {
 pub struct FixedRecord {
     fields: &'static [FixedField],
     len: usize,
+    /// Nesting levels below the message: 1 with sub-messages, else 0.
+    depth: u32,
 }
 
 impl FixedRecord {
-    /// The record of `fields`, which are in field-number order.
-    pub const fn new(fields: &'static [FixedField]) -> FixedRecord {
+    /// The record of `fields`, which are in field-number order; `None`
+    /// when one of them cannot be part of a record (see
+    /// [`FixedField::message`]), or the record would be longer than a
+    /// one-byte length can say.
+    pub const fn new(fields: &'static [FixedField]) -> Option<FixedRecord> {
         let mut len = 0;
+        let mut depth = 0;
         let mut i = 0;
         while i < fields.len() {
+            if !fields[i].fits {
+                return None;
+            }
+            if fields[i].nested.is_some() {
+                depth = 1;
+            }
             len += 1 + fields[i].width as usize;
             i += 1;
         }
-        FixedRecord { fields, len }
+        if fields.is_empty() || len > 127 {
+            return None;
+        }
+        Some(FixedRecord { fields, len, depth })
     }
 
     /// The record's encoded length.
@@ -76,14 +145,20 @@ impl FixedRecord {
         self.len
     }
 
-    /// Whether the record has no fields (a message without fields has no
-    /// record: its encoding is empty).
+    /// Whether the record has no fields; never, since [`FixedRecord::new`]
+    /// makes none such.
     pub const fn is_empty(&self) -> bool {
         self.fields.is_empty()
     }
 
+    /// Nesting levels below the message: reading a record with
+    /// sub-messages needs one level of the recursion limit left.
+    pub const fn depth(&self) -> u32 {
+        self.depth
+    }
+
     /// Whether `bytes` are exactly one record: the record's length, with
-    /// each field's key in its place.
+    /// each key, and each sub-message's length and keys, in its place.
     #[inline(always)]
     pub fn matches(&self, bytes: &[u8]) -> bool {
         if bytes.len() != self.len {
@@ -93,6 +168,20 @@ impl FixedRecord {
         for field in self.fields {
             if bytes[at] != field.key {
                 return false;
+            }
+            // Records nest one level deep (`FixedField::message`), so
+            // this loop needs no recursion.
+            if let Some(nested) = &field.nested {
+                if usize::from(bytes[at + 1]) != nested.len {
+                    return false;
+                }
+                let mut inner = at + 2;
+                for sub in nested.fields {
+                    if bytes[inner] != sub.key {
+                        return false;
+                    }
+                    inner += 1 + sub.width as usize;
+                }
             }
             at += 1 + field.width as usize;
         }
@@ -113,6 +202,16 @@ pub fn read<S: FixedScalar>(record: &[u8], at: usize) -> S::Value {
     S::read_at(record, at)
 }
 
+/// Merges `record`, the bytes of a sub-message's record inside its
+/// parent's, into the sub-message field `field`, setting it.
+#[inline(always)]
+pub fn merge_message<'a, M: Mergeable<'a>, P: ProtoBox<M>>(
+    field: &mut MessageField<M, P>,
+    record: &[u8],
+) {
+    field.get_or_insert_default().merge_fixed_record(record);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,7 +222,8 @@ mod tests {
         FixedField::of::<Float>(1),
         FixedField::of::<Float>(2),
         FixedField::of::<Double>(3),
-    ]);
+    ])
+    .unwrap();
 
     fn point_bytes(x: f32, y: f32, z: f64) -> Vec<u8> {
         let mut bytes = vec![0x0d];

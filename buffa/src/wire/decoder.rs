@@ -443,11 +443,13 @@ impl<'a> Decoder<'a> {
 
     /// Takes the rest of the current message if it is exactly one `record`
     /// (see [`crate::encoding::fixed_record`]), leaving the cursor at its
-    /// end; otherwise reads nothing.
+    /// end; otherwise reads nothing. A record with sub-messages is not
+    /// taken where the recursion limit leaves no level for them: the field
+    /// loop then reports the limit.
     #[inline(always)]
     pub(crate) fn take_fixed_record(&mut self, record: &FixedRecord) -> Option<&'a [u8]> {
         let bytes = self.data;
-        if !record.matches(bytes) {
+        if record.depth() > self.depth_remaining || !record.matches(bytes) {
             return None;
         }
         self.data = &bytes[bytes.len()..];

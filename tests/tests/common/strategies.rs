@@ -192,8 +192,15 @@ prop_compose! {
 prop_compose! {
     pub fn points()(
         points in vec(point(), 0..6), origin in option::of(point()),
+        segments in vec(segment(), 0..4),
     ) -> p::Points {
-        p::Points { points, origin }
+        p::Points { points, origin, segments }
+    }
+}
+
+prop_compose! {
+    pub fn segment()(from in option::of(point()), to in option::of(point())) -> p::Segment {
+        p::Segment { from, to }
     }
 }
 

@@ -1155,14 +1155,12 @@ impl ::buffa::Message for Point {
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
-    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = ::core::option::Option::Some(
-        __buffa::FixedRecord::new(
-            &[
-                __buffa::FixedField::of::<__buffa::Float>(1),
-                __buffa::FixedField::of::<__buffa::Float>(2),
-                __buffa::FixedField::of::<__buffa::SFixed64>(3),
-            ],
-        ),
+    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = __buffa::FixedRecord::new(
+        &[
+            __buffa::FixedField::of::<__buffa::Float>(1),
+            __buffa::FixedField::of::<__buffa::Float>(2),
+            __buffa::FixedField::of::<__buffa::SFixed64>(3),
+        ],
     );
     #[inline]
     fn merge_fixed_record(&mut self, record: &[u8]) {
@@ -1273,20 +1271,189 @@ impl<'a> __buffa::Mergeable<'a> for PointView<'a> {
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
     }
-    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = ::core::option::Option::Some(
-        __buffa::FixedRecord::new(
-            &[
-                __buffa::FixedField::of::<__buffa::Float>(1),
-                __buffa::FixedField::of::<__buffa::Float>(2),
-                __buffa::FixedField::of::<__buffa::SFixed64>(3),
-            ],
-        ),
+    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = __buffa::FixedRecord::new(
+        &[
+            __buffa::FixedField::of::<__buffa::Float>(1),
+            __buffa::FixedField::of::<__buffa::Float>(2),
+            __buffa::FixedField::of::<__buffa::SFixed64>(3),
+        ],
     );
     #[inline]
     fn merge_fixed_record(&mut self, record: &[u8]) {
         self.x = __buffa::fixed_record::read::<__buffa::Float>(record, 1);
         self.y = __buffa::fixed_record::read::<__buffa::Float>(record, 6);
         self.stamp = __buffa::fixed_record::read::<__buffa::SFixed64>(record, 11);
+    }
+}
+/// Sub-messages that are fixed records, held in place (views hold them so):
+/// one record of 2 + 19 + 2 + 19 bytes.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct Segment {
+    pub from: ::buffa::MessageField<Point>,
+    pub to: ::buffa::MessageField<Point>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFields,
+}
+impl ::buffa::Message for Segment {
+    const NAME: &'static str = "golden.views.Segment";
+    const SHARES_INPUT: bool = false;
+    fn default_instance() -> &'static Self {
+        static INSTANCE: __buffa::OnceBox<Segment> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
+    }
+    #[allow(unused_mut)]
+    #[inline]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_field(1, &self.from, cache);
+        size += __buffa::message::size_field(2, &self.to, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    #[inline]
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_field(1, &self.from, cache, encoder);
+        __buffa::message::write_field(2, &self.to, cache, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::message_field(2, &self.to, encoder);
+        __buffa::backward::message_field(1, &self.from, encoder);
+    }
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::merge_field(tag, &mut self.from, decoder),
+            2 => __buffa::message::merge_field(tag, &mut self.to, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    fn unknown_fields(&self) -> &::buffa::UnknownFields {
+        &self.unknown_fields
+    }
+}
+/// A borrowed view of [`Segment`]: the same fields, read from the input without copying it.
+#[derive(
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq,
+    ::core::fmt::Debug,
+    ::core::default::Default
+)]
+pub struct SegmentView<'a> {
+    pub from: ::buffa::MessageField<PointView<'a>, ::buffa::Inline<PointView<'a>>>,
+    pub to: ::buffa::MessageField<PointView<'a>, ::buffa::Inline<PointView<'a>>>,
+    /// Fields read from the wire that this schema does not know.
+    pub unknown_fields: ::buffa::UnknownFieldsView<'a>,
+}
+impl<'a> ::buffa::MessageView<'a> for SegmentView<'a> {
+    type Owned = Segment;
+}
+impl ::buffa::HasView for Segment {
+    type View<'a> = SegmentView<'a>;
+}
+impl<'a> __buffa::ToOwnedValue<Segment> for SegmentView<'a> {
+    #[allow(clippy::field_reassign_with_default)]
+    #[inline]
+    fn to_owned_value(&self) -> ::core::result::Result<Segment, ::buffa::DecodeError> {
+        let mut owned = <Segment as ::core::default::Default>::default();
+        __buffa::to_owned_into(&self.from, &mut owned.from)?;
+        __buffa::to_owned_into(&self.to, &mut owned.to)?;
+        __buffa::to_owned_into(&self.unknown_fields, &mut owned.unknown_fields)?;
+        ::core::result::Result::Ok(owned)
+    }
+}
+impl<'a> __buffa::DefaultRef for SegmentView<'a> {
+    fn default_ref<'r>() -> &'r Self
+    where
+        Self: 'r,
+    {
+        static INSTANCE: __buffa::OnceBox<SegmentView<'static>> = __buffa::OnceBox::new();
+        INSTANCE.get_or_default()
+    }
+}
+impl<'a> __buffa::Encodable for SegmentView<'a> {
+    const NAME: &'static str = "golden.views.Segment";
+    #[allow(unused_mut)]
+    #[inline]
+    fn compute_size(&self, cache: &mut __buffa::SizeCache) -> usize {
+        let mut size = 0;
+        size += __buffa::message::size_field(1, &self.from, cache);
+        size += __buffa::message::size_field(2, &self.to, cache);
+        size + self.unknown_fields.encoded_len()
+    }
+    #[inline]
+    fn write_to(
+        &self,
+        cache: &mut __buffa::SizeCache,
+        encoder: &mut __buffa::Encoder<'_>,
+    ) {
+        __buffa::message::write_field(1, &self.from, cache, encoder);
+        __buffa::message::write_field(2, &self.to, cache, encoder);
+        self.unknown_fields.write(encoder);
+    }
+    #[inline]
+    fn write_backward(&self, encoder: &mut __buffa::BackwardEncoder<'_>) {
+        __buffa::backward::unknown(&self.unknown_fields, encoder);
+        __buffa::backward::message_field(2, &self.to, encoder);
+        __buffa::backward::message_field(1, &self.from, encoder);
+    }
+    #[inline]
+    fn unknown_group_depth(&self) -> u32 {
+        self.unknown_fields.nesting()
+    }
+}
+impl<'a> __buffa::Mergeable<'a> for SegmentView<'a> {
+    #[inline]
+    fn merge_field(
+        &mut self,
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::merge_field(tag, &mut self.from, decoder),
+            2 => __buffa::message::merge_field(tag, &mut self.to, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline]
+    fn check_field(
+        tag: __buffa::Tag,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<(), ::buffa::DecodeError> {
+        match tag.field_number() {
+            1 => __buffa::message::check::<PointView<'a>>(tag, decoder),
+            2 => __buffa::message::check::<PointView<'a>>(tag, decoder),
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = __buffa::FixedRecord::new(
+        &[
+            __buffa::FixedField::message::<
+                ::buffa::MessageField<PointView<'a>, ::buffa::Inline<PointView<'a>>>,
+            >(1),
+            __buffa::FixedField::message::<
+                ::buffa::MessageField<PointView<'a>, ::buffa::Inline<PointView<'a>>>,
+            >(2),
+        ],
+    );
+    #[inline]
+    fn merge_fixed_record(&mut self, record: &[u8]) {
+        __buffa::fixed_record::merge_message(&mut self.from, &record[2..21]);
+        __buffa::fixed_record::merge_message(&mut self.to, &record[23..42]);
     }
 }
 #[derive(
