@@ -946,10 +946,7 @@ fn fixed_records_of_records() {
         tag: 3,
         stamp: 1 << 40,
     };
-    let partial = p::Point {
-        tag: 0,
-        ..full
-    };
+    let partial = p::Point { tag: 0, ..full };
     let value = p::Points {
         segments: vec![
             p::Segment {
