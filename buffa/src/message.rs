@@ -423,13 +423,14 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     where
         Self: Sized,
     {
-        if let Some(record) = Self::FIXED_RECORD
-            && let Some(bytes) = decoder.take_fixed_record(&record)
-        {
-            self.merge_fixed_record(bytes);
-            return Ok(());
-        }
-        merge_fields(Self::NAME, decoder, |tag, d| self.merge_field(tag, d))
+        merge_record_or_fields(
+            Self::NAME,
+            Self::FIXED_RECORD,
+            self,
+            decoder,
+            Self::merge_fixed_record,
+            Self::merge_field,
+        )
     }
 
     #[doc(hidden)]
@@ -558,13 +559,14 @@ pub trait Mergeable<'a>: Encodable + Default {
     /// Merges fields until the end of the decoder's current message.
     #[inline]
     fn merge_from(&mut self, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
-        if let Some(record) = Self::FIXED_RECORD
-            && let Some(bytes) = decoder.take_fixed_record(&record)
-        {
-            self.merge_fixed_record(bytes);
-            return Ok(());
-        }
-        merge_fields(Self::NAME, decoder, |tag, d| self.merge_field(tag, d))
+        merge_record_or_fields(
+            Self::NAME,
+            Self::FIXED_RECORD,
+            self,
+            decoder,
+            Self::merge_fixed_record,
+            Self::merge_field,
+        )
     }
 
     /// Merges fields up to the end-group key of group `field_number`.
@@ -627,18 +629,43 @@ pub(crate) fn merge_fields<'a>(
     Ok(())
 }
 
+/// Reads the rest of the decoder's current message into `target`: in one
+/// step with `take_record` when it is exactly the message's fixed `record`
+/// (see [`crate::encoding::fixed_record`]), field by field with
+/// `take_field` otherwise. The one body of the owned and view `merge_from`
+/// and of [`check_fields`].
+#[inline(always)]
+fn merge_record_or_fields<'a, T: ?Sized>(
+    name: &'static str,
+    record: Option<FixedRecord>,
+    target: &mut T,
+    decoder: &mut Decoder<'a>,
+    take_record: impl FnOnce(&mut T, &'a [u8]),
+    mut take_field: impl FnMut(&mut T, Tag, &mut Decoder<'a>) -> Result<(), DecodeError>,
+) -> Result<(), DecodeError> {
+    if let Some(record) = record
+        && let Some(bytes) = decoder.take_fixed_record(&record)
+    {
+        take_record(target, bytes);
+        return Ok(());
+    }
+    merge_fields(name, decoder, |tag, d| take_field(target, tag, d))
+}
+
 /// Checks the fields of message `M` up to the end of the decoder's
 /// current message, as merging them would ([`Mergeable::check_field`]).
 #[inline]
 pub(crate) fn check_fields<'a, M: Mergeable<'a>>(
     decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
-    if let Some(record) = M::FIXED_RECORD
-        && decoder.take_fixed_record(&record).is_some()
-    {
-        return Ok(());
-    }
-    merge_fields(M::NAME, decoder, M::check_field)
+    merge_record_or_fields(
+        M::NAME,
+        M::FIXED_RECORD,
+        &mut (),
+        decoder,
+        |_, _| {},
+        |_, tag, d| M::check_field(tag, d),
+    )
 }
 
 /// Checks the fields of message `M` up to the end-group key of group

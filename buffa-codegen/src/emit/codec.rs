@@ -12,7 +12,6 @@ use crate::emit::field;
 use crate::emit::oneof;
 use crate::error::Error;
 use crate::ident;
-
 use crate::layout::field::{Field, Scalar, Shape, ValueType};
 use crate::options::{BytesRepr, StringRepr};
 
@@ -154,7 +153,7 @@ fn fixed_record(context: &Context<'_>, order: &[&Field<'_>]) -> Result<TokenStre
         let name = ident::ident(&field.rust_name);
         match (&field.shape, &field.value) {
             (Shape::Implicit, ValueType::Scalar(scalar)) => {
-                let Some(width) = fixed_width(*scalar) else {
+                let Some(width) = scalar.fixed_width() else {
                     return Ok(quote!());
                 };
                 let marker = field::scalar_marker(*scalar);
@@ -209,15 +208,6 @@ fn fixed_record(context: &Context<'_>, order: &[&Field<'_>]) -> Result<TokenStre
     })
 }
 
-/// The encoded width of a fixed-width scalar; `None` for the others.
-fn fixed_width(scalar: Scalar) -> Option<usize> {
-    match scalar {
-        Scalar::Float | Scalar::Fixed32 | Scalar::SFixed32 => Some(4),
-        Scalar::Double | Scalar::Fixed64 | Scalar::SFixed64 => Some(8),
-        _ => None,
-    }
-}
-
 /// The length of message `full_name`'s fixed record if its fields are
 /// all fixed-width scalars with implicit presence and one-byte keys (a
 /// record without sub-messages, which can sit inside another); `None`
@@ -228,7 +218,7 @@ fn leaf_record_len(context: &Context<'_>, full_name: &str) -> Result<Option<usiz
     for proto in &message.proto.field {
         let implicit = message.field(proto).features().field_presence == FieldPresence::Implicit;
         let scalar = Scalar::from_type(proto.r#type(), StringRepr::String, BytesRepr::Vec);
-        let width = scalar.and_then(fixed_width);
+        let width = scalar.and_then(Scalar::fixed_width);
         match width {
             Some(width)
                 if implicit

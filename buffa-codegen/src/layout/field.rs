@@ -81,6 +81,17 @@ impl Scalar {
         })
     }
 
+    /// The encoded width of a fixed-width scalar (`float`, `double`,
+    /// `fixed32/64`, `sfixed32/64`), as the runtime's `ScalarType::FIXED_SIZE`
+    /// gives it; `None` for varints, strings and bytes.
+    pub fn fixed_width(self) -> Option<usize> {
+        match self {
+            Scalar::Float | Scalar::Fixed32 | Scalar::SFixed32 => Some(4),
+            Scalar::Double | Scalar::Fixed64 | Scalar::SFixed64 => Some(8),
+            _ => None,
+        }
+    }
+
     /// The scalar a view holds in place of this one: strings and bytes
     /// borrowed from the input, everything else as owned.
     pub fn borrowed(self) -> Scalar {
