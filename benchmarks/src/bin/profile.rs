@@ -2,8 +2,10 @@
 //! times, for profilers (`valgrind --tool=callgrind`, `perf record`), whose
 //! instruction counts do not depend on machine noise.
 //!
-//! Usage: `profile DATASET CONFIG OP [ITERATIONS]`, with CONFIG one of
-//! `prost`, `buffa_box`, `buffa_inline`, `buffa_shared` and OP one of the compare
+//! Usage: `profile DATASET CONFIG[,CONFIG...] OP [ITERATIONS]`, with CONFIG one of
+//! `prost`, `buffa_box`, `buffa_inline`, `buffa_shared` (several, comma-separated,
+//! run one after another in one process, as the suite runs a cell's libraries)
+//! and OP one of the compare
 //! command's operations (`encode`, `populate+encode`, `decode`,
 //! `decode+convert`), `populate` alone, or, for `buffa_inline` only (the configuration generated with
 //! views), `view` (decode a borrowed view) and `view+read` (decode a view,
@@ -152,11 +154,13 @@ fn main() {
     let iterations = args
         .get(3)
         .map_or(1, |n| n.parse().expect("ITERATIONS must be a number"));
-    match dataset.as_str() {
-        "log" => dispatch::<Logs>(&config, &op, iterations),
-        "mesh" => dispatch::<Mesh>(&config, &op, iterations),
-        "minecraft_savedata" => dispatch::<Players>(&config, &op, iterations),
-        "mk48" => dispatch::<Updates>(&config, &op, iterations),
-        _ => panic!("usage: profile DATASET CONFIG OP [ITERATIONS]"),
+    for config in config.split(',') {
+        match dataset.as_str() {
+            "log" => dispatch::<Logs>(config, &op, iterations),
+            "mesh" => dispatch::<Mesh>(config, &op, iterations),
+            "minecraft_savedata" => dispatch::<Players>(config, &op, iterations),
+            "mk48" => dispatch::<Updates>(config, &op, iterations),
+            _ => panic!("usage: profile DATASET CONFIG[,CONFIG...] OP [ITERATIONS]"),
+        }
     }
 }
