@@ -5,42 +5,20 @@
 #[path = "proto/descriptor/fixtures.rs"]
 mod fixtures;
 
-use std::process::{Command, Stdio};
-
 use buffa::{Message, UnknownValue, WireType};
 use buffa_descriptor::{
     Cardinality, DefaultValue, DescriptorPool, FieldDescriptor, Kind, MessageDescriptor, Syntax,
 };
 use buffa_types::google::protobuf::Empty;
-use fixtures::{
-    FILES, compile, field, field_in, message, message_in, pool, proto_dir, protoc, set_bytes,
-};
+use fixtures::{FILES, compile, field, field_in, message, message_in, pool, proto_dir, set_bytes};
 
 /// Encodes `text` as message `type_name` with protoc.
 fn protoc_encode(type_name: &str, text: &str) -> Vec<u8> {
-    let mut child = Command::new(protoc())
-        .arg(format!("--encode={type_name}"))
-        .arg(format!("--proto_path={}", proto_dir().display()))
-        .args(FILES)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run protoc");
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(
-        output.status.success(),
-        "protoc --encode={type_name} of {text:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output.stdout
+    let mut args = vec![format!("--encode={type_name}")];
+    args.extend(FILES.iter().map(|file| (*file).to_owned()));
+    protoc_runner::Protoc::new([proto_dir()])
+        .run(&args, text.as_bytes())
+        .unwrap_or_else(|error| panic!("protoc --encode={type_name} of {text:?}: {error}"))
 }
 
 /// The text-format zero value of one element of `field`.
@@ -140,7 +118,6 @@ fn computed_json_names_match_protoc() {
             "google/protobuf/test_messages_proto3.proto",
             "google/protobuf/test_messages_proto2.proto",
         ],
-        "json-names",
     )
     .expect("protoc accepts the test messages");
     let mut compared = 0;
@@ -198,8 +175,8 @@ fn editions_transform_agrees_with_syntax() {
     ];
     let mut compared = 0;
     for (syntax_file, editions_file, syntax_package, editions_package) in pairs {
-        let syntax = compile(&dir.join("src"), None, &[syntax_file], "syntax").unwrap();
-        let editions = compile(&dir, Some(&dir.join("src")), &[editions_file], "editions").unwrap();
+        let syntax = compile(&dir.join("src"), None, &[syntax_file]).unwrap();
+        let editions = compile(&dir, Some(&dir.join("src")), &[editions_file]).unwrap();
         let syntax = DescriptorPool::decode(&syntax).unwrap();
         let editions = DescriptorPool::decode(&editions).unwrap();
         assert!(matches!(
@@ -260,7 +237,7 @@ fn protobuf_unittest_protos_decode() {
     let mut decoded = 0;
     let mut messages = 0;
     for file in &files {
-        let Some(bytes) = compile(&dir.join("src"), None, &[file], "unittest") else {
+        let Some(bytes) = compile(&dir.join("src"), None, &[file]) else {
             continue; // Written for an older protoc.
         };
         let pool = DescriptorPool::decode(&bytes).unwrap_or_else(|e| panic!("{file}: {e}"));

@@ -22,7 +22,8 @@ use buffa_types::google::protobuf::{
     FeatureSetDefaults, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet,
     MethodDescriptorProto, OneofDescriptorProto, ServiceDescriptorProto,
 };
-use fixtures::{compile, protoc};
+use fixtures::compile;
+use protoc_runner::binary as protoc;
 
 /// String literals as a `.proto` file (or a text-format message) writes
 /// them, between double quotes.
@@ -51,7 +52,7 @@ fn escapes_read_as_protoc_reads_and_writes_them() {
     }
     proto.push_str("}\n");
     std::fs::write(dir.join("escapes.proto"), proto).unwrap();
-    let set = compile(&dir, None, &["escapes.proto"], "escapes").expect("protoc accepts");
+    let set = compile(&dir, None, &["escapes.proto"]).expect("protoc accepts");
     let pool = DescriptorPool::decode(&set).unwrap();
     let message = pool.get_message_by_name("esc.M").unwrap();
     for (i, literal) in LITERALS.iter().enumerate() {
@@ -148,7 +149,7 @@ fn defaults_read_as_protoc_writes_them() {
     }
     proto.push_str("}\n");
     std::fs::write(dir.join("defaults.proto"), proto).unwrap();
-    let set = compile(&dir, None, &["defaults.proto"], "defaults").expect("protoc accepts");
+    let set = compile(&dir, None, &["defaults.proto"]).expect("protoc accepts");
     let pool = DescriptorPool::decode(&set).unwrap();
     let message = pool.get_message_by_name("dflt.M").unwrap();
     for (i, (ty, literal, text, value)) in defaults().into_iter().enumerate() {
@@ -182,7 +183,7 @@ fn out_of_range_defaults_are_refused_as_protoc_refuses_them() {
         );
         std::fs::write(dir.join("range.proto"), proto).unwrap();
         assert!(
-            compile(&dir, None, &["range.proto"], "range").is_none(),
+            compile(&dir, None, &["range.proto"]).is_none(),
             "protoc accepts {ty} {literal}"
         );
         assert!(
@@ -197,7 +198,7 @@ fn out_of_range_defaults_are_refused_as_protoc_refuses_them() {
 fn edition_defaults_match_protoc() {
     let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("edition-defaults-{}.pb", std::process::id()));
-    let wkt = protoc_bin_vendored::include_path().expect("vendored includes");
+    let wkt = protoc_runner::well_known_types();
     let status = Command::new(protoc())
         .arg(format!("--edition_defaults_out={}", out.display()))
         .arg("--edition_defaults_minimum=PROTO2")

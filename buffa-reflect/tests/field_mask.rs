@@ -10,9 +10,7 @@
 //! written and compared in the text format, which shows presence: a field
 //! set to its default prints, an unset one does not.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use buffa_reflect::field_mask::{self, FieldMaskError, MergeOptions, PathProblem};
@@ -24,29 +22,9 @@ fn pool() -> &'static DescriptorPool {
     static POOL: OnceLock<DescriptorPool> = OnceLock::new();
     POOL.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/proto/field_mask");
-        let out = std::env::temp_dir().join(format!(
-            "buffa-reflect-field-mask-{}.pb",
-            std::process::id()
-        ));
-        let protoc = protoc_bin_vendored::protoc_bin_path().expect("vendored protoc");
-        let mut child = Command::new(protoc)
-            .arg(format!("--proto_path={}", dir.display()))
-            .arg("--include_imports")
-            .arg(format!("--descriptor_set_out={}", out.display()))
-            .arg("field_mask_test.proto")
-            .stdin(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("run protoc");
-        child.stdin.take().expect("stdin").write_all(b"").unwrap();
-        let output = child.wait_with_output().expect("wait for protoc");
-        assert!(
-            output.status.success(),
-            "protoc: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let set = std::fs::read(&out).expect("read the descriptor set");
-        let _ = std::fs::remove_file(&out);
+        let set = protoc_runner::Protoc::new([dir])
+            .descriptor_set(&["field_mask_test.proto"], true, false)
+            .unwrap_or_else(|error| panic!("protoc: {error}"));
         DescriptorPool::decode(&set).expect("decode the descriptor set")
     })
 }

@@ -30,9 +30,7 @@ mod print;
 #[path = "text/unknown.rs"]
 mod unknown;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use buffa_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, text};
@@ -52,29 +50,7 @@ fn protoc(args: &[String], input: &[u8]) -> Result<Vec<u8>, String> {
 
 /// Runs protoc with `include` and the well-known types as include paths.
 fn protoc_in(include: &Path, args: &[String], input: &[u8]) -> Result<Vec<u8>, String> {
-    let protoc = protoc_bin_vendored::protoc_bin_path().expect("vendored protoc");
-    let wkt = protoc_bin_vendored::include_path().expect("vendored include path");
-    let mut child = Command::new(protoc)
-        .arg(format!("--proto_path={}", include.display()))
-        .arg(format!("--proto_path={}", wkt.display()))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run protoc");
-    child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(input)
-        .expect("write to protoc");
-    let output = child.wait_with_output().expect("wait for protoc");
-    if output.status.success() {
-        Ok(output.stdout)
-    } else {
-        Err(String::from_utf8_lossy(&output.stderr).into_owned())
-    }
+    protoc_runner::Protoc::new([include]).run(args, input)
 }
 
 /// The pool of the test protos (and the well-known types they import).
@@ -86,19 +62,9 @@ fn pool() -> &'static DescriptorPool {
 /// The pool of `files` in `include` and of their imports, as protoc
 /// compiles them.
 fn compile(include: &Path, files: &[&str]) -> DescriptorPool {
-    let out = std::env::temp_dir().join(format!(
-        "buffa-reflect-text-{}-{}.pb",
-        std::process::id(),
-        files[0].replace('/', "_")
-    ));
-    let mut args = vec![
-        "--include_imports".to_owned(),
-        format!("--descriptor_set_out={}", out.display()),
-    ];
-    args.extend(files.iter().map(|&file| file.to_owned()));
-    protoc_in(include, &args, b"").unwrap_or_else(|e| panic!("protoc: {e}"));
-    let set = std::fs::read(&out).expect("read the descriptor set");
-    let _ = std::fs::remove_file(&out);
+    let set = protoc_runner::Protoc::new([include])
+        .descriptor_set(files, true, false)
+        .unwrap_or_else(|e| panic!("protoc: {e}"));
     DescriptorPool::decode(&set).expect("decode the descriptor set")
 }
 

@@ -4,9 +4,10 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use buffa_build::{BytesRepr, Config, PointerRepr, StringRepr};
+use protoc_runner::Protoc;
 
 /// `tests/proto` of the workspace: the protos of the test battery.
 fn battery() -> PathBuf {
@@ -16,10 +17,6 @@ fn battery() -> PathBuf {
 /// This crate's own test protos.
 fn own_protos() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/proto")
-}
-
-fn protoc() -> PathBuf {
-    protoc_bin_vendored::protoc_bin_path().expect("vendored protoc")
 }
 
 /// The inputs of one comparison: include directories and the files under
@@ -60,37 +57,27 @@ fn read_tree(dir: &Path) -> BTreeMap<String, String> {
     out
 }
 
-/// Runs protoc with the plugin, one `--buffa_opt` per entry of `opts`.
-fn protoc_with_plugin(protos: &Protos, opts: &[&str], out: &Path) -> Output {
-    let mut command = Command::new(protoc());
-    command
-        .arg(format!(
+/// Runs protoc with the plugin, one `--buffa_opt` per entry of `opts`,
+/// and the well-known types after the includes of `protos`, as
+/// buffa-build does; protoc's error output if it fails.
+fn protoc_with_plugin(protos: &Protos, opts: &[&str], out: &Path) -> Result<(), String> {
+    let mut args = vec![
+        format!(
             "--plugin=protoc-gen-buffa={}",
             env!("CARGO_BIN_EXE_protoc-gen-buffa")
-        ))
-        .arg(format!("--buffa_out={}", out.display()));
-    for opt in opts {
-        command.arg(format!("--buffa_opt={opt}"));
-    }
-    for include in &protos.includes {
-        command.arg(format!("--proto_path={}", include.display()));
-    }
-    // As buffa-build does, so that well-known imports resolve.
-    let well_known = protoc_bin_vendored::include_path().expect("vendored includes");
-    command.arg(format!("--proto_path={}", well_known.display()));
-    command.args(&protos.files);
-    command.output().expect("run protoc")
+        ),
+        format!("--buffa_out={}", out.display()),
+    ];
+    args.extend(opts.iter().map(|opt| format!("--buffa_opt={opt}")));
+    args.extend(protos.files.iter().map(|file| (*file).to_owned()));
+    Protoc::new(&protos.includes).run(&args, b"").map(drop)
 }
 
 /// What the plugin writes for `protos` under `opts`.
 fn plugin_output(protos: &Protos, opts: &[&str]) -> BTreeMap<String, String> {
     let out = tempfile::tempdir().unwrap();
-    let output = protoc_with_plugin(protos, opts, out.path());
-    assert!(
-        output.status.success(),
-        "protoc with the plugin failed ({opts:?}):\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    protoc_with_plugin(protos, opts, out.path())
+        .unwrap_or_else(|error| panic!("protoc with the plugin failed ({opts:?}):\n{error}"));
     read_tree(out.path())
 }
 
@@ -99,7 +86,7 @@ fn build_output(protos: &Protos, configure: impl FnOnce(&mut Config)) -> BTreeMa
     let out = tempfile::tempdir().unwrap();
     let mut config = Config::new();
     config
-        .protoc_executable(protoc())
+        .protoc_executable(protoc_runner::binary())
         .files(&protos.files)
         .includes(&protos.includes)
         .out_dir(out.path());
@@ -447,13 +434,13 @@ fn imports_of_the_same_package_are_generated() {
 
 fn protoc_error(protos: &Protos, opts: &[&str]) -> String {
     let out = tempfile::tempdir().unwrap();
-    let output = protoc_with_plugin(protos, opts, out.path());
-    assert!(!output.status.success(), "protoc accepted {opts:?}");
+    let error = protoc_with_plugin(protos, opts, out.path())
+        .expect_err(&format!("protoc accepted {opts:?}"));
     assert!(
         read_tree(out.path()).is_empty(),
         "files written despite the error"
     );
-    String::from_utf8(output.stderr).unwrap()
+    error
 }
 
 #[test]

@@ -275,24 +275,9 @@ fn legacy_names_opted_out_of_style2024() {
 /// The encoded `FileDescriptorSet` protoc writes for the 2024 files and
 /// their imports.
 fn descriptor_set() -> Vec<u8> {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("set.pb");
-    let status = std::process::Command::new(protoc_bin_vendored::protoc_bin_path().unwrap())
-        .arg(format!(
-            "--proto_path={}",
-            local_protos().join("editions").display()
-        ))
-        .arg(format!(
-            "--proto_path={}",
-            protoc_bin_vendored::include_path().unwrap().display()
-        ))
-        .arg("--include_imports")
-        .arg(format!("--descriptor_set_out={}", out.display()))
-        .args([FILE, "edition2024_user.proto"])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    std::fs::read(out).unwrap()
+    protoc_runner::Protoc::new([local_protos().join("editions")])
+        .descriptor_set(&[FILE, "edition2024_user.proto"], true, false)
+        .unwrap()
 }
 
 #[test]

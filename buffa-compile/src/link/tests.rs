@@ -6,13 +6,13 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use buffa::Message;
 use buffa_types::google::protobuf::field_descriptor_proto::Type;
 use buffa_types::google::protobuf::{
     DescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet,
 };
+use protoc_runner::Protoc;
 
 use super::Linker;
 
@@ -22,25 +22,10 @@ fn protoc(
     files: &[String],
     source_info: bool,
 ) -> Result<FileDescriptorSet, String> {
-    let protoc = protoc_bin_vendored::protoc_bin_path().expect("vendored protoc");
-    let wkt = protoc_bin_vendored::include_path().expect("vendored includes");
-    let mut command = Command::new(protoc);
-    command
-        .current_dir(include)
-        .arg("--include_imports")
-        .arg("--descriptor_set_out=/dev/stdout")
-        .arg(format!("--proto_path={}", include.display()))
-        .arg(format!("--proto_path={}", wkt.display()));
-    if source_info {
-        command.arg("--include_source_info");
-    }
-    command.args(files);
-    let output = command.output().expect("run protoc");
-    if output.status.success() {
-        Ok(FileDescriptorSet::decode_from_slice(&output.stdout).expect("protoc's set decodes"))
-    } else {
-        Err(String::from_utf8_lossy(&output.stderr).into_owned())
-    }
+    let set = Protoc::new([include])
+        .in_dir(include)
+        .descriptor_set(files, true, source_info)?;
+    Ok(FileDescriptorSet::decode_from_slice(&set).expect("protoc's set decodes"))
 }
 
 /// `full` (a leading-dot full name) as a file in `package` would usually

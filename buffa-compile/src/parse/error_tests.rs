@@ -1,10 +1,10 @@
 //! protoc's parse errors, wording, line and column, on bad inputs: each
 //! case is run through protoc and compared with the parser's errors.
 
-use std::process::Command;
+use protoc_runner::Protoc;
 
 use super::parse_file;
-use super::tests::{protoc, temp_path};
+use super::tests::temp_path;
 
 /// Bad inputs, each checked against protoc's first error (wording, line
 /// and column).
@@ -136,20 +136,12 @@ fn protoc_errors(text: &str) -> Vec<String> {
     let dir = temp_path("bad");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("bad.proto"), text).unwrap();
-    let output = Command::new(protoc())
-        .current_dir(&dir)
-        .arg("--proto_path=.")
-        .arg(format!(
-            "--proto_path={}",
-            protoc_bin_vendored::include_path().unwrap().display()
-        ))
-        .arg("--descriptor_set_out=out.pb")
-        .arg("bad.proto")
-        .output()
-        .expect("run protoc");
-    let errors = match output.status.success() {
-        true => Vec::new(),
-        false => String::from_utf8_lossy(&output.stderr)
+    let result = Protoc::new(["."])
+        .in_dir(&dir)
+        .run(&["--descriptor_set_out=out.pb", "bad.proto"], b"");
+    let errors = match result {
+        Ok(_) => Vec::new(),
+        Err(stderr) => stderr
             .lines()
             .filter(|l| l.starts_with("bad.proto") && !l.contains(": warning:"))
             .map(str::to_owned)

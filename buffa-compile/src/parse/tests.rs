@@ -2,20 +2,15 @@
 //! real files, and protoc's first error on bad inputs.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use buffa::Message;
 use buffa_types::google::protobuf::{
     DescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet,
 };
+use protoc_runner::Protoc;
 
 use super::parse_file;
-
-/// protoc's binary.
-pub(super) fn protoc() -> PathBuf {
-    protoc_bin_vendored::protoc_bin_path().expect("vendored protoc")
-}
 
 /// A fresh path in the temporary directory.
 pub(super) fn temp_path(what: &str) -> PathBuf {
@@ -30,23 +25,10 @@ pub(super) fn protoc_files(
     root: &Path,
     files: &[String],
 ) -> Result<Vec<FileDescriptorProto>, String> {
-    let out = temp_path("set.pb");
-    let wkt = protoc_bin_vendored::include_path().expect("vendored includes");
-    let output = Command::new(protoc())
-        .current_dir(root)
-        .arg(format!("--proto_path={}", root.display()))
-        .arg(format!("--proto_path={}", wkt.display()))
-        .arg("--include_source_info")
-        .arg(format!("--descriptor_set_out={}", out.display()))
-        .args(files)
-        .output()
-        .expect("run protoc");
-    if !output.status.success() {
-        return Err(String::from_utf8_lossy(&output.stderr).into_owned());
-    }
-    let bytes = std::fs::read(&out).expect("protoc's output");
-    let _ = std::fs::remove_file(&out);
-    Ok(FileDescriptorSet::decode_from_slice(&bytes)
+    let set = Protoc::new([root])
+        .in_dir(root)
+        .descriptor_set(files, false, true)?;
+    Ok(FileDescriptorSet::decode_from_slice(&set)
         .expect("decode")
         .file)
 }

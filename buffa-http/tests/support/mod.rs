@@ -1,9 +1,9 @@
 //! What the integration tests share: the test schemas compiled by protoc
 //! (the vendored one) into a descriptor pool.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+
+use protoc_runner::Protoc;
 
 use buffa::Message as _;
 use buffa_reflect::DescriptorPool;
@@ -17,46 +17,25 @@ pub fn proto_dir() -> PathBuf {
 /// Runs protoc with `args` and `input` on its stdin, over `include`,
 /// `tests/proto`, the bundled google/api files and protoc's own includes:
 /// its stdout, or its stderr when it fails.
+// Not every test binary that includes this module runs protoc directly.
+#[allow(dead_code)]
 pub fn protoc(include: &Path, args: &[&str], input: &[u8]) -> Result<Vec<u8>, String> {
-    let includes = [
+    protoc_over(include).run(args, input)
+}
+
+/// protoc over `include`, `tests/proto` and the bundled google/api files.
+fn protoc_over(include: &Path) -> Protoc {
+    Protoc::new([
         include.to_path_buf(),
         proto_dir(),
         PathBuf::from(buffa_http::PROTO_INCLUDE),
-        protoc_bin_vendored::include_path().expect("vendored includes"),
-    ];
-    let mut child = Command::new(protoc_bin_vendored::protoc_bin_path().expect("vendored protoc"))
-        .args(includes.iter().map(|dir| format!("-I{}", dir.display())))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run protoc");
-    child
-        .stdin
-        .take()
-        .expect("protoc's stdin")
-        .write_all(input)
-        .expect("write to protoc");
-    let output = child.wait_with_output().expect("wait for protoc");
-    match output.status.success() {
-        true => Ok(output.stdout),
-        false => Err(String::from_utf8_lossy(&output.stderr).into_owned()),
-    }
+    ])
 }
 
 /// The files `protoc --include_imports` writes for `file` (relative to
 /// `include`).
 fn compile(include: &Path, file: &str) -> Result<Vec<FileDescriptorProto>, String> {
-    let set = protoc(
-        include,
-        &[
-            "--include_imports",
-            "--descriptor_set_out=/dev/stdout",
-            file,
-        ],
-        b"",
-    )?;
+    let set = protoc_over(include).descriptor_set(&[file], true, false)?;
     Ok(FileDescriptorSet::decode_from_slice(&set)
         .expect("protoc writes a descriptor set")
         .file)

@@ -1,36 +1,14 @@
 //! The proto2 package `legacy`, generated against the runtime as
 //! `::buffa_rt`, against protoc's own encoder (`protoc --encode`).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use buffa_rt::Message;
 use renamed_runtime::legacy::{Level, Record, buffa_rt::Shadow, record};
 
 /// `text` (text format) encoded by protoc as a `legacy.Record`.
 fn protoc_encode(text: &str) -> Vec<u8> {
-    let protoc = protoc_bin_vendored::protoc_bin_path().expect("vendored protoc");
-    let mut child = Command::new(protoc)
-        .arg(format!("--proto_path={}/proto", env!("CARGO_MANIFEST_DIR")))
-        .args(["--encode=legacy.Record", "legacy.proto"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run protoc");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(
-        output.status.success(),
-        "protoc --encode: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output.stdout
+    protoc_runner::Protoc::new([concat!(env!("CARGO_MANIFEST_DIR"), "/proto")])
+        .run(&["--encode=legacy.Record", "legacy.proto"], text.as_bytes())
+        .unwrap_or_else(|error| panic!("protoc --encode: {error}"))
 }
 
 /// Every proto2 feature of `Record`, set.

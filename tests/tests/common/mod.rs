@@ -9,9 +9,9 @@ pub mod filled;
 pub mod mutate;
 pub mod strategies;
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+
+use protoc_runner::Protoc;
 
 /// The copy of the unittest protos that build.rs compiled.
 pub fn unittest_include() -> PathBuf {
@@ -23,30 +23,13 @@ pub fn local_protos() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("proto")
 }
 
+/// protoc's output for `args`, with `input` on its standard input and
+/// `includes` (then the well-known types) as include paths; panics with
+/// its error output if it fails.
 fn protoc(includes: &[PathBuf], args: &[String], input: &[u8]) -> Vec<u8> {
-    let protoc = protoc_bin_vendored::protoc_bin_path().expect("vendored protoc");
-    let wkt = protoc_bin_vendored::include_path().expect("vendored include path");
-    let mut child = Command::new(protoc)
-        .args(
-            includes
-                .iter()
-                .chain([&wkt])
-                .map(|include| format!("--proto_path={}", include.display())),
-        )
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run protoc");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(
-        output.status.success(),
-        "protoc {args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output.stdout
+    Protoc::new(includes)
+        .run(args, input)
+        .unwrap_or_else(|error| panic!("protoc {args:?} failed: {error}"))
 }
 
 /// Encodes the text-format `text` as message `message_type` of `file` (a
@@ -90,16 +73,9 @@ pub fn protoc_decode_raw(bytes: &[u8]) -> String {
 /// The `FileDescriptorSet` protoc builds for `files` under `include`, their
 /// imports and source info included.
 pub fn protoc_descriptor_set(include: &PathBuf, files: &[&str]) -> Vec<u8> {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("set.pb");
-    let mut args = vec![
-        "--include_imports".to_owned(),
-        "--include_source_info".to_owned(),
-        format!("--descriptor_set_out={}", out.display()),
-    ];
-    args.extend(files.iter().map(|file| (*file).to_owned()));
-    protoc(std::slice::from_ref(include), &args, &[]);
-    std::fs::read(out).unwrap()
+    Protoc::new([include])
+        .descriptor_set(files, true, true)
+        .unwrap_or_else(|error| panic!("protoc {files:?} failed: {error}"))
 }
 
 /// Checks an `encode_to_slice` (owned or view) against `expected`, the

@@ -7,7 +7,6 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::Command;
 
 use buffa::Message;
 use buffa_descriptor::DescriptorPool;
@@ -15,6 +14,7 @@ use buffa_descriptor::rules::{Escapes, unescape};
 use buffa_types::google::protobuf::{
     FileDescriptorProto, FileDescriptorSet, UninterpretedOption, uninterpreted_option::NamePart,
 };
+use protoc_runner::Protoc;
 
 use super::slot::{Which, walk};
 use super::wire::put_len;
@@ -22,22 +22,8 @@ use super::{interpret, strip_source_retention};
 
 /// protoc's descriptor set for `files` under `include`, with source info.
 fn protoc_with_info(include: &Path, files: &[&str]) -> Result<FileDescriptorSet, String> {
-    let protoc = protoc_bin_vendored::protoc_bin_path().unwrap();
-    let wkt = protoc_bin_vendored::include_path().unwrap();
-    let output = Command::new(protoc)
-        .arg("--include_imports")
-        .arg("--include_source_info")
-        .arg("--descriptor_set_out=/dev/stdout")
-        .arg(format!("-I{}", include.display()))
-        .arg(format!("-I{}", wkt.display()))
-        .args(files)
-        .output()
-        .unwrap();
-    if output.status.success() {
-        Ok(FileDescriptorSet::decode_from_slice(&output.stdout).unwrap())
-    } else {
-        Err(String::from_utf8_lossy(&output.stderr).into_owned())
-    }
+    let set = Protoc::new([include]).descriptor_set(files, true, true)?;
+    Ok(FileDescriptorSet::decode_from_slice(&set).unwrap())
 }
 
 /// The text of `lines` between two (line, column) positions, columns as

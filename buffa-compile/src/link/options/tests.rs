@@ -5,7 +5,6 @@
 //! fail with protoc's words.
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use buffa::Message;
@@ -13,6 +12,7 @@ use buffa_descriptor::DescriptorPool;
 use buffa_types::google::protobuf::{
     FileDescriptorProto, FileDescriptorSet, UninterpretedOption, uninterpreted_option::NamePart,
 };
+use protoc_runner::Protoc;
 
 use super::slot::{Which, walk};
 use super::wire::put_len;
@@ -89,27 +89,11 @@ fn protoc_with(files: &[(&str, &str)], source_info: bool) -> Result<FileDescript
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
-    let protoc = protoc_bin_vendored::protoc_bin_path().unwrap();
-    let wkt = protoc_bin_vendored::include_path().unwrap();
-    let mut command = Command::new(protoc);
-    if source_info {
-        command.arg("--include_source_info");
-    }
-    let output = command
-        .arg("--include_imports")
-        .arg("--descriptor_set_out=/dev/stdout")
-        .arg(format!("-I{}", dir.display()))
-        .arg(format!("-I{}", wkt.display()))
-        .arg(format!("-I{}", googleapis().display()))
-        .arg(files.last().unwrap().0)
-        .output()
-        .unwrap();
+    // The well-known types before googleapis, which has its own copies.
+    let set = Protoc::new([dir.clone(), protoc_runner::well_known_types(), googleapis()])
+        .descriptor_set(&[files.last().unwrap().0], true, source_info);
     let _ = std::fs::remove_dir_all(&dir);
-    if output.status.success() {
-        Ok(FileDescriptorSet::decode_from_slice(&output.stdout).unwrap())
-    } else {
-        Err(String::from_utf8_lossy(&output.stderr).into_owned())
-    }
+    Ok(FileDescriptorSet::decode_from_slice(&set?).unwrap())
 }
 
 /// googleapis' include root, fetched into the cache when missing.

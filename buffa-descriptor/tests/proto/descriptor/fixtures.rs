@@ -5,7 +5,6 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
 use buffa_descriptor::{DescriptorPool, FieldDescriptor, MessageDescriptor};
@@ -23,45 +22,17 @@ pub fn proto_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/proto/descriptor")
 }
 
-pub fn protoc() -> PathBuf {
-    protoc_bin_vendored::protoc_bin_path().expect("vendored protoc")
-}
-
 /// Runs protoc over `files` in `include` (plus the well-known types),
 /// returning the encoded FileDescriptorSet, or `None` if protoc refuses.
-pub fn compile(
-    include: &Path,
-    extra_include: Option<&Path>,
-    files: &[&str],
-    tag: &str,
-) -> Option<Vec<u8>> {
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("descriptor-{tag}-{}.pb", std::process::id()));
-    let mut command = Command::new(protoc());
-    command
-        .arg("--include_imports")
-        .arg("--include_source_info")
-        .arg(format!("--descriptor_set_out={}", out.display()))
-        .arg(format!("--proto_path={}", include.display()));
-    if let Some(extra) = extra_include {
-        command.arg(format!("--proto_path={}", extra.display()));
-    }
-    let wkt = protoc_bin_vendored::include_path().expect("vendored includes");
-    command.arg(format!("--proto_path={}", wkt.display()));
-    let output = command.args(files).output().expect("run protoc");
-    if !output.status.success() {
-        return None;
-    }
-    let bytes = std::fs::read(&out).expect("read descriptor set");
-    let _ = std::fs::remove_file(&out);
-    Some(bytes)
+pub fn compile(include: &Path, extra_include: Option<&Path>, files: &[&str]) -> Option<Vec<u8>> {
+    protoc_runner::Protoc::new([Some(include), extra_include].into_iter().flatten())
+        .descriptor_set(files, true, true)
+        .ok()
 }
 
 pub fn set_bytes() -> &'static [u8] {
     static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
-    BYTES.get_or_init(|| {
-        compile(&proto_dir(), None, FILES, "fixtures").expect("protoc accepts the fixtures")
-    })
+    BYTES.get_or_init(|| compile(&proto_dir(), None, FILES).expect("protoc accepts the fixtures"))
 }
 
 pub fn pool() -> DescriptorPool {
