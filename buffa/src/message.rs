@@ -354,7 +354,7 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
             return result;
         }
         let bytes = buf.copy_to_bytes(len);
-        Self::decode_bytes_with_options(&bytes, options)
+        Self::decode_bytes(&bytes, options)
     }
 
     /// Merges an encoded message into this one: scalars read later win,
@@ -449,22 +449,16 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
         })
     }
 
-    /// Decodes a message from shared bytes: `bytes` fields typed as
-    /// [`Bytes`] and `string` fields typed as [`BytesStr`](crate::BytesStr)
-    /// are slices of `bytes` instead of copies (each keeps the whole buffer
-    /// alive).
-    fn decode_bytes(bytes: &Bytes) -> Result<Self, DecodeError>
-    where
-        Self: Sized,
-    {
-        Self::decode_bytes_with_options(bytes, &DecodeOptions::new())
-    }
-
-    /// [`Message::decode_bytes`] under `options`.
-    fn decode_bytes_with_options(
-        bytes: &Bytes,
-        options: &DecodeOptions,
-    ) -> Result<Self, DecodeError>
+    /// Decodes a message from shared bytes under `options`: `bytes` fields
+    /// typed as [`Bytes`] and `string` fields typed as
+    /// [`BytesStr`](crate::BytesStr) are slices of `bytes` instead of copies
+    /// (each keeps the whole buffer alive).
+    ///
+    /// It takes the options, unlike [`Message::decode_from_slice`]: shared
+    /// buffers come from transports, whose callers set limits, and this is
+    /// the form the public rust_serialization_benchmark's harness calls.
+    /// Pass `&DecodeOptions::new()` for the defaults.
+    fn decode_bytes(bytes: &Bytes, options: &DecodeOptions) -> Result<Self, DecodeError>
     where
         Self: Sized,
     {

@@ -205,9 +205,7 @@ fn the_allocation_budget_counts_strings_bytes_and_unknown_fields() {
     let input = Bytes::from(cat(&[&shared, &shared, &shared]));
     let tight = DecodeOptions::new().with_allocation_limit(Some(10));
     assert_eq!(
-        Kitchen::decode_bytes_with_options(&input, &tight)
-            .unwrap()
-            .shared,
+        Kitchen::decode_bytes(&input, &tight).unwrap().shared,
         vec![5u8; 40]
     );
 }

@@ -16,7 +16,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use buffa::bytes::Bytes;
-use buffa::{BytesStr, DecodeErrorKind, EncodeOptions, Message, MessageView};
+use buffa::{BytesStr, DecodeErrorKind, DecodeOptions, EncodeOptions, Message, MessageView};
 use buffa_tests::{strings_mixed as mixed, strings_owned as owned, strings_shared as shared};
 use common::{local_protos, protoc_encode_in};
 use proptest::prelude::*;
@@ -162,7 +162,7 @@ macro_rules! assert_fields2 {
 fn round_trip<M: Message + PartialEq + Debug>(bytes: &[u8], check: impl Fn(&M)) -> M {
     let from_slice = M::decode_from_slice(bytes).unwrap();
     let input = Bytes::copy_from_slice(bytes);
-    let from_bytes = M::decode_bytes(&input).unwrap();
+    let from_bytes = M::decode_bytes(&input, &DecodeOptions::new()).unwrap();
     check(&from_slice);
     check(&from_bytes);
     assert_eq!(from_slice, from_bytes);
@@ -245,7 +245,8 @@ fn decoding_from_bytes_slices_the_input_and_from_a_slice_copies() {
     for (choice, member) in CHOICES3.iter().enumerate() {
         let bytes = protoc(PROTO3, "strings3.Fields", &format!("{FIELDS3} {member}"));
         let input = Bytes::from(bytes.clone());
-        let from_bytes = shared::strings3::Fields::decode_bytes(&input).unwrap();
+        let from_bytes =
+            shared::strings3::Fields::decode_bytes(&input, &DecodeOptions::new()).unwrap();
         let values = shared_values3(&from_bytes);
         // Every non-empty value of `FIELDS3`, and one or two of `choice`.
         assert_eq!(values.len(), 18 + [1, 1, 2][choice], "{choice}");
@@ -282,7 +283,7 @@ fn per_path_rules_choose_each_field_and_only_those_share() {
         &format!("{FIELDS3} {}", CHOICES3[0]),
     );
     let input = Bytes::from(bytes);
-    let m = mixed::strings3::Fields::decode_bytes(&input).unwrap();
+    let m = mixed::strings3::Fields::decode_bytes(&input, &DecodeOptions::new()).unwrap();
     let s: &BytesStr = &m.s;
     let b: &Bytes = &m.b;
     let rep_s: &Vec<String> = &m.rep_s;
@@ -337,7 +338,7 @@ fn owned_messages_stay_send_sync_static_clone_eq_and_hash() {
     let text = r#"s: "x" b: ["\001", ""] one_s: "y""#;
     let bytes = protoc(PROTO3, "strings3.Hashable", text);
     let input = Bytes::from(bytes.clone());
-    let a = shared::strings3::Hashable::decode_bytes(&input).unwrap();
+    let a = shared::strings3::Hashable::decode_bytes(&input, &DecodeOptions::new()).unwrap();
     let b = shared::strings3::Hashable::decode_from_slice(&bytes).unwrap();
     assert_eq!(a, b);
     let set: std::collections::HashSet<_> = [a, b].into_iter().collect();
@@ -391,7 +392,7 @@ fn invalid_utf8(file: &str, message_type: &str, text: &str) -> (Vec<u8>, usize) 
 fn utf8_error<M: Message + Debug>(bytes: &[u8], offset: usize) -> (String, Vec<(String, u32)>) {
     let from_slice = M::decode_from_slice(bytes).unwrap_err();
     let input = Bytes::copy_from_slice(bytes);
-    let from_bytes = M::decode_bytes(&input).unwrap_err();
+    let from_bytes = M::decode_bytes(&input, &DecodeOptions::new()).unwrap_err();
     assert_eq!(from_slice, from_bytes);
     assert_eq!(from_slice.kind(), &DecodeErrorKind::InvalidUtf8);
     assert_eq!(from_slice.offset(), Some(offset), "{from_slice}");
@@ -486,7 +487,7 @@ fn allocation_budget_charges_copies_but_not_slices() {
     );
     // From `Bytes` the string is a slice: nothing to charge.
     let input = Bytes::from(bytes);
-    let m = shared::strings3::Hashable::decode_bytes_with_options(&input, &tight).unwrap();
+    let m = shared::strings3::Hashable::decode_bytes(&input, &tight).unwrap();
     assert_eq!(m.s, "fifteen bytes!!");
 }
 
@@ -518,7 +519,7 @@ proptest! {
         };
         let bytes = deterministic(&message);
         let input = Bytes::from(bytes.clone());
-        let decoded = shared::strings3::Fields::decode_bytes(&input).unwrap();
+        let decoded = shared::strings3::Fields::decode_bytes(&input, &DecodeOptions::new()).unwrap();
         prop_assert_eq!(&deterministic(&decoded), &bytes);
         prop_assert_eq!(&decoded.s, message.s.as_str());
         prop_assert_eq!(&decoded.b[..], &message.b[..]);
@@ -530,7 +531,7 @@ proptest! {
         for (name, value) in shared_values3(&decoded) {
             prop_assert!(inside(&input, value), "{} was copied", name);
         }
-        let back = owned::strings3::Fields::decode_bytes(&input).unwrap();
+        let back = owned::strings3::Fields::decode_bytes(&input, &DecodeOptions::new()).unwrap();
         prop_assert_eq!(back, message);
     }
 }

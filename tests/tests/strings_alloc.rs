@@ -60,18 +60,18 @@ fn shared_values_cost_no_allocation_each() {
 
     let input = shared_buffer(bytes.clone());
     let (decoded, shared_allocations) =
-        counted(|| shared::strings3::Fields::decode_bytes_with_options(&input, &options).unwrap());
+        counted(|| shared::strings3::Fields::decode_bytes(&input, &options).unwrap());
     assert_eq!(decoded.encode_to_vec(), bytes);
     drop(decoded);
     let fresh = Bytes::from(bytes.clone());
     let (decoded, fresh_allocations) =
-        counted(|| shared::strings3::Fields::decode_bytes_with_options(&fresh, &options).unwrap());
+        counted(|| shared::strings3::Fields::decode_bytes(&fresh, &options).unwrap());
     drop(decoded);
     let (decoded, slice_allocations) =
         counted(|| shared::strings3::Fields::decode_from_slice(&bytes).unwrap());
     drop(decoded);
     let (decoded, owned_allocations) =
-        counted(|| owned::strings3::Fields::decode_bytes_with_options(&input, &options).unwrap());
+        counted(|| owned::strings3::Fields::decode_bytes(&input, &options).unwrap());
     drop(decoded);
     println!(
         "{VALUES} singular values: shared from Bytes {shared_allocations} allocations \
@@ -90,12 +90,12 @@ fn shared_values_cost_no_allocation_each() {
     let bytes = repeated(N).encode_to_vec();
     let input = shared_buffer(bytes.clone());
     let (decoded, shared_allocations) =
-        counted(|| shared::strings3::Fields::decode_bytes_with_options(&input, &options).unwrap());
+        counted(|| shared::strings3::Fields::decode_bytes(&input, &options).unwrap());
     assert_eq!(decoded.rep_s.len(), N);
     assert_eq!(decoded.map_ss.len(), N);
     drop(decoded);
     let (decoded, owned_allocations) =
-        counted(|| owned::strings3::Fields::decode_bytes_with_options(&input, &options).unwrap());
+        counted(|| owned::strings3::Fields::decode_bytes(&input, &options).unwrap());
     drop(decoded);
     let (decoded, slice_allocations) =
         counted(|| shared::strings3::Fields::decode_from_slice(&bytes).unwrap());

@@ -70,7 +70,7 @@ macro_rules! buffa_codec {
 
             fn decode(bytes: &Bytes) -> $msg {
                 if <$msg>::SHARES_INPUT {
-                    <$msg>::decode_bytes(bytes).unwrap()
+                    <$msg>::decode_bytes(bytes, &buffa::DecodeOptions::new()).unwrap()
                 } else {
                     <$msg>::decode_from_slice(bytes).unwrap()
                 }

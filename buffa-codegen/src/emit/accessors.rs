@@ -130,7 +130,6 @@ const TRAIT_METHOD_NAMES: &[&str] = &[
     "compute_size",
     "decode",
     "decode_bytes",
-    "decode_bytes_with_options",
     "decode_from_slice",
     "decode_length_delimited",
     "decode_length_delimited_with_options",
