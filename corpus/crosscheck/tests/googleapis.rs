@@ -135,34 +135,14 @@ fn protoc_canonical(full_name: &str, bytes: &[u8]) -> Vec<u8> {
     protoc(&["--encode", full_name], &text)
 }
 
+/// protoc's output for `args` and the googleapis files, with `input` on
+/// its standard input.
 fn protoc(args: &[&str], input: &[u8]) -> Vec<u8> {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(protoc_bin_vendored::protoc_bin_path().expect("vendored protoc"))
-        .arg("-I")
-        .arg(env!("GOOGLEAPIS_DIR"))
-        .arg("-I")
-        .arg(protoc_bin_vendored::include_path().expect("vendored includes"))
-        .args(args)
-        .args(env!("GOOGLEAPIS_FILES").split(' '))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("protoc starts");
-    child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(input)
-        .expect("protoc reads its input");
-    let output = child.wait_with_output().expect("protoc runs");
-    assert!(
-        output.status.success(),
-        "protoc {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output.stdout
+    let mut args = args.to_vec();
+    args.extend(env!("GOOGLEAPIS_FILES").split(' '));
+    protoc_runner::Protoc::new([env!("GOOGLEAPIS_DIR")])
+        .run(&args, input)
+        .unwrap_or_else(|error| panic!("protoc {args:?}: {error}"))
 }
 
 fn pubsub_message(rng: &mut Rng) -> p::pubsub::v1::PubsubMessage {
