@@ -23,7 +23,8 @@ fn pool() -> &'static DescriptorPool {
     POOL.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/proto/field_mask");
         let set = protoc_runner::Protoc::new([dir])
-            .descriptor_set(&["field_mask_test.proto"], true, false)
+            .include_imports(true)
+            .descriptor_set(&["field_mask_test.proto"])
             .unwrap_or_else(|error| panic!("protoc: {error}"));
         DescriptorPool::decode(&set).expect("decode the descriptor set")
     })

@@ -63,7 +63,8 @@ fn pool() -> &'static DescriptorPool {
 /// compiles them.
 fn compile(include: &Path, files: &[&str]) -> DescriptorPool {
     let set = protoc_runner::Protoc::new([include])
-        .descriptor_set(files, true, false)
+        .include_imports(true)
+        .descriptor_set(files)
         .unwrap_or_else(|e| panic!("protoc: {e}"));
     DescriptorPool::decode(&set).expect("decode the descriptor set")
 }

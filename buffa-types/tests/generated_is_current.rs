@@ -1,5 +1,5 @@
 //! The checked-in `src/generated/` is what buffa-codegen generates today
-//! from the well-known type files of the vendored protoc:
+//! from the well-known type files buffa-compile bundles (protoc's own):
 //! `google.protobuf.rs` from the well-known types, `descriptor.rs` from
 //! `descriptor.proto` (the `descriptor` feature). Run with `BUFFA_BLESS=1`
 //! to regenerate them after a codegen change.

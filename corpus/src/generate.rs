@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use buffa_corpus::protoc::Protoc;
+use buffa_corpus::protoc::{self, Protoc};
 
 use crate::option_set::OptionSet;
 use buffa_corpus::packages::Package;
@@ -22,7 +22,7 @@ pub struct Outcome {
 /// descriptor set.
 pub fn generate(protoc: &Protoc, package: &Package, sets: &[OptionSet], scratch: &Path) -> Outcome {
     let descriptor_set = scratch.join(format!("{}.pb", package.dir.replace('/', "_")));
-    if let Err(e) = protoc.descriptor_set(&package.files, &descriptor_set) {
+    if let Err(e) = protoc::write_descriptor_set(protoc, &package.files, &descriptor_set) {
         return Outcome {
             protoc: Err(e),
             sets: Vec::new(),

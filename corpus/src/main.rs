@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use buffa_corpus::packages::{self, Package};
-use buffa_corpus::protoc::Protoc;
+use buffa_corpus::protoc::{self, Protoc};
 use build_crate::Cargo;
 use generate::Outcome;
 use option_set::OptionSet;
@@ -157,7 +157,7 @@ fn run() -> Result<bool, String> {
         packages.retain(|p| only.contains(&p.dir));
     }
     std::fs::create_dir_all(&args.work).map_err(|e| format!("{}: {e}", args.work.display()))?;
-    let protoc = Protoc::new(&args.root)?;
+    let protoc = protoc::over(&args.root);
 
     let started = Instant::now();
     let outcomes = generate_all(&protoc, &packages, &args)?;

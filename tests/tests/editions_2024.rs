@@ -276,7 +276,8 @@ fn legacy_names_opted_out_of_style2024() {
 /// their imports.
 fn descriptor_set() -> Vec<u8> {
     protoc_runner::Protoc::new([local_protos().join("editions")])
-        .descriptor_set(&[FILE, "edition2024_user.proto"], true, false)
+        .include_imports(true)
+        .descriptor_set(&[FILE, "edition2024_user.proto"])
         .unwrap()
 }
 

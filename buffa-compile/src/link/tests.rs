@@ -24,7 +24,9 @@ fn protoc(
 ) -> Result<FileDescriptorSet, String> {
     let set = Protoc::new([include])
         .in_dir(include)
-        .descriptor_set(files, true, source_info)?;
+        .include_imports(true)
+        .include_source_info(source_info)
+        .descriptor_set(files)?;
     Ok(FileDescriptorSet::decode_from_slice(&set).expect("protoc's set decodes"))
 }
 

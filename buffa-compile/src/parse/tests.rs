@@ -27,7 +27,8 @@ pub(super) fn protoc_files(
 ) -> Result<Vec<FileDescriptorProto>, String> {
     let set = Protoc::new([root])
         .in_dir(root)
-        .descriptor_set(files, false, true)?;
+        .include_source_info(true)
+        .descriptor_set(files)?;
     Ok(FileDescriptorSet::decode_from_slice(&set)
         .expect("decode")
         .file)

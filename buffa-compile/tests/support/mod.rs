@@ -14,7 +14,10 @@ pub mod corpus_cache;
 /// `files` under `include` (with `--include_source_info` when asked), or
 /// protoc's error output when it rejects them.
 pub fn protoc_set(include: &Path, files: &[&str], source_info: bool) -> Result<Vec<u8>, String> {
-    protoc_runner::Protoc::new([include]).descriptor_set(files, true, source_info)
+    protoc_runner::Protoc::new([include])
+        .include_imports(true)
+        .include_source_info(source_info)
+        .descriptor_set(files)
 }
 
 /// protobuf's own source tree (`src/` holds `google/protobuf/*.proto`).

@@ -35,7 +35,9 @@ fn protoc_over(include: &Path) -> Protoc {
 /// The files `protoc --include_imports` writes for `file` (relative to
 /// `include`).
 fn compile(include: &Path, file: &str) -> Result<Vec<FileDescriptorProto>, String> {
-    let set = protoc_over(include).descriptor_set(&[file], true, false)?;
+    let set = protoc_over(include)
+        .include_imports(true)
+        .descriptor_set(&[file])?;
     Ok(FileDescriptorSet::decode_from_slice(&set)
         .expect("protoc writes a descriptor set")
         .file)

@@ -43,7 +43,7 @@ use std::time::{Duration, Instant};
 use buffa::Message;
 use buffa_compile::Compiler;
 use buffa_corpus::packages;
-use buffa_corpus::protoc::Protoc;
+use buffa_corpus::protoc;
 use buffa_types::google::protobuf::FileDescriptorSet;
 
 /// Files compiled together, under one include root.
@@ -208,7 +208,7 @@ fn run() -> Result<bool, String> {
 /// without source info, `runs` times each; prints the best times, files
 /// per second and peak memory, and whether the sets are equal.
 fn compare_whole_tree(root: &Path, files: Vec<String>, runs: usize) -> Result<bool, String> {
-    let protoc = Protoc::new(root)?;
+    let protoc = protoc::over(root);
     let mut compiler = Compiler::new();
     compiler.include(root);
     println!(
@@ -228,7 +228,7 @@ fn compare_whole_tree(root: &Path, files: Vec<String>, runs: usize) -> Result<bo
     let mut agree = true;
     for (source_info, (ours_time, actual)) in modes.into_iter().zip(ours) {
         let (protoc_time, expected) = best_of(runs, CpuOf::Children, || {
-            protoc.descriptor_set_bytes(&files, source_info)
+            protoc::descriptor_set_bytes(&protoc.clone().include_source_info(source_info), &files)
         })?;
         let verdict = if expected == actual {
             "identical".to_owned()
@@ -266,7 +266,10 @@ fn compare_whole_tree(root: &Path, files: Vec<String>, runs: usize) -> Result<bo
     println!(
         "peak memory with source info: buffa-compile {}, protoc {}",
         megabytes(ours_peak),
-        megabytes(protoc.peak_memory(&files, true))
+        megabytes(protoc::peak_memory(
+            &protoc.clone().include_source_info(true),
+            &files
+        ))
     );
     Ok(agree)
 }
@@ -369,16 +372,16 @@ fn single_files(corpus: &str, root: &Path) -> Result<Vec<Unit>, String> {
 
 /// Compiles `unit` with both compilers, with and without source info.
 fn compare(unit: &Unit) -> (Verdict, Duration, Duration) {
-    let protoc = match Protoc::new(&unit.root) {
-        Ok(protoc) => protoc,
-        Err(e) => return (Verdict::Differs(e), Duration::ZERO, Duration::ZERO),
-    };
+    let protoc = protoc::over(&unit.root);
     let mut compiler = Compiler::new();
     compiler.include(&unit.root);
     let (mut ours_time, mut protoc_time) = (Duration::ZERO, Duration::ZERO);
     for source_info in [false, true] {
         let start = Instant::now();
-        let expected = protoc.descriptor_set_bytes(&unit.files, source_info);
+        let expected = protoc::descriptor_set_bytes(
+            &protoc.clone().include_source_info(source_info),
+            &unit.files,
+        );
         protoc_time += start.elapsed();
         let start = Instant::now();
         let actual = compiler

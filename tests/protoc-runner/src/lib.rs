@@ -1,5 +1,5 @@
-//! protoc for tests: the one place the test suites find the vendored
-//! protoc binary and the well-known types, and run it.
+//! protoc for tests and the corpus tools: the one place the workspace
+//! finds the protoc binary and the well-known types, and runs it.
 //!
 //! protoc is the independent reference most tests compare with: its
 //! `--encode` and `--decode` modes run the C++ implementation on text
@@ -8,7 +8,7 @@
 //!
 //! ```no_run
 //! let protoc = protoc_runner::Protoc::new(["proto"]);
-//! let set = protoc.descriptor_set(&["a.proto"], true, false)?;
+//! let set = protoc.clone().include_imports(true).descriptor_set(&["a.proto"])?;
 //! let encoded = protoc.run(&["--encode=pkg.Msg", "a.proto"], b"x: 1")?;
 //! # Ok::<(), String>(())
 //! ```
@@ -18,13 +18,20 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The vendored protoc binary.
+/// The protoc binary: `PROTOC` when set (as buffa-build finds it), the
+/// vendored one otherwise.
 ///
 /// # Panics
 ///
-/// If protoc-bin-vendored has no binary for this platform.
+/// If `PROTOC` is unset and protoc-bin-vendored has no binary for this
+/// platform.
 pub fn binary() -> PathBuf {
-    protoc_bin_vendored::protoc_bin_path().expect("a vendored protoc for this platform")
+    match std::env::var_os("PROTOC") {
+        Some(path) => PathBuf::from(path),
+        None => {
+            protoc_bin_vendored::protoc_bin_path().expect("a vendored protoc for this platform")
+        }
+    }
 }
 
 /// The directory holding `google/protobuf/*.proto`, as vendored with the
@@ -38,11 +45,14 @@ pub fn well_known_types() -> PathBuf {
 }
 
 /// protoc with its include paths (`--proto_path`): the caller's, in order,
-/// then the well-known types.
+/// then the well-known types; and what a descriptor set holds besides the
+/// files named (nothing, as protoc's own defaults, until asked).
 #[derive(Clone, Debug)]
 pub struct Protoc {
     includes: Vec<PathBuf>,
     current_dir: Option<PathBuf>,
+    include_imports: bool,
+    include_source_info: bool,
 }
 
 impl Protoc {
@@ -53,6 +63,8 @@ impl Protoc {
         Protoc {
             includes,
             current_dir: None,
+            include_imports: false,
+            include_source_info: false,
         }
     }
 
@@ -60,6 +72,28 @@ impl Protoc {
     pub fn in_dir(mut self, dir: impl AsRef<Path>) -> Protoc {
         self.current_dir = Some(dir.as_ref().to_owned());
         self
+    }
+
+    /// Whether [`Protoc::descriptor_set`] holds the files the named ones
+    /// import, transitively (`--include_imports`).
+    pub fn include_imports(mut self, include: bool) -> Protoc {
+        self.include_imports = include;
+        self
+    }
+
+    /// Whether [`Protoc::descriptor_set`] holds source locations and
+    /// comments (`--include_source_info`).
+    pub fn include_source_info(mut self, include: bool) -> Protoc {
+        self.include_source_info = include;
+        self
+    }
+
+    /// The include arguments (`--proto_path=DIR`, one per directory), for
+    /// a caller that runs [`binary`] its own way.
+    pub fn include_args(&self) -> impl Iterator<Item = String> + '_ {
+        self.includes
+            .iter()
+            .map(|include| format!("--proto_path={}", include.display()))
     }
 
     /// Runs protoc with `args` after the include paths and `input` on its
@@ -71,11 +105,7 @@ impl Protoc {
             command.current_dir(dir);
         }
         let mut child = command
-            .args(
-                self.includes
-                    .iter()
-                    .map(|include| format!("--proto_path={}", include.display())),
-            )
+            .args(self.include_args())
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -97,24 +127,34 @@ impl Protoc {
         }
     }
 
-    /// The encoded `FileDescriptorSet` of `files`: with their imports
-    /// (`--include_imports`) and source info (`--include_source_info`)
-    /// when asked; or protoc's error output.
-    pub fn descriptor_set(
+    /// The arguments that make protoc write the descriptor set of `files`
+    /// to `out`, with what [`Protoc::include_imports`] and
+    /// [`Protoc::include_source_info`] asked for (include paths not
+    /// included).
+    pub fn descriptor_set_args(
         &self,
         files: &[impl AsRef<OsStr>],
-        imports: bool,
-        source_info: bool,
-    ) -> Result<Vec<u8>, String> {
-        let mut args: Vec<&OsStr> = vec![OsStr::new("--descriptor_set_out=/dev/stdout")];
-        if imports {
-            args.push(OsStr::new("--include_imports"));
+        out: &Path,
+    ) -> Vec<std::ffi::OsString> {
+        let mut args = vec![format!("--descriptor_set_out={}", out.display()).into()];
+        if self.include_imports {
+            args.push("--include_imports".into());
         }
-        if source_info {
-            args.push(OsStr::new("--include_source_info"));
+        if self.include_source_info {
+            args.push("--include_source_info".into());
         }
-        args.extend(files.iter().map(AsRef::as_ref));
-        self.run(&args, &[])
+        args.extend(files.iter().map(|file| file.as_ref().to_owned()));
+        args
+    }
+
+    /// The encoded `FileDescriptorSet` of `files`, holding what
+    /// [`Protoc::include_imports`] and [`Protoc::include_source_info`]
+    /// asked for; or protoc's error output.
+    pub fn descriptor_set(&self, files: &[impl AsRef<OsStr>]) -> Result<Vec<u8>, String> {
+        self.run(
+            &self.descriptor_set_args(files, Path::new("/dev/stdout")),
+            &[],
+        )
     }
 }
 
@@ -130,6 +170,7 @@ mod tests {
         std::fs::write(
             dir.join("a.proto"),
             "syntax = \"proto3\";\nimport \"google/protobuf/duration.proto\";\n\
+             // The message of the tests.\n\
              message A { int32 x = 1; google.protobuf.Duration d = 2; }\n",
         )
         .unwrap();
@@ -148,14 +189,30 @@ mod tests {
     #[test]
     fn descriptor_sets_hold_the_imports_when_asked() {
         let protoc = Protoc::new([fixture("set")]);
-        let alone = protoc.descriptor_set(&["a.proto"], false, false).unwrap();
-        let with_imports = protoc.descriptor_set(&["a.proto"], true, false).unwrap();
+        let alone = protoc.descriptor_set(&["a.proto"]).unwrap();
+        let with_imports = protoc
+            .include_imports(true)
+            .descriptor_set(&["a.proto"])
+            .unwrap();
         // duration.proto's name is in a.proto's imports in both sets, and
         // the name of a file of its own only in the one with imports.
         let needle = b"google/protobuf/duration.proto";
         let holds = |set: &[u8]| set.windows(needle.len()).filter(|w| w == needle).count();
         assert_eq!(holds(&alone), 1, "the import is named by a.proto only");
         assert_eq!(holds(&with_imports), 2, "and is a file of its own");
+    }
+
+    #[test]
+    fn descriptor_sets_hold_comments_when_asked() {
+        let protoc = Protoc::new([fixture("source-info")]);
+        let comment = b" The message of the tests.";
+        let holds = |set: &[u8]| set.windows(comment.len()).any(|w| w == comment);
+        assert!(!holds(&protoc.descriptor_set(&["a.proto"]).unwrap()));
+        let with_source_info = protoc
+            .include_source_info(true)
+            .descriptor_set(&["a.proto"])
+            .unwrap();
+        assert!(holds(&with_source_info));
     }
 
     #[test]

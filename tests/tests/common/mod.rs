@@ -74,7 +74,9 @@ pub fn protoc_decode_raw(bytes: &[u8]) -> String {
 /// imports and source info included.
 pub fn protoc_descriptor_set(include: &PathBuf, files: &[&str]) -> Vec<u8> {
     Protoc::new([include])
-        .descriptor_set(files, true, true)
+        .include_imports(true)
+        .include_source_info(true)
+        .descriptor_set(files)
         .unwrap_or_else(|error| panic!("protoc {files:?} failed: {error}"))
 }
 

@@ -22,7 +22,10 @@ use super::{interpret, strip_source_retention};
 
 /// protoc's descriptor set for `files` under `include`, with source info.
 fn protoc_with_info(include: &Path, files: &[&str]) -> Result<FileDescriptorSet, String> {
-    let set = Protoc::new([include]).descriptor_set(files, true, true)?;
+    let set = Protoc::new([include])
+        .include_imports(true)
+        .include_source_info(true)
+        .descriptor_set(files)?;
     Ok(FileDescriptorSet::decode_from_slice(&set).unwrap())
 }
 

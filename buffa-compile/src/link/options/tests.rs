@@ -91,7 +91,9 @@ fn protoc_with(files: &[(&str, &str)], source_info: bool) -> Result<FileDescript
     }
     // The well-known types before googleapis, which has its own copies.
     let set = Protoc::new([dir.clone(), protoc_runner::well_known_types(), googleapis()])
-        .descriptor_set(&[files.last().unwrap().0], true, source_info);
+        .include_imports(true)
+        .include_source_info(source_info)
+        .descriptor_set(&[files.last().unwrap().0]);
     let _ = std::fs::remove_dir_all(&dir);
     Ok(FileDescriptorSet::decode_from_slice(&set?).unwrap())
 }

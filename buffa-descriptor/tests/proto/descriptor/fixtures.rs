@@ -26,7 +26,9 @@ pub fn proto_dir() -> PathBuf {
 /// returning the encoded FileDescriptorSet, or `None` if protoc refuses.
 pub fn compile(include: &Path, extra_include: Option<&Path>, files: &[&str]) -> Option<Vec<u8>> {
     protoc_runner::Protoc::new([Some(include), extra_include].into_iter().flatten())
-        .descriptor_set(files, true, true)
+        .include_imports(true)
+        .include_source_info(true)
+        .descriptor_set(files)
         .ok()
 }
 
