@@ -187,7 +187,8 @@ impl Config {
     }
 
     /// Reads a prebuilt encoded `FileDescriptorSet` (with imports, as
-    /// `protoc --include_imports -o` writes it) instead of running protoc.
+    /// `protoc --include_imports -o` writes it) instead of compiling the
+    /// .proto files.
     /// [`Config::files`] and [`Config::includes`] are then not used: every
     /// file in the set is generated (except packages under an
     /// `extern_path`).
