@@ -13,7 +13,7 @@
 //! # Ok::<(), String>(())
 //! ```
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -89,7 +89,8 @@ impl Protoc {
     }
 
     /// The include arguments (`--proto_path=DIR`, one per directory), for
-    /// a caller that runs [`binary`] its own way.
+    /// a caller that runs [`binary`] its own way (and sets the directory
+    /// of [`Protoc::in_dir`] itself, if it uses one).
     pub fn include_args(&self) -> impl Iterator<Item = String> + '_ {
         self.includes
             .iter()
@@ -131,12 +132,10 @@ impl Protoc {
     /// to `out`, with what [`Protoc::include_imports`] and
     /// [`Protoc::include_source_info`] asked for (include paths not
     /// included).
-    pub fn descriptor_set_args(
-        &self,
-        files: &[impl AsRef<OsStr>],
-        out: &Path,
-    ) -> Vec<std::ffi::OsString> {
-        let mut args = vec![format!("--descriptor_set_out={}", out.display()).into()];
+    pub fn descriptor_set_args(&self, files: &[impl AsRef<OsStr>], out: &Path) -> Vec<OsString> {
+        let mut out_arg = OsString::from("--descriptor_set_out=");
+        out_arg.push(out);
+        let mut args = vec![out_arg];
         if self.include_imports {
             args.push("--include_imports".into());
         }
