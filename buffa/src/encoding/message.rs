@@ -45,14 +45,17 @@ pub fn write<M: Encodable>(
     cache: &mut SizeCache,
     encoder: &mut Encoder<'_>,
 ) {
-    let len = if M::CACHES_SIZES {
-        cache.next_size()
-    } else {
-        message.compute_size(cache)
-    };
     encoder.put_tag(field_number, WireType::LengthDelimited);
-    encoder.put_varint(len as u64);
-    message.write_to(cache, encoder);
+    if M::CACHES_SIZES {
+        encoder.put_varint(cache.next_size() as u64);
+        message.write_to(cache, encoder);
+    } else {
+        // A leaf is written first and its length filled in after, rather
+        // than sized a second time.
+        let prefix_at = encoder.begin_length_prefixed();
+        message.write_to(cache, encoder);
+        encoder.end_length_prefixed(prefix_at);
+    }
 }
 
 /// Merges one length-prefixed message into `message`, which the caller

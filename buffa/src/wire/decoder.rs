@@ -292,6 +292,18 @@ impl<'a> Decoder<'a> {
             self.tag_len = 1;
             return Ok(Some(Tag::from_valid_parts(u32::from(byte >> 3), wire_type)));
         }
+        // A two-byte key (field numbers 16 to 2047), as common in large
+        // messages as in repeated fields numbered past 15.
+        if let [low, high, ref rest @ ..] = *self.data
+            && low >= 0x80
+            && (1..0x80).contains(&high)
+            && let Some(wire_type) = WireType::from_bits(low & 7)
+        {
+            self.data = rest;
+            self.tag_len = 2;
+            let field_number = u32::from(low & 0x7f) >> 3 | u32::from(high) << 4;
+            return Ok(Some(Tag::from_valid_parts(field_number, wire_type)));
+        }
         // Errors are reported where the key starts.
         match long_tag(self.data) {
             Ok((tag, rest)) => {
@@ -692,20 +704,29 @@ fn is_ascii(bytes: &[u8]) -> bool {
 /// line, and given the bytes rather than the decoder (see [`Decoder`]).
 #[inline(never)]
 fn long_varint(data: &[u8]) -> Result<(u64, &[u8]), DecodeErrorKind> {
-    // With ten bytes in hand no read needs a bounds check, and the
-    // constant-length loop unrolls.
+    // With ten bytes in hand, the first eight are read as one word: the
+    // varint's end is the lowest byte without its high bit, and its value
+    // the low seven bits of each byte up to there, packed together.
     if let Some((bytes, _)) = data.split_first_chunk::<10>() {
-        let mut value = 0u64;
-        for (i, &byte) in bytes.iter().enumerate() {
-            value |= u64::from(byte & 0x7f) << (7 * i);
-            if byte < 0x80 {
-                // The tenth byte holds bit 63 only; anything more does not
-                // fit in 64 bits.
-                if i == 9 && byte > 1 {
-                    return Err(DecodeErrorKind::VarintOverflow);
-                }
-                return Ok((value, &data[i + 1..]));
+        let [word @ .., ninth, tenth] = *bytes;
+        let word = u64::from_le_bytes(word);
+        let ends = !word & 0x8080_8080_8080_8080;
+        if ends != 0 {
+            let len = (ends.trailing_zeros() as usize + 1) / 8;
+            let value = pack_septets(word & (u64::MAX >> (64 - 8 * len)));
+            return Ok((value, &data[len..]));
+        }
+        let value = pack_septets(word) | u64::from(ninth & 0x7f) << 56;
+        if ninth < 0x80 {
+            return Ok((value, &data[9..]));
+        }
+        if tenth < 0x80 {
+            // The tenth byte holds bit 63 only; anything more does not
+            // fit in 64 bits.
+            if tenth > 1 {
+                return Err(DecodeErrorKind::VarintOverflow);
             }
+            return Ok((value | u64::from(tenth) << 63, &data[10..]));
         }
         return Err(DecodeErrorKind::VarintTooLong);
     }
@@ -719,6 +740,17 @@ fn long_varint(data: &[u8]) -> Result<(u64, &[u8]), DecodeErrorKind> {
         }
     }
     Err(DecodeErrorKind::Truncated)
+}
+
+/// The low seven bits of each of the eight bytes of `word` (little-endian),
+/// packed into 56 bits: pairs of bytes, then pairs of pairs, then the two
+/// halves close the gaps their high bits left.
+#[inline(always)]
+fn pack_septets(word: u64) -> u64 {
+    let x = word & 0x7f7f_7f7f_7f7f_7f7f;
+    let x = (x & 0x007f_007f_007f_007f) | (x & 0x7f00_7f00_7f00_7f00) >> 1;
+    let x = (x & 0x0000_3fff_0000_3fff) | (x & 0x3fff_0000_3fff_0000) >> 2;
+    (x & 0x0000_0000_0fff_ffff) | (x & 0x0fff_ffff_0000_0000) >> 4
 }
 
 /// A field key longer than one byte (or an invalid one) at the start of
@@ -796,6 +828,56 @@ mod tests {
             assert_eq!(d.read_varint().unwrap(), value, "{bytes:?}");
             assert!(d.is_empty());
         }
+    }
+
+    /// Every varint length, canonical and padded, read from the end of the
+    /// input and from ahead of more bytes (the word-at-a-time path), gives
+    /// the value a byte-at-a-time reading gives, and leaves the same rest.
+    #[test]
+    fn varints_of_every_length_match_a_bytewise_reading() {
+        fn bytewise(data: &[u8]) -> Option<(u64, usize)> {
+            let mut value = 0u64;
+            for (i, &byte) in data.iter().enumerate().take(10) {
+                value |= u64::from(byte & 0x7f) << (7 * i);
+                if byte < 0x80 {
+                    return (i < 9 || byte <= 1).then_some((value, i + 1));
+                }
+            }
+            None
+        }
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for len in 1..=10 {
+            for _ in 0..200 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                // Any bytes, with the high bit set on all but the last; the
+                // last may be 0 (padding) and, at ten bytes, 0 or 1.
+                let mut varint: Vec<u8> =
+                    (0..len).map(|i| (seed >> (i * 6)) as u8 | 0x80).collect();
+                varint[len - 1] &= if len == 10 { 0x01 } else { 0x7f };
+                let (expected, used) = bytewise(&varint).unwrap();
+                assert_eq!(used, len);
+                for tail in [&[][..], &[0xff; 12][..]] {
+                    let input = [&varint[..], tail].concat();
+                    let mut d = decoder(&input);
+                    assert_eq!(d.read_varint().unwrap(), expected, "{input:x?}");
+                    assert_eq!(d.data.len(), tail.len(), "{input:x?}");
+                }
+            }
+        }
+        // Ten bytes of continuation: too long; a tenth byte above 1: overflow.
+        let too_long = [0x80; 12];
+        assert_eq!(
+            decoder(&too_long).read_varint().unwrap_err().kind(),
+            &DecodeErrorKind::VarintTooLong
+        );
+        let mut overflow = [0xff; 12];
+        overflow[9] = 0x02;
+        assert_eq!(
+            decoder(&overflow).read_varint().unwrap_err().kind(),
+            &DecodeErrorKind::VarintOverflow
+        );
     }
 
     #[test]
@@ -986,6 +1068,47 @@ mod tests {
         assert_eq!(
             decoder(&[0x00]).read_tag().unwrap_err().kind(),
             &DecodeErrorKind::InvalidTag(0)
+        );
+    }
+
+    /// Keys of one, two and more bytes read back as the tags they encode,
+    /// with the key's length; a padded two-byte key (high byte 0) and
+    /// invalid wire types behind two-byte keys take the general path.
+    #[test]
+    fn keys_of_every_length() {
+        use crate::wire::Encoder;
+        for field_number in [1, 15, 16, 17, 1000, 2047, 2048, 262_143, 536_870_911] {
+            for wire_type in [
+                WireType::Varint,
+                WireType::LengthDelimited,
+                WireType::Fixed32,
+            ] {
+                let mut buf = [0u8; 5];
+                let mut encoder = Encoder::from_slice(&mut buf);
+                encoder.put_tag(field_number, wire_type);
+                let len = encoder.position();
+                let mut d = decoder(&buf[..len]);
+                assert_eq!(
+                    d.read_tag().unwrap(),
+                    Some(Tag::new(field_number, wire_type))
+                );
+                assert_eq!(d.tag_len, len, "field {field_number}");
+                assert!(d.data.is_empty());
+            }
+        }
+        // Field 1, varint, padded to two bytes.
+        let mut d = decoder(&[0x88, 0x00]);
+        assert_eq!(d.read_tag().unwrap(), Some(Tag::new(1, WireType::Varint)));
+        assert_eq!(d.tag_len, 2);
+        // Field 16 with wire type 7.
+        assert_eq!(
+            decoder(&[0x87, 0x01]).read_tag().unwrap_err().kind(),
+            &DecodeErrorKind::InvalidWireType(7)
+        );
+        // A two-byte key cut short.
+        assert_eq!(
+            decoder(&[0x80]).read_tag().unwrap_err().kind(),
+            &DecodeErrorKind::Truncated
         );
     }
 
