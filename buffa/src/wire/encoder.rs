@@ -1,5 +1,5 @@
-//! The write side of the wire format: an append-only cursor over a buffer
-//! whose exact size was computed beforehand.
+//! The write side of the wire format: a cursor over a buffer whose exact
+//! size was computed beforehand.
 
 use core::mem::MaybeUninit;
 
@@ -11,8 +11,9 @@ use crate::wire::{Tag, WireType, varint_len};
 /// [`SizeCache`](crate::wire::SizeCache) and yields the total length, then the
 /// caller reserves that many bytes once and the write pass fills them
 /// through an `Encoder`. The buffer may be uninitialised memory; the encoder
-/// only ever appends, so the first [`Encoder::position`] bytes are always
-/// initialised.
+/// appends, and only goes back to fill in a length below its position (a
+/// leaf sub-message's, written before its length is known), so the first
+/// [`Encoder::position`] bytes are always initialised.
 ///
 /// Writing past the end of the buffer panics: it can only happen when a
 /// [`Message`](crate::Message) implementation's `compute_size` and
