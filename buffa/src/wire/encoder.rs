@@ -148,6 +148,9 @@ impl<'a> Encoder<'a> {
             && let Some(dst) = self.buf.get_mut(self.pos..self.pos + 11)
         {
             dst[0].write(key as u8);
+            // `write_varint_unchecked(&mut dst[1..], value)` writes the same
+            // bytes, but LLVM then lays the field loops of log's encode out
+            // worse (callgrind: 5.80M instructions against 5.74M).
             let mut value = value;
             let mut i = 1;
             while value >= 0x80 {
