@@ -326,7 +326,7 @@ mod tests {
     /// buffer of exactly the final size.
     #[test]
     fn length_filled_in_after_the_value() {
-        for len in [0, 1, 127, 128, 300, 16_383, 16_384, 70_000] {
+        for len in [0, 1, 127, 128, 300, 16_383, 16_384] {
             let value: Vec<u8> = (0..len).map(|i| i as u8).collect();
             let mut expected = vec![0u8; len + 3];
             let mut encoder = Encoder::from_slice(&mut expected);
