@@ -37,6 +37,19 @@ impl<'a> Encoder<'a> {
         Encoder { buf, pos: 0 }
     }
 
+    /// An encoder over initialised memory that continues behind its first
+    /// `pos` bytes, which hold what was written before.
+    pub(crate) fn from_slice_at(buf: &'a mut [u8], pos: usize) -> Encoder<'a> {
+        assert!(
+            pos <= buf.len(),
+            "position {pos} past a {}-byte buffer",
+            buf.len()
+        );
+        let mut encoder = Encoder::from_slice(buf);
+        encoder.pos = pos;
+        encoder
+    }
+
     /// Whether this encoder writes into the `len` bytes at `start`.
     pub(crate) fn writes_into(&self, start: *const MaybeUninit<u8>, len: usize) -> bool {
         core::ptr::eq(self.buf.as_ptr(), start) && self.buf.len() == len
@@ -181,9 +194,10 @@ impl<'a> Encoder<'a> {
         prefix_at
     }
 
-    /// Writes the length of the value written since
-    /// [`Encoder::begin_length_prefixed`] returned `prefix_at` into the
-    /// byte set aside for it; a length of 128 or more takes more bytes,
+    /// Writes the length of the value written behind the byte set aside at
+    /// `prefix_at` (by [`Encoder::begin_length_prefixed`], or by
+    /// [`FieldWriter::message`](crate::wire::FieldWriter::message)) into
+    /// that byte; a length of 128 or more takes more bytes,
     /// and the value moves up to make room (the buffer was sized for the
     /// value's real length prefix, so the room is there).
     #[inline]

@@ -165,15 +165,9 @@ impl<'a> FieldWriter<'a> {
         self.len = self.len.saturating_add(1);
         self.nested(write);
         let body_len = self.len - prefix_at - 1;
-        let prefix_len = varint_len(body_len as u64);
-        let end = self.len.saturating_add(prefix_len - 1);
+        let end = self.len.saturating_add(varint_len(body_len as u64) - 1);
         if end <= self.buf.len() {
-            if prefix_len > 1 {
-                self.buf
-                    .copy_within(prefix_at + 1..self.len, prefix_at + prefix_len);
-            }
-            let mut encoder = Encoder::from_slice(&mut self.buf[prefix_at..]);
-            encoder.put_varint(body_len as u64);
+            Encoder::from_slice_at(&mut self.buf[..end], self.len).end_length_prefixed(prefix_at);
         }
         self.len = end;
         self
