@@ -42,15 +42,16 @@ impl<T> Elements<T> for [T] {
     }
 }
 
+/// An owned field's vector, passed as generated code holds it: its slice.
 impl<T> Elements<T> for Vec<T> {
     #[inline]
     fn count(&self) -> usize {
-        self.len()
+        <[T] as Elements<T>>::count(self)
     }
 
     #[inline]
     fn each(&self, f: impl FnMut(&T)) {
-        self.iter().for_each(f);
+        <[T] as Elements<T>>::each(self, f);
     }
 
     #[inline]
