@@ -399,19 +399,23 @@ impl<'a> Decoder<'a> {
     /// Estimates how many length-delimited fields with key `tag` the
     /// current message holds from the cursor on, the one whose key was
     /// just read included, for reserving a repeated field's room before
-    /// decoding it: a scan over keys that skips every value by its length.
-    /// Within the first 16 KiB the count is exact;
-    /// beyond, the density seen so far is extrapolated to the rest of the
-    /// message (plus an eighth), so a long run costs a short scan rather
-    /// than a second pass over the input. The scan stops early at what it cannot skip cheaply
-    /// (a group) or at malformed bytes, which the decode proper then
-    /// reports. The result is only a hint.
+    /// decoding it: a scan over the run of values with this key that starts
+    /// here, skipping each by its length. Encoders write a repeated field's
+    /// occurrences next to each other, so the run is the whole field; the
+    /// scan stops at the first other key rather than skipping the rest of
+    /// the message for later occurrences (rare: concatenated messages),
+    /// which then grow the vector as usual. Within the first 16 KiB the
+    /// count is exact; beyond, the density seen so far is extrapolated to
+    /// the rest of the message (plus an eighth), so a long run costs a
+    /// short scan rather than a second pass over the input. The scan stops
+    /// early at malformed bytes, which the decode proper then reports. The
+    /// result is only a hint.
     pub fn estimate_count(&self, tag: Tag) -> usize {
         let key = u64::from(tag.field_number()) << 3 | WireType::LengthDelimited as u64;
         let total = self.data.len();
         let mut data = self.data;
         let mut count = 0usize;
-        'values: loop {
+        loop {
             // `data` starts at a value of the counted field.
             let Some((len, rest)) = split_varint(data) else {
                 return count;
@@ -429,27 +433,11 @@ impl<'a> Decoder<'a> {
                 let estimate = count.saturating_mul(total) / scanned;
                 return estimate.saturating_add(estimate / 8);
             }
-            // Skip other fields up to the next one with `key`.
-            while let Some((next, rest)) = split_varint(data) {
-                data = rest;
-                if next == key {
-                    continue 'values;
-                }
-                let skipped = match next & 7 {
-                    0 => split_varint(data).map(|(_, rest)| rest),
-                    1 => data.get(8..),
-                    2 => split_varint(data).and_then(|(len, rest)| {
-                        usize::try_from(len).ok().and_then(|len| rest.get(len..))
-                    }),
-                    5 => data.get(4..),
-                    _ => None,
-                };
-                match skipped {
-                    Some(rest) => data = rest,
-                    None => return count,
-                }
+            // The run goes on while the next key is the field's.
+            match split_varint(data) {
+                Some((next, rest)) if next == key => data = rest,
+                _ => return count,
             }
-            return count;
         }
     }
 
@@ -916,21 +904,20 @@ mod tests {
     }
 
     #[test]
-    fn estimates_a_repeated_field_by_skipping_the_others() {
-        // After key 1 (read): payload "ab", then field 2 varint, field 1
-        // empty, field 3 fixed32, field 4 bytes, field 1 "c", field 5
-        // fixed64.
+    fn estimates_a_repeated_field_from_its_run() {
+        // After key 1 (read): payloads "ab", "" and "c", then field 2.
         let bytes = [
-            0x0a, 0x02, b'a', b'b', 0x10, 0x96, 0x01, 0x0a, 0x00, 0x1d, 1, 2, 3, 4, 0x22, 0x01,
-            0xff, 0x0a, 0x01, b'c', 0x29, 1, 2, 3, 4, 5, 6, 7, 8,
+            0x0a, 0x02, b'a', b'b', 0x0a, 0x00, 0x0a, 0x01, b'c', 0x10, 0x96, 0x01,
         ];
         let mut d = decoder(&bytes);
         let tag = d.read_tag().unwrap().unwrap();
         assert_eq!(d.estimate_count(tag), 3);
-        // A group stops the count; so does a truncated value.
-        let mut d = decoder(&[0x0a, 0x00, 0x0b, 0x0c, 0x0a, 0x00]);
+        // Another field ends the run: an occurrence behind it is not
+        // counted (the vector grows for it).
+        let mut d = decoder(&[0x0a, 0x00, 0x10, 0x01, 0x0a, 0x00]);
         let tag = d.read_tag().unwrap().unwrap();
         assert_eq!(d.estimate_count(tag), 1);
+        // A truncated value stops the count.
         let mut d = decoder(&[0x0a, 0x00, 0x0a, 0x05, 1]);
         let tag = d.read_tag().unwrap().unwrap();
         assert_eq!(d.estimate_count(tag), 1);
