@@ -85,7 +85,7 @@ impl<E> Values<E> for Vec<E> {
 
     #[inline]
     fn reserve(&mut self, additional: usize) {
-        Vec::reserve(self, additional);
+        super::repeated::reserve(self, additional);
     }
 
     #[inline]

@@ -199,10 +199,13 @@ pub fn merge_repeated<'a, M: Mergeable<'a>>(
         // so elements of a type far larger than their encoding (empty
         // messages, two bytes each) cannot allocate far ahead of what
         // decoding has checked; beyond that the vector grows as usual.
+        // The vector holds nothing yet, so a new one replaces it: a direct
+        // allocation, which `reserve`'s growth path reaches only after its
+        // own checks (see `repeated::reserve`).
         let count = decoder.estimate_count(tag);
         let by_input = decoder.remaining().saturating_mul(4) / size_of::<M>().max(1);
         let by_budget = decoder.affordable(size_of::<M>());
-        messages.reserve_exact(count.min(by_input).min(by_budget).max(1));
+        *messages = Vec::with_capacity(count.min(by_input).min(by_budget).max(1));
     }
     // Decode in place: a large inline message built on the stack and moved
     // would cost a stack frame its size per nesting level.

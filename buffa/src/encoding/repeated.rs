@@ -168,12 +168,24 @@ fn merge_packed<'a, S: Packable + DecodeScalar<'a>>(
     decoder.read_packed(|payload, packed| {
         let count = packed_count::<S>(payload);
         packed.charge(count.saturating_mul(size_of::<S::Value>()))?;
-        values.reserve(count);
+        reserve(values, count);
         while !packed.is_empty() {
             values.push(S::decode(packed)?);
         }
         Ok(())
     })
+}
+
+/// Makes room in `values` for `additional` more: a first allocation goes
+/// straight to the allocator, which `Vec::reserve`'s growth path (built
+/// for moving existing elements) would reach only after its own checks.
+#[inline]
+pub(crate) fn reserve<T>(values: &mut Vec<T>, additional: usize) {
+    if values.capacity() == 0 {
+        *values = Vec::with_capacity(additional);
+    } else {
+        values.reserve(additional);
+    }
 }
 
 /// How many values a packed payload holds: its length over the width of
