@@ -973,6 +973,18 @@ fn fixed_records_of_records() {
     assert_eq!(record.len(), 2 * (2 + 28));
     assert_eq!(record.depth(), 1);
     assert!(<b::Segment as buffa::Message>::FIXED_RECORD.is_none());
+    // Every key and length, the points' own included, is checked, and no
+    // value byte is: changing one byte breaks the match exactly at the
+    // keys of `from` (0) and `to` (30), their lengths (1, 31) and the
+    // points' keys behind them.
+    let full_segment = prost::Message::encode_to_vec(&value.segments[0]);
+    assert!(record.matches(&full_segment));
+    let shared = [0, 1, 2, 7, 16, 21, 30, 31, 32, 37, 46, 51];
+    for at in 0..full_segment.len() {
+        let mut changed = full_segment.clone();
+        changed[at] ^= 0x40;
+        assert_eq!(record.matches(&changed), !shared.contains(&at), "byte {at}");
+    }
     let inline = l::Points::decode_from_slice(&bytes).unwrap();
     assert_eq!(buffa::Message::encode_to_vec(&inline), bytes);
     let boxed = b::Points::decode_from_slice(&bytes).unwrap();

@@ -284,13 +284,12 @@ impl<'a> Decoder<'a> {
         let Some((&byte, rest)) = self.data.split_first() else {
             return Ok(None);
         };
-        // Fast path: a one-byte key (field numbers 1 to 15).
-        if (8..0x80).contains(&byte)
-            && let Some(wire_type) = WireType::from_bits(byte & 7)
-        {
+        // Fast path: a valid one-byte key (field numbers 1 to 15), looked
+        // up whole rather than taken apart and checked.
+        if let Some(tag) = ONE_BYTE_KEYS[usize::from(byte)] {
             self.data = rest;
             self.tag_len = 1;
-            return Ok(Some(Tag::from_valid_parts(u32::from(byte >> 3), wire_type)));
+            return Ok(Some(tag));
         }
         // A two-byte key (field numbers 16 to 2047), as common in large
         // messages as in repeated fields numbered past 15.
@@ -740,6 +739,22 @@ fn pack_septets(word: u64) -> u64 {
     let x = (x & 0x0000_3fff_0000_3fff) | (x & 0x3fff_0000_3fff_0000) >> 2;
     (x & 0x0000_0000_0fff_ffff) | (x & 0x0fff_ffff_0000_0000) >> 4
 }
+
+/// The tag each byte is as a key on its own: `Some` for the valid
+/// one-byte keys (field numbers 1 to 15, wire types 0 to 5), `None` for
+/// a byte that starts a longer key or is no valid key. One load both
+/// checks a key and takes it apart.
+static ONE_BYTE_KEYS: [Option<Tag>; 256] = {
+    let mut keys = [None; 256];
+    let mut byte = 8;
+    while byte < 0x80 {
+        if let Some(wire_type) = WireType::from_bits(byte as u8 & 7) {
+            keys[byte] = Some(Tag::from_valid_parts(byte as u32 >> 3, wire_type));
+        }
+        byte += 1;
+    }
+    keys
+};
 
 /// A field key longer than one byte (or an invalid one) at the start of
 /// `data`, and the bytes after it; as [`long_varint`], out of line and
