@@ -35,8 +35,8 @@ pub mod view {
     };
 }
 pub use crate::wire::{
-    BackwardEncoder, Decoder, DiscardUnknown, Encoder, SizeCache, Tag, UnknownSink, tag_len,
-    varint_len, zigzag_decode32, zigzag_decode64, zigzag_encode32, zigzag_encode64,
+    BackwardEncoder, Decoder, DiscardUnknown, Encoder, SizeCache, Tag, UnknownSink, WireType,
+    tag_len, varint_len, zigzag_decode32, zigzag_decode64, zigzag_encode32, zigzag_encode64,
 };
 
 /// Copies a view's value into the owned type; see [`ToOwnedValue`].

@@ -81,8 +81,25 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
 
     #[doc(hidden)]
     /// Merges one field, whose key `tag` has just been read, from `decoder`.
-    /// Unknown fields are kept in the message's [`UnknownFields`].
+    /// Unknown fields are kept in the message's [`UnknownFields`]. Only
+    /// called for keys [`Message::merge_keyed`] left: generated code
+    /// reads fields 1 to 15 there, and answers their keys here only with
+    /// the wire-type error.
     fn merge_field(&mut self, tag: Tag, decoder: &mut Decoder<'_>) -> Result<(), DecodeError>;
+
+    #[doc(hidden)]
+    /// Merges the field whose one-byte key `key` (not validated) was just
+    /// taken from `decoder`, if the message reads that key itself:
+    /// `Ok(true)`. `Ok(false)` leaves the key to [`Message::merge_field`].
+    /// Generated code matches the keys of fields 1 to 15 here, so that a
+    /// known key needs no validation and no field-number dispatch, and
+    /// each helper's wire-type test has a known answer; the provided body
+    /// takes none.
+    #[inline(always)]
+    fn merge_keyed(&mut self, key: u8, decoder: &mut Decoder<'_>) -> Result<bool, DecodeError> {
+        let _ = (key, decoder);
+        Ok(false)
+    }
 
     /// The fields this message read but does not know.
     ///
@@ -429,6 +446,7 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
             self,
             decoder,
             Self::merge_fixed_record,
+            Self::merge_keyed,
             Self::merge_field,
         )
     }
@@ -444,9 +462,14 @@ pub trait Message: Default + fmt::Debug + Send + Sync + 'static {
     where
         Self: Sized,
     {
-        merge_group_fields(Self::NAME, field_number, decoder, |tag, d| {
-            self.merge_field(tag, d)
-        })
+        merge_group_fields(
+            Self::NAME,
+            field_number,
+            self,
+            decoder,
+            Self::merge_keyed,
+            Self::merge_field,
+        )
     }
 
     /// Decodes a message from shared bytes under `options`: `bytes` fields
@@ -526,7 +549,8 @@ impl<M: Message> Encodable for M {
 /// implement it directly.
 #[doc(hidden)]
 pub trait Mergeable<'a>: Encodable + Default {
-    /// Merges one field, whose key `tag` has just been read.
+    /// Merges one field, whose key `tag` has just been read and which
+    /// [`Mergeable::merge_keyed`] left (see [`Message::merge_field`]).
     fn merge_field(&mut self, tag: Tag, decoder: &mut Decoder<'a>) -> Result<(), DecodeError>;
 
     /// Checks one field, whose key `tag` has just been read, as
@@ -537,6 +561,22 @@ pub trait Mergeable<'a>: Encodable + Default {
     #[inline]
     fn check_field(tag: Tag, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
         Self::default().merge_field(tag, decoder)
+    }
+
+    /// See [`Message::merge_keyed`].
+    #[inline(always)]
+    fn merge_keyed(&mut self, key: u8, decoder: &mut Decoder<'a>) -> Result<bool, DecodeError> {
+        let _ = (key, decoder);
+        Ok(false)
+    }
+
+    /// Checks the field whose one-byte key `key` was just taken, as
+    /// [`Mergeable::merge_keyed`] reads it, keeping nothing; `Ok(false)`
+    /// leaves the key to [`Mergeable::check_field`]. Generated views
+    /// check in place; the provided body merges into a throwaway value.
+    #[inline]
+    fn check_keyed(key: u8, decoder: &mut Decoder<'a>) -> Result<bool, DecodeError> {
+        Self::default().merge_keyed(key, decoder)
     }
 
     /// The message's [fixed record](crate::encoding::fixed_record), if its
@@ -559,6 +599,7 @@ pub trait Mergeable<'a>: Encodable + Default {
             self,
             decoder,
             Self::merge_fixed_record,
+            Self::merge_keyed,
             Self::merge_field,
         )
     }
@@ -570,9 +611,14 @@ pub trait Mergeable<'a>: Encodable + Default {
         field_number: u32,
         decoder: &mut Decoder<'a>,
     ) -> Result<(), DecodeError> {
-        merge_group_fields(Self::NAME, field_number, decoder, |tag, d| {
-            self.merge_field(tag, d)
-        })
+        merge_group_fields(
+            Self::NAME,
+            field_number,
+            self,
+            decoder,
+            Self::merge_keyed,
+            Self::merge_field,
+        )
     }
 }
 
@@ -587,6 +633,11 @@ impl<'a, M: Message> Mergeable<'a> for M {
     #[inline]
     fn merge_field(&mut self, tag: Tag, decoder: &mut Decoder<'a>) -> Result<(), DecodeError> {
         Message::merge_field(self, tag, decoder)
+    }
+
+    #[inline(always)]
+    fn merge_keyed(&mut self, key: u8, decoder: &mut Decoder<'a>) -> Result<bool, DecodeError> {
+        Message::merge_keyed(self, key, decoder)
     }
 
     #[inline]
@@ -604,30 +655,61 @@ impl<'a, M: Message> Mergeable<'a> for M {
     }
 }
 
-/// Merges fields with `merge_field` until the end of the decoder's current
-/// message; an end-group key there has no group to close.
-#[inline]
-pub(crate) fn merge_fields<'a>(
+/// Merges fields into `target` until the end of the decoder's current
+/// message: each one-byte key offered to `take_key` first (see
+/// [`Message::merge_keyed`]), every key it leaves read as a tag and given
+/// to `take_field`. An end-group key there has no group to close.
+#[inline(always)]
+fn merge_fields<'a, T: ?Sized>(
     name: &'static str,
+    target: &mut T,
     decoder: &mut Decoder<'a>,
-    mut merge_field: impl FnMut(Tag, &mut Decoder<'a>) -> Result<(), DecodeError>,
+    mut take_key: impl FnMut(&mut T, u8, &mut Decoder<'a>) -> Result<bool, DecodeError>,
+    mut take_field: impl FnMut(&mut T, Tag, &mut Decoder<'a>) -> Result<(), DecodeError>,
 ) -> Result<(), DecodeError> {
-    while let Some(tag) = decoder.read_tag()? {
+    loop {
+        if take_keyed(name, target, decoder, &mut take_key)? {
+            continue;
+        }
+        let Some(tag) = decoder.read_tag()? else {
+            return Ok(());
+        };
         if tag.wire_type() == WireType::EndGroup {
             return Err(decoder.error(DecodeErrorKind::UnmatchedEndGroup {
                 field_number: tag.field_number(),
             }));
         }
-        merge_field(tag, decoder).map_err(|e| e.in_field(name, tag.field_number()))?;
+        take_field(target, tag, decoder).map_err(|e| e.in_field(name, tag.field_number()))?;
     }
-    Ok(())
+}
+
+/// Offers the next key to `take_key` if it is one byte: whether it took
+/// the field. A key it leaves is put back.
+#[inline(always)]
+fn take_keyed<'a, T: ?Sized>(
+    name: &'static str,
+    target: &mut T,
+    decoder: &mut Decoder<'a>,
+    take_key: &mut impl FnMut(&mut T, u8, &mut Decoder<'a>) -> Result<bool, DecodeError>,
+) -> Result<bool, DecodeError> {
+    let Some((key, from)) = decoder.take_key_byte() else {
+        return Ok(false);
+    };
+    match take_key(target, key, decoder) {
+        Ok(true) => Ok(true),
+        Ok(false) => {
+            decoder.put_back_key(from);
+            Ok(false)
+        }
+        Err(e) => Err(e.in_field(name, u32::from(key >> 3))),
+    }
 }
 
 /// Reads the rest of the decoder's current message into `target`: in one
 /// step with `take_record` when it is exactly the message's fixed `record`
 /// (see [`crate::encoding::fixed_record`]), field by field with
-/// `take_field` otherwise. The one body of the owned and view `merge_from`
-/// and of [`check_fields`].
+/// [`merge_fields`] otherwise. The one body of the owned and view
+/// `merge_from` and of [`check_fields`].
 #[inline(always)]
 fn merge_record_or_fields<'a, T: ?Sized>(
     name: &'static str,
@@ -635,7 +717,8 @@ fn merge_record_or_fields<'a, T: ?Sized>(
     target: &mut T,
     decoder: &mut Decoder<'a>,
     take_record: impl FnOnce(&mut T, &'a [u8]),
-    mut take_field: impl FnMut(&mut T, Tag, &mut Decoder<'a>) -> Result<(), DecodeError>,
+    take_key: impl FnMut(&mut T, u8, &mut Decoder<'a>) -> Result<bool, DecodeError>,
+    take_field: impl FnMut(&mut T, Tag, &mut Decoder<'a>) -> Result<(), DecodeError>,
 ) -> Result<(), DecodeError> {
     if let Some(record) = record
         && let Some(bytes) = decoder.take_fixed_record(&record)
@@ -643,11 +726,12 @@ fn merge_record_or_fields<'a, T: ?Sized>(
         take_record(target, bytes);
         return Ok(());
     }
-    merge_fields(name, decoder, |tag, d| take_field(target, tag, d))
+    merge_fields(name, target, decoder, take_key, take_field)
 }
 
 /// Checks the fields of message `M` up to the end of the decoder's
-/// current message, as merging them would ([`Mergeable::check_field`]).
+/// current message, as merging them would ([`Mergeable::check_keyed`],
+/// [`Mergeable::check_field`]).
 #[inline]
 pub(crate) fn check_fields<'a, M: Mergeable<'a>>(
     decoder: &mut Decoder<'a>,
@@ -658,6 +742,7 @@ pub(crate) fn check_fields<'a, M: Mergeable<'a>>(
         &mut (),
         decoder,
         |_, _| {},
+        |_, key, d| M::check_keyed(key, d),
         |_, tag, d| M::check_field(tag, d),
     )
 }
@@ -669,25 +754,39 @@ pub(crate) fn check_group_fields<'a, M: Mergeable<'a>>(
     field_number: u32,
     decoder: &mut Decoder<'a>,
 ) -> Result<(), DecodeError> {
-    merge_group_fields(M::NAME, field_number, decoder, M::check_field)
+    merge_group_fields(
+        M::NAME,
+        field_number,
+        &mut (),
+        decoder,
+        |_, key, d| M::check_keyed(key, d),
+        |_, tag, d| M::check_field(tag, d),
+    )
 }
 
-/// Merges fields with `merge_field` up to the end-group key of group
-/// `field_number`.
+/// Merges fields into `target` as [`merge_fields`] does, up to the
+/// end-group key of group `field_number`.
 #[inline]
-pub(crate) fn merge_group_fields<'a>(
+fn merge_group_fields<'a, T: ?Sized>(
     name: &'static str,
     field_number: u32,
+    target: &mut T,
     decoder: &mut Decoder<'a>,
-    mut merge_field: impl FnMut(Tag, &mut Decoder<'a>) -> Result<(), DecodeError>,
+    mut take_key: impl FnMut(&mut T, u8, &mut Decoder<'a>) -> Result<bool, DecodeError>,
+    mut take_field: impl FnMut(&mut T, Tag, &mut Decoder<'a>) -> Result<(), DecodeError>,
 ) -> Result<(), DecodeError> {
-    while let Some(tag) = decoder.read_tag()? {
+    loop {
+        if take_keyed(name, target, decoder, &mut take_key)? {
+            continue;
+        }
+        let Some(tag) = decoder.read_tag()? else {
+            return Err(decoder.error(DecodeErrorKind::MissingEndGroup { field_number }));
+        };
         if tag.wire_type() == WireType::EndGroup {
             return decoder.check_end_group(tag, field_number);
         }
-        merge_field(tag, decoder).map_err(|e| e.in_field(name, tag.field_number()))?;
+        take_field(target, tag, decoder).map_err(|e| e.in_field(name, tag.field_number()))?;
     }
-    Err(decoder.error(DecodeErrorKind::MissingEndGroup { field_number }))
 }
 
 /// Sizes `message`, failing if it is beyond the limits `cache` was made

@@ -1017,3 +1017,34 @@ fn fixed_records_of_records() {
         l::Segment::decode_from_slice(&segment).unwrap()
     );
 }
+
+#[test]
+fn a_known_field_under_another_wire_type_is_an_error() {
+    use buffa::DecodeErrorKind::WireTypeMismatch;
+    use buffa::wire::WireType::{Fixed32, Fixed64, LengthDelimited, Varint};
+    // Fields 1 to 15 are read by their one-byte keys and any other key at
+    // their number is refused; field 16's two-byte key takes the general
+    // path. Owned and view decodes report the same error.
+    let cases: [(&[u8], u32, _, _); 3] = [
+        (&[0x1d, 1, 0, 0, 0], 3, Varint, Fixed32),
+        (&[0x70, 1], 14, LengthDelimited, Varint),
+        (&[0x81, 0x01, 1, 0, 0, 0, 0, 0, 0, 0], 16, Varint, Fixed64),
+    ];
+    for (bytes, field_number, expected, actual) in cases {
+        let want = WireTypeMismatch {
+            field_number,
+            expected,
+            actual,
+        };
+        let owned = b::Packed::decode_from_slice(bytes).expect_err("a mismatched key");
+        assert_eq!(owned.kind(), &want, "owned, field {field_number}");
+        let view = buffa::view_of::<b::Packed>(bytes).expect_err("a mismatched key");
+        assert_eq!(view.kind(), &want, "view, field {field_number}");
+    }
+    // Both forms of a repeated number are read: packed and one by one.
+    let both = [0x1a, 2, 5, 6, 0x18, 7];
+    let decoded = b::Packed::decode_from_slice(&both).unwrap();
+    assert_eq!(decoded.f_int32, [5, 6, 7]);
+    let view = buffa::view_of::<b::Packed>(&both).unwrap();
+    assert_eq!(view.f_int32.iter().collect::<Vec<_>>(), [5, 6, 7]);
+}

@@ -347,6 +347,9 @@ fn fields_named_like_generated_locals_and_methods() {
         key: 24,
         self_: 25,
         kind: Some(locals::Kind::ValueMember(27)),
+        read: 9,
+        merge_keyed: Some(28),
+        check_keyed: Some(29),
         ..Default::default()
     };
     check(
@@ -355,7 +358,8 @@ fn fields_named_like_generated_locals_and_methods() {
         "size: 1 cache: 2 encoder: 3 decoder: 4 tag: 5 value: 6 oneof: 7 unknown_fields: 8 \
          clear: 10 encode: 11 compute_size: 12 write_to: 13 merge_field: 14 \
          default_instance: 15 encoded_len: 16 decode_from_slice: 17 NAME: 18 INSTANCE: 19 \
-         buf: 20 len: 21 number: 22 message: 23 key: 24 self_: 25 value_member: 27",
+         buf: 20 len: 21 number: 22 message: 23 key: 24 self_: 25 value_member: 27 \
+         read: 9 merge_keyed: 28 check_keyed: 29",
     );
     // Accessors of optional fields named like trait methods get an
     // `_or_default` suffix, so they never shadow the trait's methods.

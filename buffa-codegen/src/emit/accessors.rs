@@ -153,6 +153,7 @@ const TRAIT_METHOD_NAMES: &[&str] = &[
     "merge_from",
     "merge_from_slice",
     "merge_group",
+    "merge_keyed",
     "merge_with_options",
     "unknown_fields",
     "write_backward",
@@ -161,6 +162,7 @@ const TRAIT_METHOD_NAMES: &[&str] = &[
     // buffa::HasView (owned messages with views: `decode_view` and
     // `decode_view_with_options`)
     "check_field",
+    "check_keyed",
     "decode_view",
     "decode_view_with_options",
     "default_ref",

@@ -28,6 +28,9 @@ pub struct Codec {
     pub encoder_param: TokenStream,
     /// The body of `merge_field`.
     pub merge_body: TokenStream,
+    /// The body of `merge_keyed`, for messages with fields numbered 1 to
+    /// 15 (see [`field::keyed_arms`]).
+    pub keyed_body: Option<TokenStream>,
     /// `FIXED_RECORD` and `merge_fixed_record` for a message whose fields
     /// make a fixed record (see [`fixed_record`]); nothing otherwise.
     pub fixed_record: TokenStream,
@@ -72,6 +75,8 @@ pub fn codec(
     let keeps_unknown = context.unknown_fields.keeps(full_name);
     let unknown = field::unknown_sink(keeps_unknown);
     let mut arms = Vec::new();
+    let mut keyed_arms = Vec::new();
+    let mut keyed_fields = Vec::new();
     for field in fields {
         let number = proc_macro2::Literal::u32_unsuffixed(field.number);
         let body = match field.shape {
@@ -85,10 +90,17 @@ pub fn codec(
             )?,
             _ => field::merge_expr(field, &unknown),
         };
-        arms.push(quote!(#number => #body,));
+        let keyed = field::keyed_arms(field, &body);
+        if keyed.is_empty() {
+            arms.push(quote!(#number => #body,));
+        } else {
+            keyed_arms.extend(keyed);
+            keyed_fields.push(field);
+        }
     }
 
     // A message without fields has nothing to match on.
+    arms.extend(field::mismatch_arms(&keyed_fields));
     let merge_body = if arms.is_empty() {
         quote!(decoder.skip_to_unknown(tag, #unknown))
     } else {
@@ -127,6 +139,7 @@ pub fn codec(
         write_body: quote!(#(#writes)*),
         encoder_param,
         merge_body,
+        keyed_body: field::keyed_body(&keyed_arms),
         fixed_record: fixed_record(context, &order)?,
     })
 }

@@ -2,6 +2,7 @@
 //! encoding to the runtime, and the helper calls that size, write and
 //! merge it.
 
+use buffa::wire::{Tag, WireType};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -290,6 +291,127 @@ pub fn unknown_sink(keeps: bool) -> TokenStream {
     } else {
         quote!(&mut __buffa::DiscardUnknown)
     }
+}
+
+/// The wire type this field's values are written with: for a repeated
+/// scalar, that of an element written unpacked.
+fn wire_type(field: &Field<'_>) -> WireType {
+    match (&field.shape, &field.value) {
+        (Shape::Map { .. }, _) => WireType::LengthDelimited,
+        (
+            _,
+            ValueType::Message {
+                delimited: true, ..
+            },
+        ) => WireType::StartGroup,
+        (_, ValueType::Message { .. }) => WireType::LengthDelimited,
+        (_, ValueType::Enum { .. }) => WireType::Varint,
+        (_, ValueType::Scalar(scalar)) => scalar.wire_type(),
+    }
+}
+
+/// The `match` arms of a `merge_keyed` or `check_keyed` that read this
+/// field, whose `merge_field` (or `check_field`) arm is `body`: one per
+/// one-byte key it is written under (its wire type, and a repeated
+/// scalar's packed form), each binding `tag` to that key. None for field
+/// numbers past 15, whose keys are longer.
+pub fn keyed_arms(field: &Field<'_>, body: &TokenStream) -> Vec<TokenStream> {
+    if field.number > 15 {
+        return Vec::new();
+    }
+    let own = wire_type(field);
+    let mut wire_types = vec![own];
+    if matches!(field.shape, Shape::Repeated { .. })
+        && packable(field)
+        && own != WireType::LengthDelimited
+    {
+        wire_types.push(WireType::LengthDelimited);
+    }
+    let number = proc_macro2::Literal::u32_unsuffixed(field.number);
+    wire_types
+        .into_iter()
+        .map(|wire_type| {
+            let key = Tag::new(field.number, wire_type).raw();
+            let key = syn::LitInt::new(&format!("{key:#04x}"), proc_macro2::Span::call_site());
+            let wire_type = ident::ident(&format!("{wire_type:?}"));
+            quote! {
+                #key => {
+                    let tag = __buffa::Tag::new(#number, __buffa::WireType::#wire_type);
+                    #body
+                }
+            }
+        })
+        .collect()
+}
+
+/// The `merge_field` (or `check_field`) arms of `fields`, those that
+/// [`keyed_arms`] reads: `merge_keyed` takes every key such a field is
+/// written under, so a key reaching `merge_field` at its number has
+/// another wire type, and gets the error the field's helper would give.
+/// One arm per expected wire type.
+pub fn mismatch_arms(fields: &[&Field<'_>]) -> Vec<TokenStream> {
+    let mut by_wire_type: Vec<(WireType, Vec<u32>)> = Vec::new();
+    for field in fields {
+        let expected = wire_type(field);
+        match by_wire_type.iter_mut().find(|(w, _)| *w == expected) {
+            Some((_, numbers)) => numbers.push(field.number),
+            None => by_wire_type.push((expected, vec![field.number])),
+        }
+    }
+    by_wire_type
+        .into_iter()
+        .map(|(expected, numbers)| {
+            let numbers = number_patterns(numbers);
+            let expected = ident::ident(&format!("{expected:?}"));
+            quote! {
+                #(#numbers)|* => ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::#expected)
+                ),
+            }
+        })
+        .collect()
+}
+
+/// Patterns matching `numbers`, runs of consecutive ones as ranges.
+fn number_patterns(mut numbers: Vec<u32>) -> Vec<TokenStream> {
+    numbers.sort_unstable();
+    let mut patterns = Vec::new();
+    let mut rest = &numbers[..];
+    while let [first, ..] = *rest {
+        let run = rest
+            .iter()
+            .enumerate()
+            .take_while(|&(i, &n)| n == first + i as u32)
+            .count();
+        let last = rest[run - 1];
+        let (first, last) = (
+            proc_macro2::Literal::u32_unsuffixed(first),
+            proc_macro2::Literal::u32_unsuffixed(last),
+        );
+        patterns.push(if run == 1 {
+            quote!(#first)
+        } else {
+            quote!(#first..=#last)
+        });
+        rest = &rest[run..];
+    }
+    patterns
+}
+
+/// The body of a `merge_keyed` or `check_keyed` over `arms` (see
+/// [`keyed_arms`]); `None` when no field has a one-byte key, and the
+/// provided method, which takes no key, serves.
+pub fn keyed_body(arms: &[TokenStream]) -> Option<TokenStream> {
+    if arms.is_empty() {
+        return None;
+    }
+    Some(quote! {
+        let read = match key {
+            #(#arms)*
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    })
 }
 
 /// The expression of this field's `merge_field` match arm (with `tag`

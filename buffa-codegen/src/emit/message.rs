@@ -84,6 +84,7 @@ pub fn generate_message(
         write_body,
         encoder_param,
         merge_body,
+        keyed_body,
         fixed_record,
     } = codec::codec(
         context,
@@ -93,6 +94,15 @@ pub fn generate_message(
         &oneof_names,
         &oneof_enums,
     )?;
+    let buffa = &context.buffa;
+    let merge_keyed = keyed_body.map(|body| {
+        quote! {
+            #[inline(always)]
+            fn merge_keyed(&mut self, key: u8, decoder: &mut __buffa::Decoder<'_>) -> ::core::result::Result<bool, #buffa::DecodeError> {
+                #body
+            }
+        }
+    });
     let write_backward = crate::emit::backward::write_backward_fn(
         context,
         full_name,
@@ -210,6 +220,8 @@ pub fn generate_message(
             fn merge_field(&mut self, tag: __buffa::Tag, decoder: &mut __buffa::Decoder<'_>) -> ::core::result::Result<(), #buffa::DecodeError> {
                 #merge_body
             }
+
+            #merge_keyed
 
             #fixed_record
 

@@ -148,14 +148,16 @@ pub(crate) fn oneof_merge(
                         quote!(&mut value),
                     )
                 };
+            // No `return`: the arm is also an arm of `merge_keyed`.
             quote!({
                 if let #some(#constructor(value)) = &mut self.#oneof {
-                    return __buffa::message::#merge(tag, #existing, decoder);
+                    __buffa::message::#merge(tag, #existing, decoder)
+                } else {
+                    let mut value = #fresh;
+                    __buffa::message::#merge(tag, #fresh_ref, decoder)?;
+                    self.#oneof = #some(#constructor(value));
+                    ::core::result::Result::Ok(())
                 }
-                let mut value = #fresh;
-                __buffa::message::#merge(tag, #fresh_ref, decoder)?;
-                self.#oneof = #some(#constructor(value));
-                ::core::result::Result::Ok(())
             })
         }
         ValueType::Enum { path, closed: true } => quote!({

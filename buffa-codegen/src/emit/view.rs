@@ -122,6 +122,7 @@ pub(crate) fn generate_view(
         write_body,
         encoder_param,
         merge_body,
+        keyed_body,
         fixed_record,
     } = codec::codec(
         context,
@@ -131,7 +132,23 @@ pub(crate) fn generate_view(
         &oneof_names,
         &view_enums,
     )?;
-    let check_body = check_body(context, &fields)?;
+    let (check_body, check_keyed_body) = check_body(context, &fields)?;
+    let keyed = keyed_body.map(|body| {
+        quote! {
+            #[inline(always)]
+            fn merge_keyed(&mut self, key: u8, decoder: &mut __buffa::Decoder<'a>) -> ::core::result::Result<bool, #buffa::DecodeError> {
+                #body
+            }
+        }
+    });
+    let check_keyed = check_keyed_body.map(|body| {
+        quote! {
+            #[inline(always)]
+            fn check_keyed(key: u8, decoder: &mut __buffa::Decoder<'a>) -> ::core::result::Result<bool, #buffa::DecodeError> {
+                #body
+            }
+        }
+    });
     let write_backward = crate::emit::backward::write_backward_fn(
         context,
         full_name,
@@ -269,19 +286,29 @@ pub(crate) fn generate_view(
                 #check_body
             }
 
+            #keyed
+
+            #check_keyed
+
             #fixed_record
         }
     })
 }
 
-/// The body of a view's `check_field`: each field read as `merge_field`
-/// reads it, keeping nothing. A sub-message is checked field by field in
+/// The bodies of a view's `check_field` and `check_keyed` (`None` where
+/// no field has a one-byte key): each field read as `merge_field` reads
+/// it, keeping nothing. A sub-message is checked field by field in
 /// turn, a sequence's elements are checked (not kept), and a lazy field,
 /// whose decode only skips its payload, merges into a throwaway value.
-fn check_body(context: &Context<'_>, fields: &[Field<'_>]) -> Result<TokenStream, Error> {
+fn check_body(
+    context: &Context<'_>,
+    fields: &[Field<'_>],
+) -> Result<(TokenStream, Option<TokenStream>), Error> {
     let buffa = &context.buffa;
     let discard = quote!(&mut __buffa::DiscardUnknown);
     let mut arms = Vec::new();
+    let mut keyed_arms = Vec::new();
+    let mut keyed_fields = Vec::new();
     for field in fields {
         let number = proc_macro2::Literal::u32_unsuffixed(field.number);
         let check = match (&field.shape, &field.value) {
@@ -322,9 +349,17 @@ fn check_body(context: &Context<'_>, fields: &[Field<'_>]) -> Result<TokenStream
                 quote!(__buffa::scalar::check::<#marker>(tag, decoder))
             }
         };
-        arms.push(quote!(#number => #check,));
+        let keyed = field::keyed_arms(field, &check);
+        if keyed.is_empty() {
+            arms.push(quote!(#number => #check,));
+        } else {
+            keyed_arms.extend(keyed);
+            keyed_fields.push(field);
+        }
     }
-    Ok(if arms.is_empty() {
+    let keyed = field::keyed_body(&keyed_arms);
+    arms.extend(field::mismatch_arms(&keyed_fields));
+    let body = if arms.is_empty() {
         quote!(decoder.skip_to_unknown(tag, #discard))
     } else {
         quote! {
@@ -333,7 +368,8 @@ fn check_body(context: &Context<'_>, fields: &[Field<'_>]) -> Result<TokenStream
                 _ => decoder.skip_to_unknown(tag, #discard),
             }
         }
-    })
+    };
+    Ok((body, keyed))
 }
 
 /// The statement copying view field `name` into the owned message

@@ -1,6 +1,7 @@
 //! One message field as the layout stage models it: its scalar or value
 //! type, its shape (singular, repeated, map, oneof member) and pointer.
 
+use buffa::wire::WireType;
 use buffa_descriptor::FieldDescriptor;
 use buffa_types::google::protobuf::FieldDescriptorProto;
 use buffa_types::google::protobuf::field_descriptor_proto::Type;
@@ -79,6 +80,16 @@ impl Scalar {
             },
             Type::Message | Type::Group | Type::Enum => return None,
         })
+    }
+
+    /// The wire type a value of this scalar is written with.
+    pub fn wire_type(self) -> WireType {
+        match self.fixed_width() {
+            Some(4) => WireType::Fixed32,
+            Some(_) => WireType::Fixed64,
+            None if self.packable() => WireType::Varint,
+            None => WireType::LengthDelimited,
+        }
     }
 
     /// The encoded width of a fixed-width scalar (`float`, `double`,

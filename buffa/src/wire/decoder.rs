@@ -277,6 +277,30 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    /// Takes the next byte if it is a key on its own (below `0x80`; not
+    /// validated), returning it with the bytes from that key on, which
+    /// [`Decoder::put_back_key`] restores. How the field loop hands a
+    /// one-byte key to generated code before taking it apart.
+    #[inline(always)]
+    pub(crate) fn take_key_byte(&mut self) -> Option<(u8, &'a [u8])> {
+        let data = self.data;
+        match *data {
+            [byte, ref rest @ ..] if byte < 0x80 => {
+                self.data = rest;
+                self.tag_len = 1;
+                Some((byte, data))
+            }
+            _ => None,
+        }
+    }
+
+    /// Puts back a key taken by [`Decoder::take_key_byte`]: `from` is the
+    /// bytes it returned.
+    #[inline(always)]
+    pub(crate) fn put_back_key(&mut self, from: &'a [u8]) {
+        self.data = from;
+    }
+
     /// Reads the next field key, or `None` at the end of the current
     /// message.
     #[inline(always)]
@@ -584,9 +608,10 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    /// The error for a key `tag` whose wire type is not `expected`.
+    /// The error for a key `tag`, just read, whose wire type is not
+    /// `expected`.
     #[cold]
-    pub(crate) fn wire_type_mismatch(&self, tag: Tag, expected: WireType) -> DecodeError {
+    pub fn wire_type_mismatch(&self, tag: Tag, expected: WireType) -> DecodeError {
         self.error(DecodeErrorKind::WireTypeMismatch {
             field_number: tag.field_number(),
             expected,

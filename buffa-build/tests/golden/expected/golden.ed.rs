@@ -83,29 +83,63 @@ impl ::buffa::Message for Tuned {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=3 | 5 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            4 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::StartGroup),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
                 __buffa::scalar::merge::<
                     __buffa::Int32,
                 >(tag, &mut self.implicit, decoder)
             }
-            2 => {
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
                 __buffa::scalar::merge_optional::<
                     __buffa::Int32,
                 >(tag, &mut self.explicit, decoder)
             }
-            3 => {
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
                 __buffa::repeated::merge::<
                     __buffa::Int32,
                 >(tag, &mut self.expanded, decoder)
             }
-            4 => __buffa::message::merge_group_field(tag, &mut self.delimited, decoder),
-            5 => {
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::repeated::merge::<
+                    __buffa::Int32,
+                >(tag, &mut self.expanded, decoder)
+            }
+            0x23 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::StartGroup);
+                __buffa::message::merge_group_field(tag, &mut self.delimited, decoder)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     Closed,
                 >(tag, &mut self.closed, decoder, &mut self.unknown_fields)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields

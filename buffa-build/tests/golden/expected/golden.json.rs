@@ -122,50 +122,100 @@ impl ::buffa::Message for Shapes {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1 | 3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            2 | 4..=5 | 7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed64),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
                 __buffa::scalar::merge_optional::<
                     __buffa::Int64,
                 >(tag, &mut self.big, decoder)
             }
-            2 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            3 => {
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_repeated::<
                     Color,
                 >(tag, &mut self.colors, decoder, &mut self.unknown_fields)
             }
-            4 => {
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::closed_enum::merge_repeated::<
+                    Color,
+                >(tag, &mut self.colors, decoder, &mut self.unknown_fields)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
                 __buffa::map::merge::<
                     __buffa::Bool,
                     __buffa::map::MessageValue<shapes::Inner>,
                     _,
                 >(tag, &mut self.by_flag, decoder, &mut self.unknown_fields)
             }
-            5 => __buffa::message::merge_field(tag, &mut self.child, decoder),
-            6 => {
-                self.choice = ::core::option::Option::Some(
-                    shapes::Choice::Ratio(
-                        __buffa::scalar::read::<__buffa::Double>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.child, decoder)
             }
-            7 => {
-                if let ::core::option::Option::Some(shapes::Choice::Other(value)) = &mut self
-                    .choice
+            0x31 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Fixed64);
                 {
-                    return __buffa::message::merge(tag, &mut **value, decoder);
+                    self.choice = ::core::option::Option::Some(
+                        shapes::Choice::Ratio(
+                            __buffa::scalar::read::<__buffa::Double>(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
                 }
-                let mut value = __buffa::message::new_boxed::<shapes::Inner>(decoder)?;
-                __buffa::message::merge(tag, &mut *value, decoder)?;
-                self.choice = ::core::option::Option::Some(shapes::Choice::Other(value));
-                ::core::result::Result::Ok(())
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                {
+                    if let ::core::option::Option::Some(shapes::Choice::Other(value)) = &mut self
+                        .choice
+                    {
+                        __buffa::message::merge(tag, &mut **value, decoder)
+                    } else {
+                        let mut value = __buffa::message::new_boxed::<
+                            shapes::Inner,
+                        >(decoder)?;
+                        __buffa::message::merge(tag, &mut *value, decoder)?;
+                        self.choice = ::core::option::Option::Some(
+                            shapes::Choice::Other(value),
+                        );
+                        ::core::result::Result::Ok(())
+                    }
+                }
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -358,12 +408,30 @@ pub mod shapes {
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
                 1 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x0a => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                     __buffa::repeated::merge_unpackable::<
                         __buffa::ProtoBytes,
                     >(tag, &mut self.blobs, decoder)
                 }
-                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-            }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields

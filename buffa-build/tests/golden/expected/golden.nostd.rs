@@ -134,56 +134,96 @@ impl ::buffa::Message for Reading {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=2 | 4..=6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            3 | 7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.sensor, decoder)
             }
-            2 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoBytes,
                 >(tag, &mut self.raw, decoder)
             }
-            3 => {
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
                 __buffa::repeated::merge::<
                     __buffa::SInt32,
                 >(tag, &mut self.samples, decoder)
             }
-            4 => {
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::repeated::merge::<
+                    __buffa::SInt32,
+                >(tag, &mut self.samples, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
                 __buffa::map::merge::<
                     __buffa::ProtoString,
                     __buffa::map::MessageValue<Reading>,
                     _,
                 >(tag, &mut self.children, decoder, &mut self.unknown_fields)
             }
-            5 => {
-                self.source = ::core::option::Option::Some(
-                    reading::Source::Label(
-                        __buffa::scalar::read::<__buffa::ProtoString>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            6 => {
-                if let ::core::option::Option::Some(reading::Source::Previous(value)) = &mut self
-                    .source
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
                 {
-                    return __buffa::message::merge(tag, &mut **value, decoder);
+                    self.source = ::core::option::Option::Some(
+                        reading::Source::Label(
+                            __buffa::scalar::read::<__buffa::ProtoString>(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
                 }
-                let mut value = __buffa::message::new_boxed::<Reading>(decoder)?;
-                __buffa::message::merge(tag, &mut *value, decoder)?;
-                self.source = ::core::option::Option::Some(
-                    reading::Source::Previous(value),
-                );
-                ::core::result::Result::Ok(())
             }
-            7 => {
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                {
+                    if let ::core::option::Option::Some(
+                        reading::Source::Previous(value),
+                    ) = &mut self.source
+                    {
+                        __buffa::message::merge(tag, &mut **value, decoder)
+                    } else {
+                        let mut value = __buffa::message::new_boxed::<Reading>(decoder)?;
+                        __buffa::message::merge(tag, &mut *value, decoder)?;
+                        self.source = ::core::option::Option::Some(
+                            reading::Source::Previous(value),
+                        );
+                        ::core::result::Result::Ok(())
+                    }
+                }
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
                 __buffa::scalar::merge_optional::<
                     __buffa::OpenEnum<Unit>,
                 >(tag, &mut self.unit, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -375,44 +415,15 @@ impl<'a> __buffa::Mergeable<'a> for ReadingView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.sensor, decoder)
+            1..=2 | 4..=6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedBytes<'a>,
-                >(tag, &mut self.raw, decoder)
-            }
-            3 => __buffa::view::merge_repeated(tag, &mut self.samples, decoder),
-            4 => __buffa::view::merge_map(tag, &mut self.children, decoder),
-            5 => {
-                self.source = ::core::option::Option::Some(
-                    reading::SourceView::Label(
-                        __buffa::scalar::read::<__buffa::BorrowedStr<'a>>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            6 => {
-                if let ::core::option::Option::Some(
-                    reading::SourceView::Previous(value),
-                ) = &mut self.source
-                {
-                    return __buffa::message::merge(tag, &mut **value, decoder);
-                }
-                let mut value = __buffa::message::new_boxed::<ReadingView<'a>>(decoder)?;
-                __buffa::message::merge(tag, &mut *value, decoder)?;
-                self.source = ::core::option::Option::Some(
-                    reading::SourceView::Previous(value),
-                );
-                ::core::result::Result::Ok(())
-            }
-            7 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::OpenEnum<Unit>,
-                >(tag, &mut self.unit, decoder)
+            3 | 7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -423,20 +434,137 @@ impl<'a> __buffa::Mergeable<'a> for ReadingView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
-            3 => __buffa::view::check_repeated::<::buffa::types::SInt32>(tag, decoder),
-            4 => {
+            1..=2 | 4..=6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            3 | 7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.sensor, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedBytes<'a>,
+                >(tag, &mut self.raw, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::view::merge_repeated(tag, &mut self.samples, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.samples, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_map(tag, &mut self.children, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                {
+                    self.source = ::core::option::Option::Some(
+                        reading::SourceView::Label(
+                            __buffa::scalar::read::<
+                                __buffa::BorrowedStr<'a>,
+                            >(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                {
+                    if let ::core::option::Option::Some(
+                        reading::SourceView::Previous(value),
+                    ) = &mut self.source
+                    {
+                        __buffa::message::merge(tag, &mut **value, decoder)
+                    } else {
+                        let mut value = __buffa::message::new_boxed::<
+                            ReadingView<'a>,
+                        >(decoder)?;
+                        __buffa::message::merge(tag, &mut *value, decoder)?;
+                        self.source = ::core::option::Option::Some(
+                            reading::SourceView::Previous(value),
+                        );
+                        ::core::result::Result::Ok(())
+                    }
+                }
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::OpenEnum<Unit>,
+                >(tag, &mut self.unit, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::view::check_repeated::<::buffa::types::SInt32>(tag, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<::buffa::types::SInt32>(tag, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_map::<
                     __buffa::BorrowedStr<'a>,
                     __buffa::map::MessageValue<ReadingView<'a>>,
                 >(tag, decoder)
             }
-            5 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            6 => __buffa::message::check::<ReadingView<'a>>(tag, decoder),
-            7 => __buffa::scalar::check::<__buffa::OpenEnum<Unit>>(tag, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<ReadingView<'a>>(tag, decoder)
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::OpenEnum<Unit>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`Reading`].

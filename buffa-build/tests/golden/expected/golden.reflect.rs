@@ -122,53 +122,104 @@ impl ::buffa::Message for Shapes {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1 | 4 | 6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            2..=3 | 5 | 7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::StartGroup),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
                 __buffa::scalar::merge::<
                     __buffa::Int32,
                 >(tag, &mut self.implicit, decoder)
             }
-            2 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.explicit, decoder)
             }
-            3 => __buffa::message::merge_field(tag, &mut self.child, decoder),
-            4 => {
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.child, decoder)
+            }
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
                 __buffa::repeated::merge::<
                     __buffa::OpenEnum<Open>,
                 >(tag, &mut self.opens, decoder)
             }
-            5 => {
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::repeated::merge::<
+                    __buffa::OpenEnum<Open>,
+                >(tag, &mut self.opens, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
                 __buffa::map::merge::<
                     __buffa::ProtoString,
                     __buffa::map::MessageValue<Shapes>,
                     _,
                 >(tag, &mut self.by_name, decoder, &mut self.unknown_fields)
             }
-            6 => {
-                if let ::core::option::Option::Some(value) = __buffa::closed_enum::read::<
-                    Closed,
-                >(tag, decoder, &mut self.unknown_fields)? {
-                    self.choice = ::core::option::Option::Some(
-                        shapes::Choice::Closed(value),
-                    );
-                }
-                ::core::result::Result::Ok(())
-            }
-            7 => {
-                if let ::core::option::Option::Some(shapes::Choice::Boxed(value)) = &mut self
-                    .choice
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
                 {
-                    return __buffa::message::merge(tag, &mut **value, decoder);
+                    if let ::core::option::Option::Some(value) = __buffa::closed_enum::read::<
+                        Closed,
+                    >(tag, decoder, &mut self.unknown_fields)? {
+                        self.choice = ::core::option::Option::Some(
+                            shapes::Choice::Closed(value),
+                        );
+                    }
+                    ::core::result::Result::Ok(())
                 }
-                let mut value = __buffa::message::new_boxed::<Shapes>(decoder)?;
-                __buffa::message::merge(tag, &mut *value, decoder)?;
-                self.choice = ::core::option::Option::Some(shapes::Choice::Boxed(value));
-                ::core::result::Result::Ok(())
             }
-            8 => __buffa::message::merge_group_field(tag, &mut self.delimited, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                {
+                    if let ::core::option::Option::Some(shapes::Choice::Boxed(value)) = &mut self
+                        .choice
+                    {
+                        __buffa::message::merge(tag, &mut **value, decoder)
+                    } else {
+                        let mut value = __buffa::message::new_boxed::<Shapes>(decoder)?;
+                        __buffa::message::merge(tag, &mut *value, decoder)?;
+                        self.choice = ::core::option::Option::Some(
+                            shapes::Choice::Boxed(value),
+                        );
+                        ::core::result::Result::Ok(())
+                    }
+                }
+            }
+            0x43 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::StartGroup);
+                __buffa::message::merge_group_field(tag, &mut self.delimited, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields

@@ -46,9 +46,28 @@ impl ::buffa::Message for Number {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.value, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -98,9 +117,28 @@ impl ::buffa::Message for Total {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.sum, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.sum, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -156,10 +194,27 @@ pub mod total {
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
                 1 => {
-                    __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.sum, decoder)
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
             }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                    __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.sum, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields

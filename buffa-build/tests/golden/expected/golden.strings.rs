@@ -129,56 +129,84 @@ impl ::buffa::Message for Record {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::SharedStr,
                 >(tag, &mut self.name, decoder)
             }
-            2 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::SharedBytes,
                 >(tag, &mut self.payload, decoder)
             }
-            3 => {
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
                 __buffa::repeated::merge_unpackable::<
                     __buffa::SharedStr,
                 >(tag, &mut self.tags, decoder)
             }
-            4 => {
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
                 __buffa::map::merge::<
                     __buffa::SharedStr,
                     __buffa::SharedBytes,
                     _,
                 >(tag, &mut self.blobs, decoder, &mut self.unknown_fields)
             }
-            5 => {
-                self.id = ::core::option::Option::Some(
-                    record::Id::Key(
-                        __buffa::scalar::read::<__buffa::SharedStr>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                {
+                    self.id = ::core::option::Option::Some(
+                        record::Id::Key(
+                            __buffa::scalar::read::<__buffa::SharedStr>(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
             }
-            6 => {
-                self.id = ::core::option::Option::Some(
-                    record::Id::Raw(
-                        __buffa::scalar::read::<__buffa::SharedBytes>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                {
+                    self.id = ::core::option::Option::Some(
+                        record::Id::Raw(
+                            __buffa::scalar::read::<__buffa::SharedBytes>(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
             }
-            7 => {
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.note, decoder)
             }
-            8 => {
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoBytes,
                 >(tag, &mut self.scratch, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -366,45 +394,10 @@ impl<'a> __buffa::Mergeable<'a> for RecordView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
-            }
-            2 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedBytes<'a>,
-                >(tag, &mut self.payload, decoder)
-            }
-            3 => __buffa::view::merge_repeated(tag, &mut self.tags, decoder),
-            4 => __buffa::view::merge_map(tag, &mut self.blobs, decoder),
-            5 => {
-                self.id = ::core::option::Option::Some(
-                    record::IdView::Key(
-                        __buffa::scalar::read::<__buffa::BorrowedStr<'a>>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            6 => {
-                self.id = ::core::option::Option::Some(
-                    record::IdView::Raw(
-                        __buffa::scalar::read::<
-                            __buffa::BorrowedBytes<'a>,
-                        >(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            7 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.note, decoder)
-            }
-            8 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedBytes<'a>,
-                >(tag, &mut self.scratch, decoder)
+            1..=8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -415,25 +408,129 @@ impl<'a> __buffa::Mergeable<'a> for RecordView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
-            3 => {
+            1..=8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedBytes<'a>,
+                >(tag, &mut self.payload, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.tags, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_map(tag, &mut self.blobs, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                {
+                    self.id = ::core::option::Option::Some(
+                        record::IdView::Key(
+                            __buffa::scalar::read::<
+                                __buffa::BorrowedStr<'a>,
+                            >(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                {
+                    self.id = ::core::option::Option::Some(
+                        record::IdView::Raw(
+                            __buffa::scalar::read::<
+                                __buffa::BorrowedBytes<'a>,
+                            >(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.note, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedBytes<'a>,
+                >(tag, &mut self.scratch, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     ::buffa::types::BorrowedStr<'a>,
                 >(tag, decoder)
             }
-            4 => {
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_map::<
                     __buffa::BorrowedStr<'a>,
                     __buffa::BorrowedBytes<'a>,
                 >(tag, decoder)
             }
-            5 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            6 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
-            7 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            8 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`Record`].

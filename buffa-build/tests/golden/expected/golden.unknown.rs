@@ -55,18 +55,36 @@ impl ::buffa::Message for Point {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed32),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0d => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Fixed32);
                 __buffa::scalar::merge_optional::<
                     __buffa::Float,
                 >(tag, &mut self.x, decoder)
             }
-            2 => {
+            0x15 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Fixed32);
                 __buffa::scalar::merge_optional::<
                     __buffa::Float,
                 >(tag, &mut self.y, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// A borrowed view of [`Point`]: the same fields, read from the input without copying it.
@@ -151,15 +169,10 @@ impl<'a> __buffa::Mergeable<'a> for PointView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Float,
-                >(tag, &mut self.x, decoder)
-            }
-            2 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Float,
-                >(tag, &mut self.y, decoder)
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed32),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
@@ -170,10 +183,54 @@ impl<'a> __buffa::Mergeable<'a> for PointView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::Float>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::Float>(tag, decoder),
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed32),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0d => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Fixed32);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Float,
+                >(tag, &mut self.x, decoder)
+            }
+            0x15 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Fixed32);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Float,
+                >(tag, &mut self.y, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0d => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Fixed32);
+                __buffa::scalar::check::<__buffa::Float>(tag, decoder)
+            }
+            0x15 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Fixed32);
+                __buffa::scalar::check::<__buffa::Float>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Discards; closed-enum numbers it does not declare go nowhere.
@@ -269,42 +326,83 @@ impl ::buffa::Message for Shape {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_field(tag, &mut self.origin, decoder),
-            2 => {
+            1 | 3 | 5 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            2 | 4 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.origin, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_repeated::<
                     Kind,
                 >(tag, &mut self.kinds, decoder, &mut __buffa::DiscardUnknown)
             }
-            3 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::closed_enum::merge_repeated::<
+                    Kind,
+                >(tag, &mut self.kinds, decoder, &mut __buffa::DiscardUnknown)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
                 __buffa::map::merge::<
                     __buffa::ProtoString,
                     __buffa::ClosedEnum<Kind>,
                     _,
                 >(tag, &mut self.by_name, decoder, &mut __buffa::DiscardUnknown)
             }
-            4 => {
-                if let ::core::option::Option::Some(value) = __buffa::closed_enum::read::<
-                    Kind,
-                >(tag, decoder, &mut __buffa::DiscardUnknown)? {
-                    self.choice = ::core::option::Option::Some(
-                        shape::Choice::Kind(value),
-                    );
-                }
-                ::core::result::Result::Ok(())
-            }
-            5 => {
-                if let ::core::option::Option::Some(shape::Choice::Corner(value)) = &mut self
-                    .choice
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
                 {
-                    return __buffa::message::merge(tag, &mut **value, decoder);
+                    if let ::core::option::Option::Some(value) = __buffa::closed_enum::read::<
+                        Kind,
+                    >(tag, decoder, &mut __buffa::DiscardUnknown)? {
+                        self.choice = ::core::option::Option::Some(
+                            shape::Choice::Kind(value),
+                        );
+                    }
+                    ::core::result::Result::Ok(())
                 }
-                let mut value = __buffa::message::new_boxed::<Point>(decoder)?;
-                __buffa::message::merge(tag, &mut *value, decoder)?;
-                self.choice = ::core::option::Option::Some(shape::Choice::Corner(value));
-                ::core::result::Result::Ok(())
             }
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                {
+                    if let ::core::option::Option::Some(shape::Choice::Corner(value)) = &mut self
+                        .choice
+                    {
+                        __buffa::message::merge(tag, &mut **value, decoder)
+                    } else {
+                        let mut value = __buffa::message::new_boxed::<Point>(decoder)?;
+                        __buffa::message::merge(tag, &mut *value, decoder)?;
+                        self.choice = ::core::option::Option::Some(
+                            shape::Choice::Corner(value),
+                        );
+                        ::core::result::Result::Ok(())
+                    }
+                }
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// A borrowed view of [`Shape`]: the same fields, read from the input without copying it.
@@ -444,45 +542,15 @@ impl<'a> __buffa::Mergeable<'a> for ShapeView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_field(tag, &mut self.origin, decoder),
-            2 => {
-                __buffa::view::merge_repeated_closed(
-                    tag,
-                    &mut self.kinds,
-                    decoder,
-                    &mut __buffa::DiscardUnknown,
+            1 | 3 | 5 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
                 )
             }
-            3 => {
-                __buffa::view::merge_map_closed(
-                    tag,
-                    &mut self.by_name,
-                    decoder,
-                    &mut __buffa::DiscardUnknown,
+            2 | 4 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
                 )
-            }
-            4 => {
-                if let ::core::option::Option::Some(value) = __buffa::closed_enum::read::<
-                    Kind,
-                >(tag, decoder, &mut __buffa::DiscardUnknown)? {
-                    self.choice = ::core::option::Option::Some(
-                        shape::ChoiceView::Kind(value),
-                    );
-                }
-                ::core::result::Result::Ok(())
-            }
-            5 => {
-                if let ::core::option::Option::Some(shape::ChoiceView::Corner(value)) = &mut self
-                    .choice
-                {
-                    return __buffa::message::merge(tag, value, decoder);
-                }
-                let mut value = <PointView<'a> as ::core::default::Default>::default();
-                __buffa::message::merge(tag, &mut value, decoder)?;
-                self.choice = ::core::option::Option::Some(
-                    shape::ChoiceView::Corner(value),
-                );
-                ::core::result::Result::Ok(())
             }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
@@ -493,22 +561,134 @@ impl<'a> __buffa::Mergeable<'a> for ShapeView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::check::<PointView<'a>>(tag, decoder),
-            2 => {
+            1 | 3 | 5 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            2 | 4 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.origin, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::view::merge_repeated_closed(
+                    tag,
+                    &mut self.kinds,
+                    decoder,
+                    &mut __buffa::DiscardUnknown,
+                )
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated_closed(
+                    tag,
+                    &mut self.kinds,
+                    decoder,
+                    &mut __buffa::DiscardUnknown,
+                )
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_map_closed(
+                    tag,
+                    &mut self.by_name,
+                    decoder,
+                    &mut __buffa::DiscardUnknown,
+                )
+            }
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                {
+                    if let ::core::option::Option::Some(value) = __buffa::closed_enum::read::<
+                        Kind,
+                    >(tag, decoder, &mut __buffa::DiscardUnknown)? {
+                        self.choice = ::core::option::Option::Some(
+                            shape::ChoiceView::Kind(value),
+                        );
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                {
+                    if let ::core::option::Option::Some(
+                        shape::ChoiceView::Corner(value),
+                    ) = &mut self.choice
+                    {
+                        __buffa::message::merge(tag, value, decoder)
+                    } else {
+                        let mut value = <PointView<
+                            'a,
+                        > as ::core::default::Default>::default();
+                        __buffa::message::merge(tag, &mut value, decoder)?;
+                        self.choice = ::core::option::Option::Some(
+                            shape::ChoiceView::Corner(value),
+                        );
+                        ::core::result::Result::Ok(())
+                    }
+                }
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<PointView<'a>>(tag, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
                 __buffa::view::check_repeated::<
                     ::buffa::types::ClosedEnum<Kind>,
                 >(tag, decoder)
             }
-            3 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<
+                    ::buffa::types::ClosedEnum<Kind>,
+                >(tag, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_map::<
                     __buffa::BorrowedStr<'a>,
                     __buffa::ClosedEnum<Kind>,
                 >(tag, decoder)
             }
-            4 => __buffa::closed_enum::check::<Kind>(tag, decoder),
-            5 => __buffa::message::check::<PointView<'a>>(tag, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                __buffa::closed_enum::check::<Kind>(tag, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<PointView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`Shape`].
@@ -701,9 +881,28 @@ impl ::buffa::Message for Keeper {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_field(tag, &mut self.point, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.point, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -782,7 +981,11 @@ impl<'a> __buffa::Mergeable<'a> for KeeperView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_field(tag, &mut self.point, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -792,9 +995,42 @@ impl<'a> __buffa::Mergeable<'a> for KeeperView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::check::<PointView<'a>>(tag, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.point, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<PointView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Keeps: extension ranges.
@@ -849,12 +1085,29 @@ impl ::buffa::Message for Extendable {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
                 __buffa::scalar::merge_optional::<
                     __buffa::Int32,
                 >(tag, &mut self.id, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -943,9 +1196,9 @@ impl<'a> __buffa::Mergeable<'a> for ExtendableView<'a> {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Int32,
-                >(tag, &mut self.id, decoder)
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -956,9 +1209,44 @@ impl<'a> __buffa::Mergeable<'a> for ExtendableView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Int32,
+                >(tag, &mut self.id, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 #[derive(

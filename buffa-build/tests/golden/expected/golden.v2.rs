@@ -101,39 +101,91 @@ impl ::buffa::Message for Legacy {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=2 | 5..=6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed64),
+                )
+            }
+            4 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::StartGroup),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
                 __buffa::scalar::merge_optional::<
                     __buffa::Int64,
                 >(tag, &mut self.id, decoder)
             }
-            2 => {
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     Level,
                 >(tag, &mut self.level, decoder, &mut self.unknown_fields)
             }
-            3 => {
+            0x19 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Fixed64);
                 __buffa::scalar::merge_optional::<
                     __buffa::Double,
                 >(tag, &mut self.ratio, decoder)
             }
-            4 => {
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoBytes,
                 >(tag, &mut self.magic, decoder)
             }
-            5 => {
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
                 __buffa::repeated::merge::<
                     __buffa::Int32,
                 >(tag, &mut self.unpacked, decoder)
             }
-            6 => {
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::repeated::merge::<
+                    __buffa::Int32,
+                >(tag, &mut self.unpacked, decoder)
+            }
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
                 __buffa::repeated::merge::<
                     __buffa::Int32,
                 >(tag, &mut self.packed, decoder)
             }
-            7 => __buffa::message::merge_group_field(tag, &mut self.extra, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::repeated::merge::<
+                    __buffa::Int32,
+                >(tag, &mut self.packed, decoder)
+            }
+            0x3b => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::StartGroup);
+                __buffa::message::merge_group_field(tag, &mut self.extra, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -203,12 +255,30 @@ pub mod legacy {
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
                 8 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x42 => {
+                    let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
                     __buffa::scalar::merge_optional::<
                         __buffa::ProtoString,
                     >(tag, &mut self.note, decoder)
                 }
-                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-            }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
@@ -266,12 +336,29 @@ impl ::buffa::Message for Note {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.text, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields

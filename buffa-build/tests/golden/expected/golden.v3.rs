@@ -134,58 +134,106 @@ impl ::buffa::Message for Shapes {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.plain, decoder),
-            2 => {
+            1 | 3 | 7..=8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            2 | 4..=6 | 9 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.plain, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.maybe, decoder)
             }
-            3 => {
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
                 __buffa::repeated::merge::<
                     __buffa::SInt64,
                 >(tag, &mut self.packed, decoder)
             }
-            4 => {
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::repeated::merge::<
+                    __buffa::SInt64,
+                >(tag, &mut self.packed, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
                 __buffa::repeated::merge_unpackable::<
                     __buffa::ProtoString,
                 >(tag, &mut self.names, decoder)
             }
-            5 => {
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
                 __buffa::map::merge::<
                     __buffa::ProtoString,
                     __buffa::map::MessageValue<shapes::Inner>,
                     _,
                 >(tag, &mut self.by_name, decoder, &mut self.unknown_fields)
             }
-            6 => __buffa::message::merge_field(tag, &mut self.child, decoder),
-            7 => {
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.child, decoder)
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
                 __buffa::scalar::merge::<
                     __buffa::OpenEnum<Color>,
                 >(tag, &mut self.color, decoder)
             }
-            8 => {
-                self.choice = ::core::option::Option::Some(
-                    shapes::Choice::Number(
-                        __buffa::scalar::read::<__buffa::UInt32>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            9 => {
-                if let ::core::option::Option::Some(shapes::Choice::Message(value)) = &mut self
-                    .choice
+            0x40 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::Varint);
                 {
-                    return __buffa::message::merge(tag, &mut **value, decoder);
+                    self.choice = ::core::option::Option::Some(
+                        shapes::Choice::Number(
+                            __buffa::scalar::read::<__buffa::UInt32>(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
                 }
-                let mut value = __buffa::message::new_boxed::<shapes::Inner>(decoder)?;
-                __buffa::message::merge(tag, &mut *value, decoder)?;
-                self.choice = ::core::option::Option::Some(
-                    shapes::Choice::Message(value),
-                );
-                ::core::result::Result::Ok(())
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            0x4a => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::LengthDelimited);
+                {
+                    if let ::core::option::Option::Some(
+                        shapes::Choice::Message(value),
+                    ) = &mut self.choice
+                    {
+                        __buffa::message::merge(tag, &mut **value, decoder)
+                    } else {
+                        let mut value = __buffa::message::new_boxed::<
+                            shapes::Inner,
+                        >(decoder)?;
+                        __buffa::message::merge(tag, &mut *value, decoder)?;
+                        self.choice = ::core::option::Option::Some(
+                            shapes::Choice::Message(value),
+                        );
+                        ::core::result::Result::Ok(())
+                    }
+                }
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -247,12 +295,30 @@ pub mod shapes {
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
                 1 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x0a => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                     __buffa::scalar::merge::<
                         __buffa::ProtoBytes,
                     >(tag, &mut self.payload, decoder)
                 }
-                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-            }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields

@@ -164,70 +164,120 @@ impl ::buffa::Message for Envelope {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=8 | 11 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            9..=10 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.id, decoder)
             }
-            2 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoBytes,
                 >(tag, &mut self.signature, decoder)
             }
-            3 => __buffa::message::merge_field(tag, &mut self.payload, decoder),
-            4 => __buffa::message::merge_repeated(tag, &mut self.history, decoder),
-            5 => __buffa::message::merge_field(tag, &mut self.header, decoder),
-            6 => {
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.payload, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.history, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.header, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
                 __buffa::map::merge::<
                     __buffa::ProtoString,
                     __buffa::map::MessageValue<Header>,
                     _,
                 >(tag, &mut self.headers, decoder, &mut self.unknown_fields)
             }
-            7 => {
-                self.route = ::core::option::Option::Some(
-                    envelope::Route::Topic(
-                        __buffa::scalar::read::<__buffa::ProtoString>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            8 => {
-                if let ::core::option::Option::Some(envelope::Route::Forward(value)) = &mut self
-                    .route
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
                 {
-                    return __buffa::message::merge(tag, &mut **value, decoder);
+                    self.route = ::core::option::Option::Some(
+                        envelope::Route::Topic(
+                            __buffa::scalar::read::<__buffa::ProtoString>(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
                 }
-                let mut value = __buffa::message::new_boxed::<Header>(decoder)?;
-                __buffa::message::merge(tag, &mut *value, decoder)?;
-                self.route = ::core::option::Option::Some(
-                    envelope::Route::Forward(value),
-                );
-                ::core::result::Result::Ok(())
             }
-            11 => {
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                {
+                    if let ::core::option::Option::Some(
+                        envelope::Route::Forward(value),
+                    ) = &mut self.route
+                    {
+                        __buffa::message::merge(tag, &mut **value, decoder)
+                    } else {
+                        let mut value = __buffa::message::new_boxed::<Header>(decoder)?;
+                        __buffa::message::merge(tag, &mut *value, decoder)?;
+                        self.route = ::core::option::Option::Some(
+                            envelope::Route::Forward(value),
+                        );
+                        ::core::result::Result::Ok(())
+                    }
+                }
+            }
+            0x5a => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.note, decoder)
             }
-            9 => {
-                self.priority = ::core::option::Option::Some(
-                    envelope::Priority::Level(
-                        __buffa::scalar::read::<__buffa::Int32>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
+            0x48 => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::Varint);
+                {
+                    self.priority = ::core::option::Option::Some(
+                        envelope::Priority::Level(
+                            __buffa::scalar::read::<__buffa::Int32>(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
             }
-            10 => {
-                self.priority = ::core::option::Option::Some(
-                    envelope::Priority::Kind(
-                        __buffa::scalar::read::<__buffa::OpenEnum<Kind>>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
+            0x50 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::Varint);
+                {
+                    self.priority = ::core::option::Option::Some(
+                        envelope::Priority::Kind(
+                            __buffa::scalar::read::<
+                                __buffa::OpenEnum<Kind>,
+                            >(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -447,62 +497,15 @@ impl<'a> __buffa::Mergeable<'a> for EnvelopeView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.id, decoder)
+            1..=8 | 11 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedBytes<'a>,
-                >(tag, &mut self.signature, decoder)
-            }
-            3 => __buffa::lazy::merge_field(tag, &mut self.payload, decoder),
-            4 => __buffa::lazy::merge_repeated(tag, &mut self.history, decoder),
-            5 => __buffa::message::merge_field(tag, &mut self.header, decoder),
-            6 => __buffa::view::merge_map(tag, &mut self.headers, decoder),
-            7 => {
-                self.route = ::core::option::Option::Some(
-                    envelope::RouteView::Topic(
-                        __buffa::scalar::read::<__buffa::BorrowedStr<'a>>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            8 => {
-                if let ::core::option::Option::Some(
-                    envelope::RouteView::Forward(value),
-                ) = &mut self.route
-                {
-                    return __buffa::message::merge(tag, value, decoder);
-                }
-                let mut value = <HeaderView<'a> as ::core::default::Default>::default();
-                __buffa::message::merge(tag, &mut value, decoder)?;
-                self.route = ::core::option::Option::Some(
-                    envelope::RouteView::Forward(value),
-                );
-                ::core::result::Result::Ok(())
-            }
-            11 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.note, decoder)
-            }
-            9 => {
-                self.priority = ::core::option::Option::Some(
-                    envelope::Priority::Level(
-                        __buffa::scalar::read::<__buffa::Int32>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            10 => {
-                self.priority = ::core::option::Option::Some(
-                    envelope::Priority::Kind(
-                        __buffa::scalar::read::<__buffa::OpenEnum<Kind>>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
+            9..=10 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -513,30 +516,183 @@ impl<'a> __buffa::Mergeable<'a> for EnvelopeView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
-            3 => {
-                let mut field: ::buffa::LazyField<'a, PayloadView<'a>> = ::core::default::Default::default();
-                __buffa::lazy::merge_field(tag, &mut field, decoder)
+            1..=8 | 11 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            4 => {
-                let mut field: ::buffa::LazyRepeated<'a, PayloadView<'a>> = ::core::default::Default::default();
-                __buffa::lazy::merge_repeated(tag, &mut field, decoder)
+            9..=10 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
-            5 => __buffa::message::check::<HeaderView<'a>>(tag, decoder),
-            6 => {
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.id, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedBytes<'a>,
+                >(tag, &mut self.signature, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::lazy::merge_field(tag, &mut self.payload, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::lazy::merge_repeated(tag, &mut self.history, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.header, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_map(tag, &mut self.headers, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                {
+                    self.route = ::core::option::Option::Some(
+                        envelope::RouteView::Topic(
+                            __buffa::scalar::read::<
+                                __buffa::BorrowedStr<'a>,
+                            >(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                {
+                    if let ::core::option::Option::Some(
+                        envelope::RouteView::Forward(value),
+                    ) = &mut self.route
+                    {
+                        __buffa::message::merge(tag, value, decoder)
+                    } else {
+                        let mut value = <HeaderView<
+                            'a,
+                        > as ::core::default::Default>::default();
+                        __buffa::message::merge(tag, &mut value, decoder)?;
+                        self.route = ::core::option::Option::Some(
+                            envelope::RouteView::Forward(value),
+                        );
+                        ::core::result::Result::Ok(())
+                    }
+                }
+            }
+            0x5a => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.note, decoder)
+            }
+            0x48 => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::Varint);
+                {
+                    self.priority = ::core::option::Option::Some(
+                        envelope::Priority::Level(
+                            __buffa::scalar::read::<__buffa::Int32>(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+            }
+            0x50 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::Varint);
+                {
+                    self.priority = ::core::option::Option::Some(
+                        envelope::Priority::Kind(
+                            __buffa::scalar::read::<
+                                __buffa::OpenEnum<Kind>,
+                            >(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                {
+                    let mut field: ::buffa::LazyField<'a, PayloadView<'a>> = ::core::default::Default::default();
+                    __buffa::lazy::merge_field(tag, &mut field, decoder)
+                }
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                {
+                    let mut field: ::buffa::LazyRepeated<'a, PayloadView<'a>> = ::core::default::Default::default();
+                    __buffa::lazy::merge_repeated(tag, &mut field, decoder)
+                }
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<HeaderView<'a>>(tag, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_map::<
                     __buffa::BorrowedStr<'a>,
                     __buffa::map::MessageValue<HeaderView<'a>>,
                 >(tag, decoder)
             }
-            7 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            8 => __buffa::message::check::<HeaderView<'a>>(tag, decoder),
-            11 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            9 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
-            10 => __buffa::scalar::check::<__buffa::OpenEnum<Kind>>(tag, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<HeaderView<'a>>(tag, decoder)
+            }
+            0x5a => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x48 => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+            }
+            0x50 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::OpenEnum<Kind>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`Envelope`].
@@ -657,17 +813,46 @@ impl ::buffa::Message for Header {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.key, decoder)
             }
-            2 => {
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
                 __buffa::repeated::merge::<
                     __buffa::UInt32,
                 >(tag, &mut self.values, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::repeated::merge::<
+                    __buffa::UInt32,
+                >(tag, &mut self.values, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -759,11 +944,15 @@ impl<'a> __buffa::Mergeable<'a> for HeaderView<'a> {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.key, decoder)
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => __buffa::view::merge_repeated(tag, &mut self.values, decoder),
+            2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -773,10 +962,65 @@ impl<'a> __buffa::Mergeable<'a> for HeaderView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::view::check_repeated::<::buffa::types::UInt32>(tag, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.key, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::view::merge_repeated(tag, &mut self.values, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.values, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::view::check_repeated::<::buffa::types::UInt32>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<::buffa::types::UInt32>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 #[derive(
@@ -827,9 +1071,28 @@ impl ::buffa::Message for Payload {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_repeated(tag, &mut self.nodes, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.nodes, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -908,7 +1171,11 @@ impl<'a> __buffa::Mergeable<'a> for PayloadView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::view::merge_repeated(tag, &mut self.nodes, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -918,9 +1185,42 @@ impl<'a> __buffa::Mergeable<'a> for PayloadView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::view::check_repeated::<NodeView<'a>>(tag, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.nodes, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<NodeView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Recursive: its view boxes the parent.
@@ -978,14 +1278,34 @@ impl ::buffa::Message for Node {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::message::merge_field(tag, &mut self.parent, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.parent, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -1074,12 +1394,11 @@ impl<'a> __buffa::Mergeable<'a> for NodeView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => __buffa::message::merge_field(tag, &mut self.parent, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -1089,10 +1408,52 @@ impl<'a> __buffa::Mergeable<'a> for NodeView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::message::check::<NodeView<'a>>(tag, decoder),
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.parent, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<NodeView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Fixed-width scalars only: owned and view read a payload laid out as its
@@ -1145,15 +1506,43 @@ impl ::buffa::Message for Point {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.x, decoder),
-            2 => __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.y, decoder),
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed32),
+                )
+            }
             3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed64),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0d => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Fixed32);
+                __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.x, decoder)
+            }
+            0x15 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Fixed32);
+                __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.y, decoder)
+            }
+            0x19 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Fixed64);
                 __buffa::scalar::merge::<
                     __buffa::SFixed64,
                 >(tag, &mut self.stamp, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = __buffa::FixedRecord::new(
         &[
@@ -1249,12 +1638,15 @@ impl<'a> __buffa::Mergeable<'a> for PointView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.x, decoder),
-            2 => __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.y, decoder),
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed32),
+                )
+            }
             3 => {
-                __buffa::scalar::merge::<
-                    __buffa::SFixed64,
-                >(tag, &mut self.stamp, decoder)
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed64),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -1265,11 +1657,65 @@ impl<'a> __buffa::Mergeable<'a> for PointView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::Float>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::Float>(tag, decoder),
-            3 => __buffa::scalar::check::<__buffa::SFixed64>(tag, decoder),
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed32),
+                )
+            }
+            3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed64),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0d => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Fixed32);
+                __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.x, decoder)
+            }
+            0x15 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Fixed32);
+                __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.y, decoder)
+            }
+            0x19 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Fixed64);
+                __buffa::scalar::merge::<
+                    __buffa::SFixed64,
+                >(tag, &mut self.stamp, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0d => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Fixed32);
+                __buffa::scalar::check::<__buffa::Float>(tag, decoder)
+            }
+            0x15 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Fixed32);
+                __buffa::scalar::check::<__buffa::Float>(tag, decoder)
+            }
+            0x19 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Fixed64);
+                __buffa::scalar::check::<__buffa::SFixed64>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = __buffa::FixedRecord::new(
         &[
@@ -1337,10 +1783,32 @@ impl ::buffa::Message for Segment {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_field(tag, &mut self.from, decoder),
-            2 => __buffa::message::merge_field(tag, &mut self.to, decoder),
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.from, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.to, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -1424,8 +1892,11 @@ impl<'a> __buffa::Mergeable<'a> for SegmentView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_field(tag, &mut self.from, decoder),
-            2 => __buffa::message::merge_field(tag, &mut self.to, decoder),
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -1435,10 +1906,50 @@ impl<'a> __buffa::Mergeable<'a> for SegmentView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::check::<PointView<'a>>(tag, decoder),
-            2 => __buffa::message::check::<PointView<'a>>(tag, decoder),
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.from, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.to, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<PointView<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<PointView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = __buffa::FixedRecord::new(
         &[
