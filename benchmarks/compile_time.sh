@@ -78,7 +78,7 @@ pbjson_build="std::env::set_var(\"PROTOC\", protoc_bin_vendored::protoc_bin_path
     std::fs::write(out.join(\"mod.rs\"), mounted).unwrap();"
 crate gen_pbjson $'prost = "0.14"\npbjson = "0.9"\npbjson-types = "0.9"\nserde = "1"' $'prost-build = "0.14"\npbjson-build = "0.9"\nprotoc-bin-vendored = "3"' \
     "${pbjson_build}" "${mount}"
-buffa_build="buffa_build::Config::new().protoc_arg(\"--experimental_allow_proto3_optional\")
+buffa_build="buffa_build::Config::new()
     .files(${files}).includes(&[\"${protos}\"]).include_file(\"mod.rs\")"
 # buffa-types' features, as a user would enable them: `descriptor` for
 # googleapis, whose custom options (google/api/annotations.proto, ...)
