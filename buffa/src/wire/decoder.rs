@@ -480,6 +480,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// Reads a length-delimited payload and checks that it is UTF-8.
+    #[inline(always)]
     pub fn read_str(&mut self) -> Result<&'a str, DecodeError> {
         let start = self.offset();
         let payload = self.read_length_delimited()?;
