@@ -358,7 +358,7 @@ impl<'a, E: ViewElement<'a>> RepeatedView<'a, E> {
     }
 
     /// Checks and records one occurrence, whose key `tag` was just read.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn merge(
         &mut self,
         tag: Tag,
