@@ -50,9 +50,28 @@ impl ::buffa::Message for FileDescriptorSet {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_repeated(tag, &mut self.file, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.file, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -207,7 +226,11 @@ impl<'a> __buffa::Mergeable<'a> for FileDescriptorSetView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::view::merge_repeated(tag, &mut self.file, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -218,12 +241,43 @@ impl<'a> __buffa::Mergeable<'a> for FileDescriptorSetView<'a> {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.file, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     FileDescriptorProtoView<'a>,
                 >(tag, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Describes a complete .proto file.
@@ -410,54 +464,113 @@ impl ::buffa::Message for FileDescriptorProto {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=9 | 12 | 15 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            10..=11 | 14 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            2 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.package, decoder)
             }
-            3 => {
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
                 __buffa::repeated::merge_unpackable::<
                     __buffa::ProtoString,
                 >(tag, &mut self.dependency, decoder)
             }
-            10 => {
+            0x50 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::Varint);
                 __buffa::repeated::merge::<
                     __buffa::Int32,
                 >(tag, &mut self.public_dependency, decoder)
             }
-            11 => {
+            0x52 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::LengthDelimited);
+                __buffa::repeated::merge::<
+                    __buffa::Int32,
+                >(tag, &mut self.public_dependency, decoder)
+            }
+            0x58 => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::Varint);
                 __buffa::repeated::merge::<
                     __buffa::Int32,
                 >(tag, &mut self.weak_dependency, decoder)
             }
-            15 => {
+            0x5a => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::LengthDelimited);
+                __buffa::repeated::merge::<
+                    __buffa::Int32,
+                >(tag, &mut self.weak_dependency, decoder)
+            }
+            0x7a => {
+                let tag = __buffa::Tag::new(15, __buffa::WireType::LengthDelimited);
                 __buffa::repeated::merge_unpackable::<
                     __buffa::ProtoString,
                 >(tag, &mut self.option_dependency, decoder)
             }
-            4 => __buffa::message::merge_repeated(tag, &mut self.message_type, decoder),
-            5 => __buffa::message::merge_repeated(tag, &mut self.enum_type, decoder),
-            6 => __buffa::message::merge_repeated(tag, &mut self.service, decoder),
-            7 => __buffa::message::merge_repeated(tag, &mut self.extension, decoder),
-            8 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-            9 => __buffa::message::merge_field(tag, &mut self.source_code_info, decoder),
-            12 => {
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.message_type, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.enum_type, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.service, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.extension, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            0x4a => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.source_code_info, decoder)
+            }
+            0x62 => {
+                let tag = __buffa::Tag::new(12, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.syntax, decoder)
             }
-            14 => {
+            0x70 => {
+                let tag = __buffa::Tag::new(14, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     Edition,
                 >(tag, &mut self.edition, decoder, &mut self.unknown_fields)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -849,39 +962,15 @@ impl<'a> __buffa::Mergeable<'a> for FileDescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
+            1..=9 | 12 | 15 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.package, decoder)
-            }
-            3 => __buffa::view::merge_repeated(tag, &mut self.dependency, decoder),
-            10 => {
-                __buffa::view::merge_repeated(tag, &mut self.public_dependency, decoder)
-            }
-            11 => __buffa::view::merge_repeated(tag, &mut self.weak_dependency, decoder),
-            15 => {
-                __buffa::view::merge_repeated(tag, &mut self.option_dependency, decoder)
-            }
-            4 => __buffa::view::merge_repeated(tag, &mut self.message_type, decoder),
-            5 => __buffa::view::merge_repeated(tag, &mut self.enum_type, decoder),
-            6 => __buffa::view::merge_repeated(tag, &mut self.service, decoder),
-            7 => __buffa::view::merge_repeated(tag, &mut self.extension, decoder),
-            8 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-            9 => __buffa::message::merge_field(tag, &mut self.source_code_info, decoder),
-            12 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.syntax, decoder)
-            }
-            14 => {
-                __buffa::closed_enum::merge_optional::<
-                    Edition,
-                >(tag, &mut self.edition, decoder, &mut self.unknown_fields)
+            10..=11 | 14 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -892,42 +981,185 @@ impl<'a> __buffa::Mergeable<'a> for FileDescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            3 => {
+            1..=9 | 12 | 15 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            10..=11 | 14 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.package, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.dependency, decoder)
+            }
+            0x50 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::Varint);
+                __buffa::view::merge_repeated(tag, &mut self.public_dependency, decoder)
+            }
+            0x52 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.public_dependency, decoder)
+            }
+            0x58 => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::Varint);
+                __buffa::view::merge_repeated(tag, &mut self.weak_dependency, decoder)
+            }
+            0x5a => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.weak_dependency, decoder)
+            }
+            0x7a => {
+                let tag = __buffa::Tag::new(15, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.option_dependency, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.message_type, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.enum_type, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.service, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.extension, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            0x4a => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.source_code_info, decoder)
+            }
+            0x62 => {
+                let tag = __buffa::Tag::new(12, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.syntax, decoder)
+            }
+            0x70 => {
+                let tag = __buffa::Tag::new(14, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    Edition,
+                >(tag, &mut self.edition, decoder, &mut self.unknown_fields)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     ::buffa::types::BorrowedStr<'a>,
                 >(tag, decoder)
             }
-            10 => __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder),
-            11 => __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder),
-            15 => {
+            0x50 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::Varint);
+                __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder)
+            }
+            0x52 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder)
+            }
+            0x58 => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::Varint);
+                __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder)
+            }
+            0x5a => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder)
+            }
+            0x7a => {
+                let tag = __buffa::Tag::new(15, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     ::buffa::types::BorrowedStr<'a>,
                 >(tag, decoder)
             }
-            4 => __buffa::view::check_repeated::<DescriptorProtoView<'a>>(tag, decoder),
-            5 => {
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<DescriptorProtoView<'a>>(tag, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     EnumDescriptorProtoView<'a>,
                 >(tag, decoder)
             }
-            6 => {
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     ServiceDescriptorProtoView<'a>,
                 >(tag, decoder)
             }
-            7 => {
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     FieldDescriptorProtoView<'a>,
                 >(tag, decoder)
             }
-            8 => __buffa::message::check::<FileOptionsView<'a>>(tag, decoder),
-            9 => __buffa::message::check::<SourceCodeInfoView<'a>>(tag, decoder),
-            12 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            14 => __buffa::closed_enum::check::<Edition>(tag, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<FileOptionsView<'a>>(tag, decoder)
+            }
+            0x4a => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<SourceCodeInfoView<'a>>(tag, decoder)
+            }
+            0x62 => {
+                let tag = __buffa::Tag::new(12, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x70 => {
+                let tag = __buffa::Tag::new(14, __buffa::WireType::Varint);
+                __buffa::closed_enum::check::<Edition>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Describes a message type.
@@ -1046,33 +1278,79 @@ impl ::buffa::Message for DescriptorProto {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=10 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            11 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::message::merge_repeated(tag, &mut self.field, decoder),
-            6 => __buffa::message::merge_repeated(tag, &mut self.extension, decoder),
-            3 => __buffa::message::merge_repeated(tag, &mut self.nested_type, decoder),
-            4 => __buffa::message::merge_repeated(tag, &mut self.enum_type, decoder),
-            5 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.field, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.extension, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.nested_type, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.enum_type, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
                 __buffa::message::merge_repeated(tag, &mut self.extension_range, decoder)
             }
-            8 => __buffa::message::merge_repeated(tag, &mut self.oneof_decl, decoder),
-            7 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-            9 => __buffa::message::merge_repeated(tag, &mut self.reserved_range, decoder),
-            10 => {
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.oneof_decl, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            0x4a => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.reserved_range, decoder)
+            }
+            0x52 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::LengthDelimited);
                 __buffa::repeated::merge_unpackable::<
                     __buffa::ProtoString,
                 >(tag, &mut self.reserved_name, decoder)
             }
-            11 => {
+            0x58 => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     SymbolVisibility,
                 >(tag, &mut self.visibility, decoder, &mut self.unknown_fields)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -1401,24 +1679,15 @@ impl<'a> __buffa::Mergeable<'a> for DescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
+            1..=10 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => __buffa::view::merge_repeated(tag, &mut self.field, decoder),
-            6 => __buffa::view::merge_repeated(tag, &mut self.extension, decoder),
-            3 => __buffa::view::merge_repeated(tag, &mut self.nested_type, decoder),
-            4 => __buffa::view::merge_repeated(tag, &mut self.enum_type, decoder),
-            5 => __buffa::view::merge_repeated(tag, &mut self.extension_range, decoder),
-            8 => __buffa::view::merge_repeated(tag, &mut self.oneof_decl, decoder),
-            7 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-            9 => __buffa::view::merge_repeated(tag, &mut self.reserved_range, decoder),
-            10 => __buffa::view::merge_repeated(tag, &mut self.reserved_name, decoder),
             11 => {
-                __buffa::closed_enum::merge_optional::<
-                    SymbolVisibility,
-                >(tag, &mut self.visibility, decoder, &mut self.unknown_fields)
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -1429,47 +1698,145 @@ impl<'a> __buffa::Mergeable<'a> for DescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => {
+            1..=10 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            11 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.field, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.extension, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.nested_type, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.enum_type, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.extension_range, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.oneof_decl, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            0x4a => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.reserved_range, decoder)
+            }
+            0x52 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.reserved_name, decoder)
+            }
+            0x58 => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    SymbolVisibility,
+                >(tag, &mut self.visibility, decoder, &mut self.unknown_fields)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     FieldDescriptorProtoView<'a>,
                 >(tag, decoder)
             }
-            6 => {
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     FieldDescriptorProtoView<'a>,
                 >(tag, decoder)
             }
-            3 => __buffa::view::check_repeated::<DescriptorProtoView<'a>>(tag, decoder),
-            4 => {
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<DescriptorProtoView<'a>>(tag, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     EnumDescriptorProtoView<'a>,
                 >(tag, decoder)
             }
-            5 => {
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     descriptor_proto::ExtensionRangeView<'a>,
                 >(tag, decoder)
             }
-            8 => {
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     OneofDescriptorProtoView<'a>,
                 >(tag, decoder)
             }
-            7 => __buffa::message::check::<MessageOptionsView<'a>>(tag, decoder),
-            9 => {
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<MessageOptionsView<'a>>(tag, decoder)
+            }
+            0x4a => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     descriptor_proto::ReservedRangeView<'a>,
                 >(tag, decoder)
             }
-            10 => {
+            0x52 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     ::buffa::types::BorrowedStr<'a>,
                 >(tag, decoder)
             }
-            11 => __buffa::closed_enum::check::<SymbolVisibility>(tag, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            0x58 => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::Varint);
+                __buffa::closed_enum::check::<SymbolVisibility>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`DescriptorProto`].
@@ -1543,19 +1910,46 @@ pub mod descriptor_proto {
             decoder: &mut __buffa::Decoder<'_>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => {
+                1..=2 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                3 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
                     __buffa::scalar::merge_optional::<
                         __buffa::Int32,
                     >(tag, &mut self.start, decoder)
                 }
-                2 => {
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
                     __buffa::scalar::merge_optional::<
                         __buffa::Int32,
                     >(tag, &mut self.end, decoder)
                 }
-                3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-            }
+                0x1a => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                    __buffa::message::merge_field(tag, &mut self.options, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
@@ -1730,17 +2124,17 @@ pub mod descriptor_proto {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::Int32,
-                    >(tag, &mut self.start, decoder)
+                1..=2 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
                 }
-                2 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::Int32,
-                    >(tag, &mut self.end, decoder)
+                3 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
                 }
-                3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
             }
         }
@@ -1750,15 +2144,70 @@ pub mod descriptor_proto {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
-                2 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+                1..=2 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
                 3 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
+                _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+            }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.start, decoder)
+                }
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.end, decoder)
+                }
+                0x1a => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                    __buffa::message::merge_field(tag, &mut self.options, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
+        }
+        #[inline(always)]
+        fn check_keyed(
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                    __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+                }
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                    __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+                }
+                0x1a => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
                     __buffa::message::check::<
                         super::ExtensionRangeOptionsView<'a>,
                     >(tag, decoder)
                 }
-                _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-            }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
     }
     /// Range of reserved tag numbers. Reserved tag numbers may not be used by
@@ -1821,18 +2270,36 @@ pub mod descriptor_proto {
             decoder: &mut __buffa::Decoder<'_>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => {
+                1..=2 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
                     __buffa::scalar::merge_optional::<
                         __buffa::Int32,
                     >(tag, &mut self.start, decoder)
                 }
-                2 => {
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
                     __buffa::scalar::merge_optional::<
                         __buffa::Int32,
                     >(tag, &mut self.end, decoder)
                 }
-                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-            }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
@@ -1989,15 +2456,10 @@ pub mod descriptor_proto {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::Int32,
-                    >(tag, &mut self.start, decoder)
-                }
-                2 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::Int32,
-                    >(tag, &mut self.end, decoder)
+                1..=2 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
             }
@@ -2008,10 +2470,54 @@ pub mod descriptor_proto {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
-                2 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+                1..=2 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
                 _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
             }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.start, decoder)
+                }
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.end, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
+        }
+        #[inline(always)]
+        fn check_keyed(
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                    __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+                }
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                    __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
     }
 }
@@ -2107,15 +2613,40 @@ impl ::buffa::Message for ExtensionRangeOptions {
                     decoder,
                 )
             }
-            2 => __buffa::message::merge_repeated(tag, &mut self.declaration, decoder),
             50 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.declaration, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     extension_range_options::VerificationState,
                 >(tag, &mut self.verification, decoder, &mut self.unknown_fields)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -2357,12 +2888,16 @@ impl<'a> __buffa::Mergeable<'a> for ExtensionRangeOptionsView<'a> {
                     decoder,
                 )
             }
-            2 => __buffa::view::merge_repeated(tag, &mut self.declaration, decoder),
             50 => __buffa::message::merge_field(tag, &mut self.features, decoder),
+            2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             3 => {
-                __buffa::closed_enum::merge_optional::<
-                    extension_range_options::VerificationState,
-                >(tag, &mut self.verification, decoder, &mut self.unknown_fields)
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -2378,19 +2913,62 @@ impl<'a> __buffa::Mergeable<'a> for ExtensionRangeOptionsView<'a> {
                     UninterpretedOptionView<'a>,
                 >(tag, decoder)
             }
+            50 => __buffa::message::check::<FeatureSetView<'a>>(tag, decoder),
             2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.declaration, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    extension_range_options::VerificationState,
+                >(tag, &mut self.verification, decoder, &mut self.unknown_fields)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     extension_range_options::DeclarationView<'a>,
                 >(tag, decoder)
             }
-            50 => __buffa::message::check::<FeatureSetView<'a>>(tag, decoder),
-            3 => {
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
                 __buffa::closed_enum::check::<
                     extension_range_options::VerificationState,
                 >(tag, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`ExtensionRangeOptions`].
@@ -2497,33 +3075,60 @@ pub mod extension_range_options {
             decoder: &mut __buffa::Decoder<'_>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => {
+                1 | 5..=6 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                2..=3 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
                     __buffa::scalar::merge_optional::<
                         __buffa::Int32,
                     >(tag, &mut self.number, decoder)
                 }
-                2 => {
+                0x12 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                     __buffa::scalar::merge_optional::<
                         __buffa::ProtoString,
                     >(tag, &mut self.full_name, decoder)
                 }
-                3 => {
+                0x1a => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
                     __buffa::scalar::merge_optional::<
                         __buffa::ProtoString,
                     >(tag, &mut self.r#type, decoder)
                 }
-                5 => {
+                0x28 => {
+                    let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
                     __buffa::scalar::merge_optional::<
                         __buffa::Bool,
                     >(tag, &mut self.reserved, decoder)
                 }
-                6 => {
+                0x30 => {
+                    let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
                     __buffa::scalar::merge_optional::<
                         __buffa::Bool,
                     >(tag, &mut self.repeated, decoder)
                 }
-                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-            }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
@@ -2737,30 +3342,16 @@ pub mod extension_range_options {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::Int32,
-                    >(tag, &mut self.number, decoder)
+                1 | 5..=6 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
                 }
-                2 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::BorrowedStr<'a>,
-                    >(tag, &mut self.full_name, decoder)
-                }
-                3 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::BorrowedStr<'a>,
-                    >(tag, &mut self.r#type, decoder)
-                }
-                5 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::Bool,
-                    >(tag, &mut self.reserved, decoder)
-                }
-                6 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::Bool,
-                    >(tag, &mut self.repeated, decoder)
+                2..=3 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
             }
@@ -2771,13 +3362,90 @@ pub mod extension_range_options {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
-                2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-                3 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-                5 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-                6 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+                1 | 5..=6 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                2..=3 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
                 _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
             }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.number, decoder)
+                }
+                0x12 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.full_name, decoder)
+                }
+                0x1a => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.r#type, decoder)
+                }
+                0x28 => {
+                    let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Bool,
+                    >(tag, &mut self.reserved, decoder)
+                }
+                0x30 => {
+                    let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Bool,
+                    >(tag, &mut self.repeated, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
+        }
+        #[inline(always)]
+        fn check_keyed(
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                    __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+                }
+                0x12 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+                }
+                0x1a => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+                }
+                0x28 => {
+                    let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                    __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+                }
+                0x30 => {
+                    let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                    __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
     }
     /// The verification state of the extension range.
@@ -3066,59 +3734,92 @@ impl ::buffa::Message for FieldDescriptorProto {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::ProtoString,
-                >(tag, &mut self.name, decoder)
-            }
-            3 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Int32,
-                >(tag, &mut self.number, decoder)
-            }
-            4 => {
-                __buffa::closed_enum::merge_optional::<
-                    field_descriptor_proto::Label,
-                >(tag, &mut self.label, decoder, &mut self.unknown_fields)
-            }
-            5 => {
-                __buffa::closed_enum::merge_optional::<
-                    field_descriptor_proto::Type,
-                >(tag, &mut self.r#type, decoder, &mut self.unknown_fields)
-            }
-            6 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::ProtoString,
-                >(tag, &mut self.type_name, decoder)
-            }
-            2 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::ProtoString,
-                >(tag, &mut self.extendee, decoder)
-            }
-            7 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::ProtoString,
-                >(tag, &mut self.default_value, decoder)
-            }
-            9 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Int32,
-                >(tag, &mut self.oneof_index, decoder)
-            }
-            10 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::ProtoString,
-                >(tag, &mut self.json_name, decoder)
-            }
-            8 => __buffa::message::merge_field(tag, &mut self.options, decoder),
             17 => {
                 __buffa::scalar::merge_optional::<
                     __buffa::Bool,
                 >(tag, &mut self.proto3_optional, decoder)
             }
+            1..=2 | 6..=8 | 10 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            3..=5 | 9 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.name, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Int32,
+                >(tag, &mut self.number, decoder)
+            }
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    field_descriptor_proto::Label,
+                >(tag, &mut self.label, decoder, &mut self.unknown_fields)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    field_descriptor_proto::Type,
+                >(tag, &mut self.r#type, decoder, &mut self.unknown_fields)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.type_name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.extendee, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.default_value, decoder)
+            }
+            0x48 => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Int32,
+                >(tag, &mut self.oneof_index, decoder)
+            }
+            0x52 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.json_name, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -3506,56 +4207,20 @@ impl<'a> __buffa::Mergeable<'a> for FieldDescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
-            }
-            3 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Int32,
-                >(tag, &mut self.number, decoder)
-            }
-            4 => {
-                __buffa::closed_enum::merge_optional::<
-                    field_descriptor_proto::Label,
-                >(tag, &mut self.label, decoder, &mut self.unknown_fields)
-            }
-            5 => {
-                __buffa::closed_enum::merge_optional::<
-                    field_descriptor_proto::Type,
-                >(tag, &mut self.r#type, decoder, &mut self.unknown_fields)
-            }
-            6 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.type_name, decoder)
-            }
-            2 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.extendee, decoder)
-            }
-            7 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.default_value, decoder)
-            }
-            9 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Int32,
-                >(tag, &mut self.oneof_index, decoder)
-            }
-            10 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.json_name, decoder)
-            }
-            8 => __buffa::message::merge_field(tag, &mut self.options, decoder),
             17 => {
                 __buffa::scalar::merge_optional::<
                     __buffa::Bool,
                 >(tag, &mut self.proto3_optional, decoder)
+            }
+            1..=2 | 6..=8 | 10 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            3..=5 | 9 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -3566,25 +4231,140 @@ impl<'a> __buffa::Mergeable<'a> for FieldDescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            3 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
-            4 => {
+            17 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            1..=2 | 6..=8 | 10 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            3..=5 | 9 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Int32,
+                >(tag, &mut self.number, decoder)
+            }
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    field_descriptor_proto::Label,
+                >(tag, &mut self.label, decoder, &mut self.unknown_fields)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    field_descriptor_proto::Type,
+                >(tag, &mut self.r#type, decoder, &mut self.unknown_fields)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.type_name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.extendee, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.default_value, decoder)
+            }
+            0x48 => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Int32,
+                >(tag, &mut self.oneof_index, decoder)
+            }
+            0x52 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.json_name, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+            }
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
                 __buffa::closed_enum::check::<
                     field_descriptor_proto::Label,
                 >(tag, decoder)
             }
-            5 => {
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
                 __buffa::closed_enum::check::<field_descriptor_proto::Type>(tag, decoder)
             }
-            6 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            7 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            9 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
-            10 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            8 => __buffa::message::check::<FieldOptionsView<'a>>(tag, decoder),
-            17 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x48 => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+            }
+            0x52 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<FieldOptionsView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`FieldDescriptorProto`].
@@ -3852,14 +4632,34 @@ impl ::buffa::Message for OneofDescriptorProto {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -4025,12 +4825,11 @@ impl<'a> __buffa::Mergeable<'a> for OneofDescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => __buffa::message::merge_field(tag, &mut self.options, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -4040,10 +4839,52 @@ impl<'a> __buffa::Mergeable<'a> for OneofDescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::message::check::<OneofOptionsView<'a>>(tag, decoder),
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<OneofOptionsView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Describes an enum type.
@@ -4145,26 +4986,59 @@ impl ::buffa::Message for EnumDescriptorProto {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=5 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::message::merge_repeated(tag, &mut self.value, decoder),
-            3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-            4 => __buffa::message::merge_repeated(tag, &mut self.reserved_range, decoder),
-            5 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.value, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.reserved_range, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
                 __buffa::repeated::merge_unpackable::<
                     __buffa::ProtoString,
                 >(tag, &mut self.reserved_name, decoder)
             }
-            6 => {
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     SymbolVisibility,
                 >(tag, &mut self.visibility, decoder, &mut self.unknown_fields)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -4416,19 +5290,15 @@ impl<'a> __buffa::Mergeable<'a> for EnumDescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
+            1..=5 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => __buffa::view::merge_repeated(tag, &mut self.value, decoder),
-            3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-            4 => __buffa::view::merge_repeated(tag, &mut self.reserved_range, decoder),
-            5 => __buffa::view::merge_repeated(tag, &mut self.reserved_name, decoder),
             6 => {
-                __buffa::closed_enum::merge_optional::<
-                    SymbolVisibility,
-                >(tag, &mut self.visibility, decoder, &mut self.unknown_fields)
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -4439,26 +5309,97 @@ impl<'a> __buffa::Mergeable<'a> for EnumDescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => {
+            1..=5 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.value, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.reserved_range, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.reserved_name, decoder)
+            }
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    SymbolVisibility,
+                >(tag, &mut self.visibility, decoder, &mut self.unknown_fields)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     EnumValueDescriptorProtoView<'a>,
                 >(tag, decoder)
             }
-            3 => __buffa::message::check::<EnumOptionsView<'a>>(tag, decoder),
-            4 => {
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<EnumOptionsView<'a>>(tag, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     enum_descriptor_proto::EnumReservedRangeView<'a>,
                 >(tag, decoder)
             }
-            5 => {
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     ::buffa::types::BorrowedStr<'a>,
                 >(tag, decoder)
             }
-            6 => __buffa::closed_enum::check::<SymbolVisibility>(tag, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                __buffa::closed_enum::check::<SymbolVisibility>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`EnumDescriptorProto`].
@@ -4529,18 +5470,36 @@ pub mod enum_descriptor_proto {
             decoder: &mut __buffa::Decoder<'_>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => {
+                1..=2 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
                     __buffa::scalar::merge_optional::<
                         __buffa::Int32,
                     >(tag, &mut self.start, decoder)
                 }
-                2 => {
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
                     __buffa::scalar::merge_optional::<
                         __buffa::Int32,
                     >(tag, &mut self.end, decoder)
                 }
-                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-            }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
@@ -4697,15 +5656,10 @@ pub mod enum_descriptor_proto {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::Int32,
-                    >(tag, &mut self.start, decoder)
-                }
-                2 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::Int32,
-                    >(tag, &mut self.end, decoder)
+                1..=2 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
             }
@@ -4716,10 +5670,54 @@ pub mod enum_descriptor_proto {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
-                2 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+                1..=2 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
                 _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
             }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.start, decoder)
+                }
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.end, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
+        }
+        #[inline(always)]
+        fn check_keyed(
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                    __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+                }
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                    __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
     }
 }
@@ -4790,19 +5788,45 @@ impl ::buffa::Message for EnumValueDescriptorProto {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1 | 3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            2 => {
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
                 __buffa::scalar::merge_optional::<
                     __buffa::Int32,
                 >(tag, &mut self.number, decoder)
             }
-            3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -4981,17 +6005,16 @@ impl<'a> __buffa::Mergeable<'a> for EnumValueDescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
+            1 | 3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
             2 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Int32,
-                >(tag, &mut self.number, decoder)
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
-            3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -5001,11 +6024,67 @@ impl<'a> __buffa::Mergeable<'a> for EnumValueDescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
-            3 => __buffa::message::check::<EnumValueOptionsView<'a>>(tag, decoder),
+            1 | 3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Int32,
+                >(tag, &mut self.number, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<EnumValueOptionsView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Describes a service.
@@ -5071,15 +6150,38 @@ impl ::buffa::Message for ServiceDescriptorProto {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::message::merge_repeated(tag, &mut self.method, decoder),
-            3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.method, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -5261,13 +6363,11 @@ impl<'a> __buffa::Mergeable<'a> for ServiceDescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
+            1..=3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => __buffa::view::merge_repeated(tag, &mut self.method, decoder),
-            3 => __buffa::message::merge_field(tag, &mut self.options, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -5277,15 +6377,62 @@ impl<'a> __buffa::Mergeable<'a> for ServiceDescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => {
+            1..=3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.method, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     MethodDescriptorProtoView<'a>,
                 >(tag, decoder)
             }
-            3 => __buffa::message::check::<ServiceOptionsView<'a>>(tag, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<ServiceOptionsView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Describes a method of a service.
@@ -5411,34 +6558,63 @@ impl ::buffa::Message for MethodDescriptorProto {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=4 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            5..=6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            2 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.input_type, decoder)
             }
-            3 => {
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.output_type, decoder)
             }
-            4 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-            5 => {
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
                 __buffa::scalar::merge_optional::<
                     __buffa::Bool,
                 >(tag, &mut self.client_streaming, decoder)
             }
-            6 => {
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
                 __buffa::scalar::merge_optional::<
                     __buffa::Bool,
                 >(tag, &mut self.server_streaming, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -5696,31 +6872,15 @@ impl<'a> __buffa::Mergeable<'a> for MethodDescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
+            1..=4 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.input_type, decoder)
-            }
-            3 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.output_type, decoder)
-            }
-            4 => __buffa::message::merge_field(tag, &mut self.options, decoder),
-            5 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.client_streaming, decoder)
-            }
-            6 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.server_streaming, decoder)
+            5..=6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -5731,14 +6891,97 @@ impl<'a> __buffa::Mergeable<'a> for MethodDescriptorProtoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            3 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            4 => __buffa::message::check::<MethodOptionsView<'a>>(tag, decoder),
-            5 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            6 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            1..=4 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            5..=6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.input_type, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.output_type, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.options, decoder)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.client_streaming, decoder)
+            }
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.server_streaming, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<MethodOptionsView<'a>>(tag, decoder)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 #[derive(
@@ -6149,21 +7392,6 @@ impl ::buffa::Message for FileOptions {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::ProtoString,
-                >(tag, &mut self.java_package, decoder)
-            }
-            8 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::ProtoString,
-                >(tag, &mut self.java_outer_classname, decoder)
-            }
-            10 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.java_multiple_files, decoder)
-            }
             20 => {
                 __buffa::scalar::merge_optional::<
                     __buffa::Bool,
@@ -6173,16 +7401,6 @@ impl ::buffa::Message for FileOptions {
                 __buffa::scalar::merge_optional::<
                     __buffa::Bool,
                 >(tag, &mut self.java_string_check_utf8, decoder)
-            }
-            9 => {
-                __buffa::closed_enum::merge_optional::<
-                    file_options::OptimizeMode,
-                >(tag, &mut self.optimize_for, decoder, &mut self.unknown_fields)
-            }
-            11 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::ProtoString,
-                >(tag, &mut self.go_package, decoder)
             }
             16 => {
                 __buffa::scalar::merge_optional::<
@@ -6252,8 +7470,59 @@ impl ::buffa::Message for FileOptions {
                     decoder,
                 )
             }
+            1 | 8 | 11 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            9..=10 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.java_package, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.java_outer_classname, decoder)
+            }
+            0x50 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.java_multiple_files, decoder)
+            }
+            0x48 => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    file_options::OptimizeMode,
+                >(tag, &mut self.optimize_for, decoder, &mut self.unknown_fields)
+            }
+            0x5a => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::ProtoString,
+                >(tag, &mut self.go_package, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -6945,21 +8214,6 @@ impl<'a> __buffa::Mergeable<'a> for FileOptionsView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.java_package, decoder)
-            }
-            8 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.java_outer_classname, decoder)
-            }
-            10 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.java_multiple_files, decoder)
-            }
             20 => {
                 __buffa::scalar::merge_optional::<
                     __buffa::Bool,
@@ -6969,16 +8223,6 @@ impl<'a> __buffa::Mergeable<'a> for FileOptionsView<'a> {
                 __buffa::scalar::merge_optional::<
                     __buffa::Bool,
                 >(tag, &mut self.java_string_check_utf8, decoder)
-            }
-            9 => {
-                __buffa::closed_enum::merge_optional::<
-                    file_options::OptimizeMode,
-                >(tag, &mut self.optimize_for, decoder, &mut self.unknown_fields)
-            }
-            11 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.go_package, decoder)
             }
             16 => {
                 __buffa::scalar::merge_optional::<
@@ -7048,6 +8292,16 @@ impl<'a> __buffa::Mergeable<'a> for FileOptionsView<'a> {
                     decoder,
                 )
             }
+            1 | 8 | 11 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            9..=10 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -7057,13 +8311,8 @@ impl<'a> __buffa::Mergeable<'a> for FileOptionsView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            8 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            10 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
             20 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
             27 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            9 => __buffa::closed_enum::check::<file_options::OptimizeMode>(tag, decoder),
-            11 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
             16 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
             17 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
             18 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
@@ -7082,8 +8331,89 @@ impl<'a> __buffa::Mergeable<'a> for FileOptionsView<'a> {
                     UninterpretedOptionView<'a>,
                 >(tag, decoder)
             }
+            1 | 8 | 11 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            9..=10 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.java_package, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.java_outer_classname, decoder)
+            }
+            0x50 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.java_multiple_files, decoder)
+            }
+            0x48 => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    file_options::OptimizeMode,
+                >(tag, &mut self.optimize_for, decoder, &mut self.unknown_fields)
+            }
+            0x5a => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.go_package, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x50 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x48 => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::Varint);
+                __buffa::closed_enum::check::<file_options::OptimizeMode>(tag, decoder)
+            }
+            0x5a => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`FileOptions`].
@@ -7336,32 +8666,6 @@ impl ::buffa::Message for MessageOptions {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.message_set_wire_format, decoder)
-            }
-            2 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.no_standard_descriptor_accessor, decoder)
-            }
-            3 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.deprecated, decoder)
-            }
-            7 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.map_entry, decoder)
-            }
-            11 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.deprecated_legacy_json_field_conflicts, decoder)
-            }
-            12 => __buffa::message::merge_field(tag, &mut self.features, decoder),
             999 => {
                 __buffa::message::merge_repeated(
                     tag,
@@ -7369,8 +8673,63 @@ impl ::buffa::Message for MessageOptions {
                     decoder,
                 )
             }
+            1..=3 | 7 | 11 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            12 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.message_set_wire_format, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.no_standard_descriptor_accessor, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.map_entry, decoder)
+            }
+            0x58 => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated_legacy_json_field_conflicts, decoder)
+            }
+            0x62 => {
+                let tag = __buffa::Tag::new(12, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.features, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -7727,37 +9086,21 @@ impl<'a> __buffa::Mergeable<'a> for MessageOptionsView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.message_set_wire_format, decoder)
-            }
-            2 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.no_standard_descriptor_accessor, decoder)
-            }
-            3 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.deprecated, decoder)
-            }
-            7 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.map_entry, decoder)
-            }
-            11 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.deprecated_legacy_json_field_conflicts, decoder)
-            }
-            12 => __buffa::message::merge_field(tag, &mut self.features, decoder),
             999 => {
                 __buffa::view::merge_repeated(
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
+                )
+            }
+            1..=3 | 7 | 11 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            12 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -7769,19 +9112,102 @@ impl<'a> __buffa::Mergeable<'a> for MessageOptionsView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            3 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            7 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            11 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            12 => __buffa::message::check::<FeatureSetView<'a>>(tag, decoder),
             999 => {
                 __buffa::view::check_repeated::<
                     UninterpretedOptionView<'a>,
                 >(tag, decoder)
             }
+            1..=3 | 7 | 11 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            12 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.message_set_wire_format, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.no_standard_descriptor_accessor, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.map_entry, decoder)
+            }
+            0x58 => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated_legacy_json_field_conflicts, decoder)
+            }
+            0x62 => {
+                let tag = __buffa::Tag::new(12, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.features, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x58 => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x62 => {
+                let tag = __buffa::Tag::new(12, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<FeatureSetView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 #[derive(
@@ -8029,41 +9455,6 @@ impl ::buffa::Message for FieldOptions {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::closed_enum::merge_optional::<
-                    field_options::CType,
-                >(tag, &mut self.ctype, decoder, &mut self.unknown_fields)
-            }
-            2 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.packed, decoder)
-            }
-            6 => {
-                __buffa::closed_enum::merge_optional::<
-                    field_options::JsType,
-                >(tag, &mut self.jstype, decoder, &mut self.unknown_fields)
-            }
-            5 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.lazy, decoder)
-            }
-            15 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.unverified_lazy, decoder)
-            }
-            3 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.deprecated, decoder)
-            }
-            10 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.weak, decoder)
-            }
             16 => {
                 __buffa::scalar::merge_optional::<
                     __buffa::Bool,
@@ -8095,8 +9486,66 @@ impl ::buffa::Message for FieldOptions {
                     decoder,
                 )
             }
+            1..=3 | 5..=6 | 10 | 15 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    field_options::CType,
+                >(tag, &mut self.ctype, decoder, &mut self.unknown_fields)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.packed, decoder)
+            }
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    field_options::JsType,
+                >(tag, &mut self.jstype, decoder, &mut self.unknown_fields)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.lazy, decoder)
+            }
+            0x78 => {
+                let tag = __buffa::Tag::new(15, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.unverified_lazy, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            0x50 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.weak, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -8566,41 +10015,6 @@ impl<'a> __buffa::Mergeable<'a> for FieldOptionsView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::closed_enum::merge_optional::<
-                    field_options::CType,
-                >(tag, &mut self.ctype, decoder, &mut self.unknown_fields)
-            }
-            2 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.packed, decoder)
-            }
-            6 => {
-                __buffa::closed_enum::merge_optional::<
-                    field_options::JsType,
-                >(tag, &mut self.jstype, decoder, &mut self.unknown_fields)
-            }
-            5 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.lazy, decoder)
-            }
-            15 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.unverified_lazy, decoder)
-            }
-            3 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.deprecated, decoder)
-            }
-            10 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.weak, decoder)
-            }
             16 => {
                 __buffa::scalar::merge_optional::<
                     __buffa::Bool,
@@ -8629,6 +10043,11 @@ impl<'a> __buffa::Mergeable<'a> for FieldOptionsView<'a> {
                     decoder,
                 )
             }
+            1..=3 | 5..=6 | 10 | 15 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -8638,13 +10057,6 @@ impl<'a> __buffa::Mergeable<'a> for FieldOptionsView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::closed_enum::check::<field_options::CType>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            6 => __buffa::closed_enum::check::<field_options::JsType>(tag, decoder),
-            5 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            15 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            3 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            10 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
             16 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
             17 => {
                 __buffa::closed_enum::check::<
@@ -8672,8 +10084,104 @@ impl<'a> __buffa::Mergeable<'a> for FieldOptionsView<'a> {
                     UninterpretedOptionView<'a>,
                 >(tag, decoder)
             }
+            1..=3 | 5..=6 | 10 | 15 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    field_options::CType,
+                >(tag, &mut self.ctype, decoder, &mut self.unknown_fields)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.packed, decoder)
+            }
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    field_options::JsType,
+                >(tag, &mut self.jstype, decoder, &mut self.unknown_fields)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.lazy, decoder)
+            }
+            0x78 => {
+                let tag = __buffa::Tag::new(15, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.unverified_lazy, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            0x50 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.weak, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::closed_enum::check::<field_options::CType>(tag, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                __buffa::closed_enum::check::<field_options::JsType>(tag, decoder)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x78 => {
+                let tag = __buffa::Tag::new(15, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x50 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`FieldOptions`].
@@ -8749,17 +10257,41 @@ pub mod field_options {
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
                 3 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                2 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x18 => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
                     __buffa::closed_enum::merge_optional::<
                         super::Edition,
                     >(tag, &mut self.edition, decoder, &mut self.unknown_fields)
                 }
-                2 => {
+                0x12 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                     __buffa::scalar::merge_optional::<
                         __buffa::ProtoString,
                     >(tag, &mut self.value, decoder)
                 }
-                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-            }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
@@ -8934,14 +10466,15 @@ pub mod field_options {
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
                 3 => {
-                    __buffa::closed_enum::merge_optional::<
-                        super::Edition,
-                    >(tag, &mut self.edition, decoder, &mut self.unknown_fields)
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
                 }
                 2 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::BorrowedStr<'a>,
-                    >(tag, &mut self.value, decoder)
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
             }
@@ -8952,10 +10485,60 @@ pub mod field_options {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                3 => __buffa::closed_enum::check::<super::Edition>(tag, decoder),
-                2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+                3 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                2 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
                 _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
             }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x18 => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                    __buffa::closed_enum::merge_optional::<
+                        super::Edition,
+                    >(tag, &mut self.edition, decoder, &mut self.unknown_fields)
+                }
+                0x12 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.value, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
+        }
+        #[inline(always)]
+        fn check_keyed(
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x18 => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                    __buffa::closed_enum::check::<super::Edition>(tag, decoder)
+                }
+                0x12 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
     }
     /// Information about the support window of a feature.
@@ -9074,7 +10657,29 @@ pub mod field_options {
             decoder: &mut __buffa::Decoder<'_>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => {
+                1..=2 | 4 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                3 | 5 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
                     __buffa::closed_enum::merge_optional::<
                         super::Edition,
                     >(
@@ -9084,7 +10689,8 @@ pub mod field_options {
                         &mut self.unknown_fields,
                     )
                 }
-                2 => {
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
                     __buffa::closed_enum::merge_optional::<
                         super::Edition,
                     >(
@@ -9094,23 +10700,27 @@ pub mod field_options {
                         &mut self.unknown_fields,
                     )
                 }
-                3 => {
+                0x1a => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
                     __buffa::scalar::merge_optional::<
                         __buffa::ProtoString,
                     >(tag, &mut self.deprecation_warning, decoder)
                 }
-                4 => {
+                0x20 => {
+                    let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
                     __buffa::closed_enum::merge_optional::<
                         super::Edition,
                     >(tag, &mut self.edition_removed, decoder, &mut self.unknown_fields)
                 }
-                5 => {
+                0x2a => {
+                    let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
                     __buffa::scalar::merge_optional::<
                         __buffa::ProtoString,
                     >(tag, &mut self.removal_error, decoder)
                 }
-                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-            }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
@@ -9376,40 +10986,16 @@ pub mod field_options {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => {
-                    __buffa::closed_enum::merge_optional::<
-                        super::Edition,
-                    >(
-                        tag,
-                        &mut self.edition_introduced,
-                        decoder,
-                        &mut self.unknown_fields,
+                1..=2 | 4 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
                     )
                 }
-                2 => {
-                    __buffa::closed_enum::merge_optional::<
-                        super::Edition,
-                    >(
-                        tag,
-                        &mut self.edition_deprecated,
-                        decoder,
-                        &mut self.unknown_fields,
+                3 | 5 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
                     )
-                }
-                3 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::BorrowedStr<'a>,
-                    >(tag, &mut self.deprecation_warning, decoder)
-                }
-                4 => {
-                    __buffa::closed_enum::merge_optional::<
-                        super::Edition,
-                    >(tag, &mut self.edition_removed, decoder, &mut self.unknown_fields)
-                }
-                5 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::BorrowedStr<'a>,
-                    >(tag, &mut self.removal_error, decoder)
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
             }
@@ -9420,13 +11006,100 @@ pub mod field_options {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => __buffa::closed_enum::check::<super::Edition>(tag, decoder),
-                2 => __buffa::closed_enum::check::<super::Edition>(tag, decoder),
-                3 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-                4 => __buffa::closed_enum::check::<super::Edition>(tag, decoder),
-                5 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+                1..=2 | 4 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                3 | 5 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
                 _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
             }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                    __buffa::closed_enum::merge_optional::<
+                        super::Edition,
+                    >(
+                        tag,
+                        &mut self.edition_introduced,
+                        decoder,
+                        &mut self.unknown_fields,
+                    )
+                }
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                    __buffa::closed_enum::merge_optional::<
+                        super::Edition,
+                    >(
+                        tag,
+                        &mut self.edition_deprecated,
+                        decoder,
+                        &mut self.unknown_fields,
+                    )
+                }
+                0x1a => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.deprecation_warning, decoder)
+                }
+                0x20 => {
+                    let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                    __buffa::closed_enum::merge_optional::<
+                        super::Edition,
+                    >(tag, &mut self.edition_removed, decoder, &mut self.unknown_fields)
+                }
+                0x2a => {
+                    let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.removal_error, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
+        }
+        #[inline(always)]
+        fn check_keyed(
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                    __buffa::closed_enum::check::<super::Edition>(tag, decoder)
+                }
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                    __buffa::closed_enum::check::<super::Edition>(tag, decoder)
+                }
+                0x1a => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+                }
+                0x20 => {
+                    let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                    __buffa::closed_enum::check::<super::Edition>(tag, decoder)
+                }
+                0x2a => {
+                    let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
     }
     #[derive(
@@ -9818,7 +11491,6 @@ impl ::buffa::Message for OneofOptions {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_field(tag, &mut self.features, decoder),
             999 => {
                 __buffa::message::merge_repeated(
                     tag,
@@ -9826,8 +11498,28 @@ impl ::buffa::Message for OneofOptions {
                     decoder,
                 )
             }
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.features, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -10011,12 +11703,16 @@ impl<'a> __buffa::Mergeable<'a> for OneofOptionsView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_field(tag, &mut self.features, decoder),
             999 => {
                 __buffa::view::merge_repeated(
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
+                )
+            }
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -10028,14 +11724,47 @@ impl<'a> __buffa::Mergeable<'a> for OneofOptionsView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::check::<FeatureSetView<'a>>(tag, decoder),
             999 => {
                 __buffa::view::check_repeated::<
                     UninterpretedOptionView<'a>,
                 >(tag, decoder)
             }
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.features, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<FeatureSetView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 #[derive(
@@ -10147,22 +11876,6 @@ impl ::buffa::Message for EnumOptions {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            2 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.allow_alias, decoder)
-            }
-            3 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.deprecated, decoder)
-            }
-            6 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.deprecated_legacy_json_field_conflicts, decoder)
-            }
-            7 => __buffa::message::merge_field(tag, &mut self.features, decoder),
             999 => {
                 __buffa::message::merge_repeated(
                     tag,
@@ -10170,8 +11883,51 @@ impl ::buffa::Message for EnumOptions {
                     decoder,
                 )
             }
+            2..=3 | 6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.allow_alias, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated_legacy_json_field_conflicts, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.features, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -10431,27 +12187,21 @@ impl<'a> __buffa::Mergeable<'a> for EnumOptionsView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            2 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.allow_alias, decoder)
-            }
-            3 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.deprecated, decoder)
-            }
-            6 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.deprecated_legacy_json_field_conflicts, decoder)
-            }
-            7 => __buffa::message::merge_field(tag, &mut self.features, decoder),
             999 => {
                 __buffa::view::merge_repeated(
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
+                )
+            }
+            2..=3 | 6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -10463,17 +12213,82 @@ impl<'a> __buffa::Mergeable<'a> for EnumOptionsView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            2 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            3 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            6 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            7 => __buffa::message::check::<FeatureSetView<'a>>(tag, decoder),
             999 => {
                 __buffa::view::check_repeated::<
                     UninterpretedOptionView<'a>,
                 >(tag, decoder)
             }
+            2..=3 | 6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.allow_alias, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated_legacy_json_field_conflicts, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.features, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<FeatureSetView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 #[derive(
@@ -10570,18 +12385,6 @@ impl ::buffa::Message for EnumValueOptions {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.deprecated, decoder)
-            }
-            2 => __buffa::message::merge_field(tag, &mut self.features, decoder),
-            3 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.debug_redact, decoder)
-            }
-            4 => __buffa::message::merge_field(tag, &mut self.feature_support, decoder),
             999 => {
                 __buffa::message::merge_repeated(
                     tag,
@@ -10589,8 +12392,49 @@ impl ::buffa::Message for EnumValueOptions {
                     decoder,
                 )
             }
+            1 | 3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            2 | 4 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.features, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.debug_redact, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.feature_support, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -10828,23 +12672,21 @@ impl<'a> __buffa::Mergeable<'a> for EnumValueOptionsView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.deprecated, decoder)
-            }
-            2 => __buffa::message::merge_field(tag, &mut self.features, decoder),
-            3 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Bool,
-                >(tag, &mut self.debug_redact, decoder)
-            }
-            4 => __buffa::message::merge_field(tag, &mut self.feature_support, decoder),
             999 => {
                 __buffa::view::merge_repeated(
                     tag,
                     &mut self.uninterpreted_option,
                     decoder,
+                )
+            }
+            1 | 3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            2 | 4 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
                 )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -10856,21 +12698,82 @@ impl<'a> __buffa::Mergeable<'a> for EnumValueOptionsView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            2 => __buffa::message::check::<FeatureSetView<'a>>(tag, decoder),
-            3 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            4 => {
-                __buffa::message::check::<
-                    field_options::FeatureSupportView<'a>,
-                >(tag, decoder)
-            }
             999 => {
                 __buffa::view::check_repeated::<
                     UninterpretedOptionView<'a>,
                 >(tag, decoder)
             }
+            1 | 3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            2 | 4 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.deprecated, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.features, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Bool,
+                >(tag, &mut self.debug_redact, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.feature_support, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<FeatureSetView<'a>>(tag, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<
+                    field_options::FeatureSupportView<'a>,
+                >(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 #[derive(
@@ -11807,39 +13710,74 @@ impl ::buffa::Message for UninterpretedOption {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            2 => __buffa::message::merge_repeated(tag, &mut self.name, decoder),
-            3 => {
+            2..=3 | 7..=8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            4..=5 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed64),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.name, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.identifier_value, decoder)
             }
-            4 => {
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
                 __buffa::scalar::merge_optional::<
                     __buffa::UInt64,
                 >(tag, &mut self.positive_int_value, decoder)
             }
-            5 => {
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
                 __buffa::scalar::merge_optional::<
                     __buffa::Int64,
                 >(tag, &mut self.negative_int_value, decoder)
             }
-            6 => {
+            0x31 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Fixed64);
                 __buffa::scalar::merge_optional::<
                     __buffa::Double,
                 >(tag, &mut self.double_value, decoder)
             }
-            7 => {
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoBytes,
                 >(tag, &mut self.string_value, decoder)
             }
-            8 => {
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge_optional::<
                     __buffa::ProtoString,
                 >(tag, &mut self.aggregate_value, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -12123,36 +14061,20 @@ impl<'a> __buffa::Mergeable<'a> for UninterpretedOptionView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            2 => __buffa::view::merge_repeated(tag, &mut self.name, decoder),
-            3 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.identifier_value, decoder)
+            2..=3 | 7..=8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            4 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::UInt64,
-                >(tag, &mut self.positive_int_value, decoder)
-            }
-            5 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Int64,
-                >(tag, &mut self.negative_int_value, decoder)
+            4..=5 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             6 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::Double,
-                >(tag, &mut self.double_value, decoder)
-            }
-            7 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedBytes<'a>,
-                >(tag, &mut self.string_value, decoder)
-            }
-            8 => {
-                __buffa::scalar::merge_optional::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.aggregate_value, decoder)
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed64),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -12163,19 +14085,114 @@ impl<'a> __buffa::Mergeable<'a> for UninterpretedOptionView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            2 => {
+            2..=3 | 7..=8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            4..=5 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed64),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.name, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.identifier_value, decoder)
+            }
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::UInt64,
+                >(tag, &mut self.positive_int_value, decoder)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Int64,
+                >(tag, &mut self.negative_int_value, decoder)
+            }
+            0x31 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Fixed64);
+                __buffa::scalar::merge_optional::<
+                    __buffa::Double,
+                >(tag, &mut self.double_value, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedBytes<'a>,
+                >(tag, &mut self.string_value, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge_optional::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.aggregate_value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     uninterpreted_option::NamePartView<'a>,
                 >(tag, decoder)
             }
-            3 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            4 => __buffa::scalar::check::<__buffa::UInt64>(tag, decoder),
-            5 => __buffa::scalar::check::<__buffa::Int64>(tag, decoder),
-            6 => __buffa::scalar::check::<__buffa::Double>(tag, decoder),
-            7 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
-            8 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::UInt64>(tag, decoder)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Int64>(tag, decoder)
+            }
+            0x31 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Fixed64);
+                __buffa::scalar::check::<__buffa::Double>(tag, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`UninterpretedOption`].
@@ -12256,17 +14273,41 @@ pub mod uninterpreted_option {
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
                 1 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
+                2 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x0a => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                     __buffa::scalar::merge_optional::<
                         __buffa::ProtoString,
                     >(tag, &mut self.name_part, decoder)
                 }
-                2 => {
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
                     __buffa::scalar::merge_optional::<
                         __buffa::Bool,
                     >(tag, &mut self.is_extension, decoder)
                 }
-                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-            }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
@@ -12440,14 +14481,15 @@ pub mod uninterpreted_option {
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
                 1 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::BorrowedStr<'a>,
-                    >(tag, &mut self.name_part, decoder)
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
                 }
                 2 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::Bool,
-                    >(tag, &mut self.is_extension, decoder)
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
             }
@@ -12458,10 +14500,60 @@ pub mod uninterpreted_option {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-                2 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+                1 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
+                2 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
                 _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
             }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x0a => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.name_part, decoder)
+                }
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Bool,
+                    >(tag, &mut self.is_extension, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
+        }
+        #[inline(always)]
+        fn check_keyed(
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x0a => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+                }
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                    __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
     }
 }
@@ -12636,17 +14728,35 @@ impl ::buffa::Message for FeatureSet {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=9 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     feature_set::FieldPresence,
                 >(tag, &mut self.field_presence, decoder, &mut self.unknown_fields)
             }
-            2 => {
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     feature_set::EnumType,
                 >(tag, &mut self.enum_type, decoder, &mut self.unknown_fields)
             }
-            3 => {
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     feature_set::RepeatedFieldEncoding,
                 >(
@@ -12656,27 +14766,32 @@ impl ::buffa::Message for FeatureSet {
                     &mut self.unknown_fields,
                 )
             }
-            4 => {
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     feature_set::Utf8Validation,
                 >(tag, &mut self.utf8_validation, decoder, &mut self.unknown_fields)
             }
-            5 => {
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     feature_set::MessageEncoding,
                 >(tag, &mut self.message_encoding, decoder, &mut self.unknown_fields)
             }
-            6 => {
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     feature_set::JsonFormat,
                 >(tag, &mut self.json_format, decoder, &mut self.unknown_fields)
             }
-            7 => {
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     feature_set::EnforceNamingStyle,
                 >(tag, &mut self.enforce_naming_style, decoder, &mut self.unknown_fields)
             }
-            8 => {
+            0x40 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     feature_set::visibility_feature::DefaultSymbolVisibility,
                 >(
@@ -12686,13 +14801,15 @@ impl ::buffa::Message for FeatureSet {
                     &mut self.unknown_fields,
                 )
             }
-            9 => {
+            0x48 => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     feature_set::proto_limits_feature::EnforceProtoLimits,
                 >(tag, &mut self.enforce_proto_limits, decoder, &mut self.unknown_fields)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -13078,60 +15195,10 @@ impl<'a> __buffa::Mergeable<'a> for FeatureSetView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::closed_enum::merge_optional::<
-                    feature_set::FieldPresence,
-                >(tag, &mut self.field_presence, decoder, &mut self.unknown_fields)
-            }
-            2 => {
-                __buffa::closed_enum::merge_optional::<
-                    feature_set::EnumType,
-                >(tag, &mut self.enum_type, decoder, &mut self.unknown_fields)
-            }
-            3 => {
-                __buffa::closed_enum::merge_optional::<
-                    feature_set::RepeatedFieldEncoding,
-                >(
-                    tag,
-                    &mut self.repeated_field_encoding,
-                    decoder,
-                    &mut self.unknown_fields,
+            1..=9 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
                 )
-            }
-            4 => {
-                __buffa::closed_enum::merge_optional::<
-                    feature_set::Utf8Validation,
-                >(tag, &mut self.utf8_validation, decoder, &mut self.unknown_fields)
-            }
-            5 => {
-                __buffa::closed_enum::merge_optional::<
-                    feature_set::MessageEncoding,
-                >(tag, &mut self.message_encoding, decoder, &mut self.unknown_fields)
-            }
-            6 => {
-                __buffa::closed_enum::merge_optional::<
-                    feature_set::JsonFormat,
-                >(tag, &mut self.json_format, decoder, &mut self.unknown_fields)
-            }
-            7 => {
-                __buffa::closed_enum::merge_optional::<
-                    feature_set::EnforceNamingStyle,
-                >(tag, &mut self.enforce_naming_style, decoder, &mut self.unknown_fields)
-            }
-            8 => {
-                __buffa::closed_enum::merge_optional::<
-                    feature_set::visibility_feature::DefaultSymbolVisibility,
-                >(
-                    tag,
-                    &mut self.default_symbol_visibility,
-                    decoder,
-                    &mut self.unknown_fields,
-                )
-            }
-            9 => {
-                __buffa::closed_enum::merge_optional::<
-                    feature_set::proto_limits_feature::EnforceProtoLimits,
-                >(tag, &mut self.enforce_proto_limits, decoder, &mut self.unknown_fields)
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -13142,35 +15209,142 @@ impl<'a> __buffa::Mergeable<'a> for FeatureSetView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::closed_enum::check::<feature_set::FieldPresence>(tag, decoder),
-            2 => __buffa::closed_enum::check::<feature_set::EnumType>(tag, decoder),
-            3 => {
+            1..=9 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::FieldPresence,
+                >(tag, &mut self.field_presence, decoder, &mut self.unknown_fields)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::EnumType,
+                >(tag, &mut self.enum_type, decoder, &mut self.unknown_fields)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::RepeatedFieldEncoding,
+                >(
+                    tag,
+                    &mut self.repeated_field_encoding,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::Utf8Validation,
+                >(tag, &mut self.utf8_validation, decoder, &mut self.unknown_fields)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::MessageEncoding,
+                >(tag, &mut self.message_encoding, decoder, &mut self.unknown_fields)
+            }
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::JsonFormat,
+                >(tag, &mut self.json_format, decoder, &mut self.unknown_fields)
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::EnforceNamingStyle,
+                >(tag, &mut self.enforce_naming_style, decoder, &mut self.unknown_fields)
+            }
+            0x40 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::visibility_feature::DefaultSymbolVisibility,
+                >(
+                    tag,
+                    &mut self.default_symbol_visibility,
+                    decoder,
+                    &mut self.unknown_fields,
+                )
+            }
+            0x48 => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    feature_set::proto_limits_feature::EnforceProtoLimits,
+                >(tag, &mut self.enforce_proto_limits, decoder, &mut self.unknown_fields)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::closed_enum::check::<feature_set::FieldPresence>(tag, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::closed_enum::check::<feature_set::EnumType>(tag, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
                 __buffa::closed_enum::check::<
                     feature_set::RepeatedFieldEncoding,
                 >(tag, decoder)
             }
-            4 => __buffa::closed_enum::check::<feature_set::Utf8Validation>(tag, decoder),
-            5 => {
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                __buffa::closed_enum::check::<feature_set::Utf8Validation>(tag, decoder)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
                 __buffa::closed_enum::check::<feature_set::MessageEncoding>(tag, decoder)
             }
-            6 => __buffa::closed_enum::check::<feature_set::JsonFormat>(tag, decoder),
-            7 => {
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                __buffa::closed_enum::check::<feature_set::JsonFormat>(tag, decoder)
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
                 __buffa::closed_enum::check::<
                     feature_set::EnforceNamingStyle,
                 >(tag, decoder)
             }
-            8 => {
+            0x40 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::Varint);
                 __buffa::closed_enum::check::<
                     feature_set::visibility_feature::DefaultSymbolVisibility,
                 >(tag, decoder)
             }
-            9 => {
+            0x48 => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::Varint);
                 __buffa::closed_enum::check::<
                     feature_set::proto_limits_feature::EnforceProtoLimits,
                 >(tag, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`FeatureSet`].
@@ -14299,19 +16473,45 @@ impl ::buffa::Message for FeatureSetDefaults {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_repeated(tag, &mut self.defaults, decoder),
-            4 => {
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            4..=5 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.defaults, decoder)
+            }
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     Edition,
                 >(tag, &mut self.minimum_edition, decoder, &mut self.unknown_fields)
             }
-            5 => {
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
                 __buffa::closed_enum::merge_optional::<
                     Edition,
                 >(tag, &mut self.maximum_edition, decoder, &mut self.unknown_fields)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -14523,16 +16723,15 @@ impl<'a> __buffa::Mergeable<'a> for FeatureSetDefaultsView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::view::merge_repeated(tag, &mut self.defaults, decoder),
-            4 => {
-                __buffa::closed_enum::merge_optional::<
-                    Edition,
-                >(tag, &mut self.minimum_edition, decoder, &mut self.unknown_fields)
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            5 => {
-                __buffa::closed_enum::merge_optional::<
-                    Edition,
-                >(tag, &mut self.maximum_edition, decoder, &mut self.unknown_fields)
+            4..=5 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -14544,14 +16743,68 @@ impl<'a> __buffa::Mergeable<'a> for FeatureSetDefaultsView<'a> {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            4..=5 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.defaults, decoder)
+            }
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    Edition,
+                >(tag, &mut self.minimum_edition, decoder, &mut self.unknown_fields)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::closed_enum::merge_optional::<
+                    Edition,
+                >(tag, &mut self.maximum_edition, decoder, &mut self.unknown_fields)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     feature_set_defaults::FeatureSetEditionDefaultView<'a>,
                 >(tag, decoder)
             }
-            4 => __buffa::closed_enum::check::<Edition>(tag, decoder),
-            5 => __buffa::closed_enum::check::<Edition>(tag, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                __buffa::closed_enum::check::<Edition>(tag, decoder)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::closed_enum::check::<Edition>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`FeatureSetDefaults`].
@@ -14635,22 +16888,47 @@ pub mod feature_set_defaults {
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
                 3 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                4..=5 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x18 => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
                     __buffa::closed_enum::merge_optional::<
                         super::Edition,
                     >(tag, &mut self.edition, decoder, &mut self.unknown_fields)
                 }
-                4 => {
+                0x22 => {
+                    let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
                     __buffa::message::merge_field(
                         tag,
                         &mut self.overridable_features,
                         decoder,
                     )
                 }
-                5 => {
+                0x2a => {
+                    let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
                     __buffa::message::merge_field(tag, &mut self.fixed_features, decoder)
                 }
-                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-            }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
@@ -14849,19 +17127,15 @@ pub mod feature_set_defaults {
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
                 3 => {
-                    __buffa::closed_enum::merge_optional::<
-                        super::Edition,
-                    >(tag, &mut self.edition, decoder, &mut self.unknown_fields)
-                }
-                4 => {
-                    __buffa::message::merge_field(
-                        tag,
-                        &mut self.overridable_features,
-                        decoder,
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
                     )
                 }
-                5 => {
-                    __buffa::message::merge_field(tag, &mut self.fixed_features, decoder)
+                4..=5 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
             }
@@ -14872,11 +17146,70 @@ pub mod feature_set_defaults {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                3 => __buffa::closed_enum::check::<super::Edition>(tag, decoder),
-                4 => __buffa::message::check::<super::FeatureSetView<'a>>(tag, decoder),
-                5 => __buffa::message::check::<super::FeatureSetView<'a>>(tag, decoder),
+                3 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                4..=5 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
                 _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
             }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x18 => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                    __buffa::closed_enum::merge_optional::<
+                        super::Edition,
+                    >(tag, &mut self.edition, decoder, &mut self.unknown_fields)
+                }
+                0x22 => {
+                    let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                    __buffa::message::merge_field(
+                        tag,
+                        &mut self.overridable_features,
+                        decoder,
+                    )
+                }
+                0x2a => {
+                    let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                    __buffa::message::merge_field(tag, &mut self.fixed_features, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
+        }
+        #[inline(always)]
+        fn check_keyed(
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x18 => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                    __buffa::closed_enum::check::<super::Edition>(tag, decoder)
+                }
+                0x22 => {
+                    let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                    __buffa::message::check::<super::FeatureSetView<'a>>(tag, decoder)
+                }
+                0x2a => {
+                    let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                    __buffa::message::check::<super::FeatureSetView<'a>>(tag, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
     }
 }
@@ -14973,9 +17306,28 @@ impl ::buffa::Message for SourceCodeInfo {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_repeated(tag, &mut self.location, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.location, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -15173,7 +17525,11 @@ impl<'a> __buffa::Mergeable<'a> for SourceCodeInfoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::view::merge_repeated(tag, &mut self.location, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -15184,12 +17540,43 @@ impl<'a> __buffa::Mergeable<'a> for SourceCodeInfoView<'a> {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.location, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     source_code_info::LocationView<'a>,
                 >(tag, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`SourceCodeInfo`].
@@ -15394,33 +17781,72 @@ pub mod source_code_info {
             decoder: &mut __buffa::Decoder<'_>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => {
+                1..=2 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                3..=4 | 6 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
                     __buffa::repeated::merge::<
                         __buffa::Int32,
                     >(tag, &mut self.path, decoder)
                 }
-                2 => {
+                0x0a => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                    __buffa::repeated::merge::<
+                        __buffa::Int32,
+                    >(tag, &mut self.path, decoder)
+                }
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
                     __buffa::repeated::merge::<
                         __buffa::Int32,
                     >(tag, &mut self.span, decoder)
                 }
-                3 => {
+                0x12 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                    __buffa::repeated::merge::<
+                        __buffa::Int32,
+                    >(tag, &mut self.span, decoder)
+                }
+                0x1a => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
                     __buffa::scalar::merge_optional::<
                         __buffa::ProtoString,
                     >(tag, &mut self.leading_comments, decoder)
                 }
-                4 => {
+                0x22 => {
+                    let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
                     __buffa::scalar::merge_optional::<
                         __buffa::ProtoString,
                     >(tag, &mut self.trailing_comments, decoder)
                 }
-                6 => {
+                0x32 => {
+                    let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
                     __buffa::repeated::merge_unpackable::<
                         __buffa::ProtoString,
                     >(tag, &mut self.leading_detached_comments, decoder)
                 }
-                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-            }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
@@ -15756,23 +18182,15 @@ pub mod source_code_info {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => __buffa::view::merge_repeated(tag, &mut self.path, decoder),
-                2 => __buffa::view::merge_repeated(tag, &mut self.span, decoder),
-                3 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::BorrowedStr<'a>,
-                    >(tag, &mut self.leading_comments, decoder)
+                1..=2 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
                 }
-                4 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::BorrowedStr<'a>,
-                    >(tag, &mut self.trailing_comments, decoder)
-                }
-                6 => {
-                    __buffa::view::merge_repeated(
-                        tag,
-                        &mut self.leading_detached_comments,
-                        decoder,
+                3..=4 | 6 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
                     )
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
@@ -15784,17 +18202,106 @@ pub mod source_code_info {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder),
-                2 => __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder),
-                3 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-                4 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-                6 => {
+                1..=2 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                3..=4 | 6 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
+                _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+            }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                    __buffa::view::merge_repeated(tag, &mut self.path, decoder)
+                }
+                0x0a => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                    __buffa::view::merge_repeated(tag, &mut self.path, decoder)
+                }
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                    __buffa::view::merge_repeated(tag, &mut self.span, decoder)
+                }
+                0x12 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                    __buffa::view::merge_repeated(tag, &mut self.span, decoder)
+                }
+                0x1a => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.leading_comments, decoder)
+                }
+                0x22 => {
+                    let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.trailing_comments, decoder)
+                }
+                0x32 => {
+                    let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                    __buffa::view::merge_repeated(
+                        tag,
+                        &mut self.leading_detached_comments,
+                        decoder,
+                    )
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
+        }
+        #[inline(always)]
+        fn check_keyed(
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                    __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder)
+                }
+                0x0a => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                    __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder)
+                }
+                0x10 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                    __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder)
+                }
+                0x12 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                    __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder)
+                }
+                0x1a => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+                }
+                0x22 => {
+                    let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+                }
+                0x32 => {
+                    let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
                     __buffa::view::check_repeated::<
                         ::buffa::types::BorrowedStr<'a>,
                     >(tag, decoder)
                 }
-                _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-            }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
     }
 }
@@ -15851,9 +18358,28 @@ impl ::buffa::Message for GeneratedCodeInfo {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_repeated(tag, &mut self.annotation, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.annotation, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -16005,7 +18531,11 @@ impl<'a> __buffa::Mergeable<'a> for GeneratedCodeInfoView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::view::merge_repeated(tag, &mut self.annotation, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -16016,12 +18546,43 @@ impl<'a> __buffa::Mergeable<'a> for GeneratedCodeInfoView<'a> {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.annotation, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     generated_code_info::AnnotationView<'a>,
                 >(tag, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`GeneratedCodeInfo`].
@@ -16140,33 +18701,66 @@ pub mod generated_code_info {
             decoder: &mut __buffa::Decoder<'_>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => {
+                1 | 3..=5 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                2 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
+                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+            }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'_>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
                     __buffa::repeated::merge::<
                         __buffa::Int32,
                     >(tag, &mut self.path, decoder)
                 }
-                2 => {
+                0x0a => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                    __buffa::repeated::merge::<
+                        __buffa::Int32,
+                    >(tag, &mut self.path, decoder)
+                }
+                0x12 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                     __buffa::scalar::merge_optional::<
                         __buffa::ProtoString,
                     >(tag, &mut self.source_file, decoder)
                 }
-                3 => {
+                0x18 => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
                     __buffa::scalar::merge_optional::<
                         __buffa::Int32,
                     >(tag, &mut self.begin, decoder)
                 }
-                4 => {
+                0x20 => {
+                    let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
                     __buffa::scalar::merge_optional::<
                         __buffa::Int32,
                     >(tag, &mut self.end, decoder)
                 }
-                5 => {
+                0x28 => {
+                    let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
                     __buffa::closed_enum::merge_optional::<
                         annotation::Semantic,
                     >(tag, &mut self.semantic, decoder, &mut self.unknown_fields)
                 }
-                _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-            }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
         fn unknown_fields(&self) -> &::buffa::UnknownFields {
             &self.unknown_fields
@@ -16399,26 +18993,16 @@ pub mod generated_code_info {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => __buffa::view::merge_repeated(tag, &mut self.path, decoder),
+                1 | 3..=5 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
                 2 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::BorrowedStr<'a>,
-                    >(tag, &mut self.source_file, decoder)
-                }
-                3 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::Int32,
-                    >(tag, &mut self.begin, decoder)
-                }
-                4 => {
-                    __buffa::scalar::merge_optional::<
-                        __buffa::Int32,
-                    >(tag, &mut self.end, decoder)
-                }
-                5 => {
-                    __buffa::closed_enum::merge_optional::<
-                        annotation::Semantic,
-                    >(tag, &mut self.semantic, decoder, &mut self.unknown_fields)
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
                 }
                 _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
             }
@@ -16429,13 +19013,96 @@ pub mod generated_code_info {
             decoder: &mut __buffa::Decoder<'a>,
         ) -> ::core::result::Result<(), ::buffa::DecodeError> {
             match tag.field_number() {
-                1 => __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder),
-                2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-                3 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
-                4 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
-                5 => __buffa::closed_enum::check::<annotation::Semantic>(tag, decoder),
+                1 | 3..=5 => {
+                    ::core::result::Result::Err(
+                        decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                    )
+                }
+                2 => {
+                    ::core::result::Result::Err(
+                        decoder
+                            .wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                    )
+                }
                 _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
             }
+        }
+        #[inline(always)]
+        fn merge_keyed(
+            &mut self,
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                    __buffa::view::merge_repeated(tag, &mut self.path, decoder)
+                }
+                0x0a => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                    __buffa::view::merge_repeated(tag, &mut self.path, decoder)
+                }
+                0x12 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::BorrowedStr<'a>,
+                    >(tag, &mut self.source_file, decoder)
+                }
+                0x18 => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.begin, decoder)
+                }
+                0x20 => {
+                    let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                    __buffa::scalar::merge_optional::<
+                        __buffa::Int32,
+                    >(tag, &mut self.end, decoder)
+                }
+                0x28 => {
+                    let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                    __buffa::closed_enum::merge_optional::<
+                        annotation::Semantic,
+                    >(tag, &mut self.semantic, decoder, &mut self.unknown_fields)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
+        }
+        #[inline(always)]
+        fn check_keyed(
+            key: u8,
+            decoder: &mut __buffa::Decoder<'a>,
+        ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+            let read = match key {
+                0x08 => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                    __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder)
+                }
+                0x0a => {
+                    let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                    __buffa::view::check_repeated::<::buffa::types::Int32>(tag, decoder)
+                }
+                0x12 => {
+                    let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                    __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+                }
+                0x18 => {
+                    let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                    __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+                }
+                0x20 => {
+                    let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                    __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+                }
+                0x28 => {
+                    let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                    __buffa::closed_enum::check::<annotation::Semantic>(tag, decoder)
+                }
+                _ => return ::core::result::Result::Ok(false),
+            };
+            read.map(|()| true)
         }
     }
     /// Nested types of [`Annotation`].

@@ -112,18 +112,36 @@ impl ::buffa::Message for Any {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.type_url, decoder)
             }
-            2 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoBytes,
                 >(tag, &mut self.value, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -249,15 +267,10 @@ impl<'a> __buffa::Mergeable<'a> for AnyView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.type_url, decoder)
-            }
-            2 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedBytes<'a>,
-                >(tag, &mut self.value, decoder)
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -268,10 +281,54 @@ impl<'a> __buffa::Mergeable<'a> for AnyView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.type_url, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedBytes<'a>,
+                >(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// `SourceContext` represents information about the source of a
@@ -328,12 +385,29 @@ impl ::buffa::Message for SourceContext {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.file_name, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -481,9 +555,9 @@ impl<'a> __buffa::Mergeable<'a> for SourceContextView<'a> {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.file_name, decoder)
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -494,9 +568,44 @@ impl<'a> __buffa::Mergeable<'a> for SourceContextView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.file_name, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// A protocol buffer message type.
@@ -600,31 +709,65 @@ impl ::buffa::Message for Type {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=5 | 7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::message::merge_repeated(tag, &mut self.fields, decoder),
-            3 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.fields, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
                 __buffa::repeated::merge_unpackable::<
                     __buffa::ProtoString,
                 >(tag, &mut self.oneofs, decoder)
             }
-            4 => __buffa::message::merge_repeated(tag, &mut self.options, decoder),
-            5 => __buffa::message::merge_field(tag, &mut self.source_context, decoder),
-            6 => {
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.options, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.source_context, decoder)
+            }
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
                 __buffa::scalar::merge::<
                     __buffa::OpenEnum<Syntax>,
                 >(tag, &mut self.syntax, decoder)
             }
-            7 => {
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.edition, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -854,24 +997,15 @@ impl<'a> __buffa::Mergeable<'a> for TypeView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
+            1..=5 | 7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => __buffa::view::merge_repeated(tag, &mut self.fields, decoder),
-            3 => __buffa::view::merge_repeated(tag, &mut self.oneofs, decoder),
-            4 => __buffa::view::merge_repeated(tag, &mut self.options, decoder),
-            5 => __buffa::message::merge_field(tag, &mut self.source_context, decoder),
             6 => {
-                __buffa::scalar::merge::<
-                    __buffa::OpenEnum<Syntax>,
-                >(tag, &mut self.syntax, decoder)
-            }
-            7 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.edition, decoder)
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -882,19 +1016,103 @@ impl<'a> __buffa::Mergeable<'a> for TypeView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::view::check_repeated::<FieldView<'a>>(tag, decoder),
-            3 => {
+            1..=5 | 7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.fields, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.oneofs, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.options, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.source_context, decoder)
+            }
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<
+                    __buffa::OpenEnum<Syntax>,
+                >(tag, &mut self.syntax, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.edition, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<FieldView<'a>>(tag, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     ::buffa::types::BorrowedStr<'a>,
                 >(tag, decoder)
             }
-            4 => __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder),
-            5 => __buffa::message::check::<SourceContextView<'a>>(tag, decoder),
-            6 => __buffa::scalar::check::<__buffa::OpenEnum<Syntax>>(tag, decoder),
-            7 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<SourceContextView<'a>>(tag, decoder)
+            }
+            0x30 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::OpenEnum<Syntax>>(tag, decoder)
+            }
+            0x3a => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// A single field of a message type.
@@ -1036,46 +1254,83 @@ impl ::buffa::Message for Field {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=3 | 7..=8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            4 | 6 | 9..=11 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
                 __buffa::scalar::merge::<
                     __buffa::OpenEnum<field::Kind>,
                 >(tag, &mut self.kind, decoder)
             }
-            2 => {
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
                 __buffa::scalar::merge::<
                     __buffa::OpenEnum<field::Cardinality>,
                 >(tag, &mut self.cardinality, decoder)
             }
-            3 => __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.number, decoder),
-            4 => {
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.number, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            6 => {
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.type_url, decoder)
             }
-            7 => {
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
                 __buffa::scalar::merge::<
                     __buffa::Int32,
                 >(tag, &mut self.oneof_index, decoder)
             }
-            8 => __buffa::scalar::merge::<__buffa::Bool>(tag, &mut self.packed, decoder),
-            9 => __buffa::message::merge_repeated(tag, &mut self.options, decoder),
-            10 => {
+            0x40 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Bool>(tag, &mut self.packed, decoder)
+            }
+            0x4a => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.options, decoder)
+            }
+            0x52 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.json_name, decoder)
             }
-            11 => {
+            0x5a => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.default_value, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -1357,43 +1612,15 @@ impl<'a> __buffa::Mergeable<'a> for FieldView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge::<
-                    __buffa::OpenEnum<field::Kind>,
-                >(tag, &mut self.kind, decoder)
+            1..=3 | 7..=8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
-            2 => {
-                __buffa::scalar::merge::<
-                    __buffa::OpenEnum<field::Cardinality>,
-                >(tag, &mut self.cardinality, decoder)
-            }
-            3 => __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.number, decoder),
-            4 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
-            }
-            6 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.type_url, decoder)
-            }
-            7 => {
-                __buffa::scalar::merge::<
-                    __buffa::Int32,
-                >(tag, &mut self.oneof_index, decoder)
-            }
-            8 => __buffa::scalar::merge::<__buffa::Bool>(tag, &mut self.packed, decoder),
-            9 => __buffa::view::merge_repeated(tag, &mut self.options, decoder),
-            10 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.json_name, decoder)
-            }
-            11 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.default_value, decoder)
+            4 | 6 | 9..=11 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -1404,22 +1631,135 @@ impl<'a> __buffa::Mergeable<'a> for FieldView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::OpenEnum<field::Kind>>(tag, decoder),
-            2 => {
+            1..=3 | 7..=8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            4 | 6 | 9..=11 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<
+                    __buffa::OpenEnum<field::Kind>,
+                >(tag, &mut self.kind, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<
+                    __buffa::OpenEnum<field::Cardinality>,
+                >(tag, &mut self.cardinality, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.number, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.type_url, decoder)
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<
+                    __buffa::Int32,
+                >(tag, &mut self.oneof_index, decoder)
+            }
+            0x40 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Bool>(tag, &mut self.packed, decoder)
+            }
+            0x4a => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.options, decoder)
+            }
+            0x52 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.json_name, decoder)
+            }
+            0x5a => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.default_value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::OpenEnum<field::Kind>>(tag, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
                 __buffa::scalar::check::<
                     __buffa::OpenEnum<field::Cardinality>,
                 >(tag, decoder)
             }
-            3 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
-            4 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            6 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            7 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
-            8 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            9 => __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder),
-            10 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            11 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+            }
+            0x40 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x4a => {
+                let tag = __buffa::Tag::new(9, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder)
+            }
+            0x52 => {
+                let tag = __buffa::Tag::new(10, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x5a => {
+                let tag = __buffa::Tag::new(11, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`Field`].
@@ -1746,26 +2086,59 @@ impl ::buffa::Message for Enum {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=4 | 6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            5 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::message::merge_repeated(tag, &mut self.enumvalue, decoder),
-            3 => __buffa::message::merge_repeated(tag, &mut self.options, decoder),
-            4 => __buffa::message::merge_field(tag, &mut self.source_context, decoder),
-            5 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.enumvalue, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.options, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.source_context, decoder)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
                 __buffa::scalar::merge::<
                     __buffa::OpenEnum<Syntax>,
                 >(tag, &mut self.syntax, decoder)
             }
-            6 => {
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.edition, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -1984,23 +2357,15 @@ impl<'a> __buffa::Mergeable<'a> for EnumView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
+            1..=4 | 6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => __buffa::view::merge_repeated(tag, &mut self.enumvalue, decoder),
-            3 => __buffa::view::merge_repeated(tag, &mut self.options, decoder),
-            4 => __buffa::message::merge_field(tag, &mut self.source_context, decoder),
             5 => {
-                __buffa::scalar::merge::<
-                    __buffa::OpenEnum<Syntax>,
-                >(tag, &mut self.syntax, decoder)
-            }
-            6 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.edition, decoder)
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -2011,14 +2376,93 @@ impl<'a> __buffa::Mergeable<'a> for EnumView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::view::check_repeated::<EnumValueView<'a>>(tag, decoder),
-            3 => __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder),
-            4 => __buffa::message::check::<SourceContextView<'a>>(tag, decoder),
-            5 => __buffa::scalar::check::<__buffa::OpenEnum<Syntax>>(tag, decoder),
-            6 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            1..=4 | 6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            5 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.enumvalue, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.options, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.source_context, decoder)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<
+                    __buffa::OpenEnum<Syntax>,
+                >(tag, &mut self.syntax, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.edition, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<EnumValueView<'a>>(tag, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<SourceContextView<'a>>(tag, decoder)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::OpenEnum<Syntax>>(tag, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Enum value definition.
@@ -2088,15 +2532,43 @@ impl ::buffa::Message for EnumValue {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1 | 3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.number, decoder),
-            3 => __buffa::message::merge_repeated(tag, &mut self.options, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.number, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.options, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -2263,13 +2735,16 @@ impl<'a> __buffa::Mergeable<'a> for EnumValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
+            1 | 3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.number, decoder),
-            3 => __buffa::view::merge_repeated(tag, &mut self.options, decoder),
+            2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -2279,11 +2754,65 @@ impl<'a> __buffa::Mergeable<'a> for EnumValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
-            3 => __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder),
+            1 | 3 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.number, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.options, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// A protocol buffer option, which can be attached to a message, field,
@@ -2354,14 +2883,34 @@ impl ::buffa::Message for Option {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::message::merge_field(tag, &mut self.value, decoder),
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -2523,12 +3072,11 @@ impl<'a> __buffa::Mergeable<'a> for OptionView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => __buffa::message::merge_field(tag, &mut self.value, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -2538,10 +3086,52 @@ impl<'a> __buffa::Mergeable<'a> for OptionView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::message::check::<AnyView<'a>>(tag, decoder),
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<AnyView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// The syntax in which a protocol buffer element is defined.
@@ -2746,32 +3336,69 @@ impl ::buffa::Message for Api {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=6 | 8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            2 => __buffa::message::merge_repeated(tag, &mut self.methods, decoder),
-            3 => __buffa::message::merge_repeated(tag, &mut self.options, decoder),
-            4 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.methods, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.options, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.version, decoder)
             }
-            5 => __buffa::message::merge_field(tag, &mut self.source_context, decoder),
-            6 => __buffa::message::merge_repeated(tag, &mut self.mixins, decoder),
-            7 => {
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.source_context, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.mixins, decoder)
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
                 __buffa::scalar::merge::<
                     __buffa::OpenEnum<Syntax>,
                 >(tag, &mut self.syntax, decoder)
             }
-            8 => {
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.edition, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -3032,29 +3659,15 @@ impl<'a> __buffa::Mergeable<'a> for ApiView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
+            1..=6 | 8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => __buffa::view::merge_repeated(tag, &mut self.methods, decoder),
-            3 => __buffa::view::merge_repeated(tag, &mut self.options, decoder),
-            4 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.version, decoder)
-            }
-            5 => __buffa::message::merge_field(tag, &mut self.source_context, decoder),
-            6 => __buffa::view::merge_repeated(tag, &mut self.mixins, decoder),
             7 => {
-                __buffa::scalar::merge::<
-                    __buffa::OpenEnum<Syntax>,
-                >(tag, &mut self.syntax, decoder)
-            }
-            8 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.edition, decoder)
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -3065,16 +3678,111 @@ impl<'a> __buffa::Mergeable<'a> for ApiView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::view::check_repeated::<MethodView<'a>>(tag, decoder),
-            3 => __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder),
-            4 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            5 => __buffa::message::check::<SourceContextView<'a>>(tag, decoder),
-            6 => __buffa::view::check_repeated::<MixinView<'a>>(tag, decoder),
-            7 => __buffa::scalar::check::<__buffa::OpenEnum<Syntax>>(tag, decoder),
-            8 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            1..=6 | 8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.methods, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.options, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.version, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_field(tag, &mut self.source_context, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.mixins, decoder)
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<
+                    __buffa::OpenEnum<Syntax>,
+                >(tag, &mut self.syntax, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.edition, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<MethodView<'a>>(tag, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<SourceContextView<'a>>(tag, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<MixinView<'a>>(tag, decoder)
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::OpenEnum<Syntax>>(tag, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Method represents a method of an API interface.
@@ -3214,44 +3922,75 @@ impl ::buffa::Message for Method {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=2 | 4 | 6 | 8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            3 | 5 | 7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            2 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.request_type_url, decoder)
             }
-            3 => {
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
                 __buffa::scalar::merge::<
                     __buffa::Bool,
                 >(tag, &mut self.request_streaming, decoder)
             }
-            4 => {
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.response_type_url, decoder)
             }
-            5 => {
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
                 __buffa::scalar::merge::<
                     __buffa::Bool,
                 >(tag, &mut self.response_streaming, decoder)
             }
-            6 => __buffa::message::merge_repeated(tag, &mut self.options, decoder),
-            7 => {
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.options, decoder)
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
                 __buffa::scalar::merge::<
                     __buffa::OpenEnum<Syntax>,
                 >(tag, &mut self.syntax, decoder)
             }
-            8 => {
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.edition, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -3523,41 +4262,15 @@ impl<'a> __buffa::Mergeable<'a> for MethodView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
+            1..=2 | 4 | 6 | 8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
-            2 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.request_type_url, decoder)
-            }
-            3 => {
-                __buffa::scalar::merge::<
-                    __buffa::Bool,
-                >(tag, &mut self.request_streaming, decoder)
-            }
-            4 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.response_type_url, decoder)
-            }
-            5 => {
-                __buffa::scalar::merge::<
-                    __buffa::Bool,
-                >(tag, &mut self.response_streaming, decoder)
-            }
-            6 => __buffa::view::merge_repeated(tag, &mut self.options, decoder),
-            7 => {
-                __buffa::scalar::merge::<
-                    __buffa::OpenEnum<Syntax>,
-                >(tag, &mut self.syntax, decoder)
-            }
-            8 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.edition, decoder)
+            3 | 5 | 7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -3568,16 +4281,117 @@ impl<'a> __buffa::Mergeable<'a> for MethodView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            3 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            4 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            5 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            6 => __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder),
-            7 => __buffa::scalar::check::<__buffa::OpenEnum<Syntax>>(tag, decoder),
-            8 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            1..=2 | 4 | 6 | 8 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            3 | 5 | 7 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.request_type_url, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<
+                    __buffa::Bool,
+                >(tag, &mut self.request_streaming, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.response_type_url, decoder)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<
+                    __buffa::Bool,
+                >(tag, &mut self.response_streaming, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.options, decoder)
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<
+                    __buffa::OpenEnum<Syntax>,
+                >(tag, &mut self.syntax, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.edition, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x18 => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x22 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x28 => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<OptionView<'a>>(tag, decoder)
+            }
+            0x38 => {
+                let tag = __buffa::Tag::new(7, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::OpenEnum<Syntax>>(tag, decoder)
+            }
+            0x42 => {
+                let tag = __buffa::Tag::new(8, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Declares an API Interface to be included in this interface. The including
@@ -3708,18 +4522,36 @@ impl ::buffa::Message for Mixin {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.name, decoder)
             }
-            2 => {
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.root, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -3872,15 +4704,10 @@ impl<'a> __buffa::Mergeable<'a> for MixinView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.name, decoder)
-            }
-            2 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.root, decoder)
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -3891,10 +4718,54 @@ impl<'a> __buffa::Mergeable<'a> for MixinView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.name, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.root, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x12 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// A Duration represents a signed, fixed-length span of time represented
@@ -4011,12 +4882,32 @@ impl ::buffa::Message for Duration {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.seconds, decoder)
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
-            2 => __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.nanos, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.seconds, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.nanos, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -4111,10 +5002,11 @@ impl<'a> __buffa::Mergeable<'a> for DurationView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.seconds, decoder)
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
-            2 => __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.nanos, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -4124,10 +5016,50 @@ impl<'a> __buffa::Mergeable<'a> for DurationView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::Int64>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.seconds, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.nanos, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Int64>(tag, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// A generic empty message that you can re-use to avoid defining duplicated
@@ -4560,12 +5492,29 @@ impl ::buffa::Message for FieldMask {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::repeated::merge_unpackable::<
                     __buffa::ProtoString,
                 >(tag, &mut self.paths, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -4653,7 +5602,11 @@ impl<'a> __buffa::Mergeable<'a> for FieldMaskView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::view::merge_repeated(tag, &mut self.paths, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -4664,12 +5617,43 @@ impl<'a> __buffa::Mergeable<'a> for FieldMaskView<'a> {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.paths, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_repeated::<
                     ::buffa::types::BorrowedStr<'a>,
                 >(tag, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Represents a JSON object.
@@ -4746,14 +5730,31 @@ impl ::buffa::Message for Struct {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::map::merge::<
                     __buffa::ProtoString,
                     __buffa::map::MessageValue<Value>,
                     _,
                 >(tag, &mut self.fields, decoder, &mut self.unknown_fields)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -4857,7 +5858,11 @@ impl<'a> __buffa::Mergeable<'a> for StructView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::view::merge_map(tag, &mut self.fields, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -4868,13 +5873,44 @@ impl<'a> __buffa::Mergeable<'a> for StructView<'a> {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_map(tag, &mut self.fields, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::view::check_map::<
                     __buffa::BorrowedStr<'a>,
                     __buffa::map::MessageValue<ValueView<'a>>,
                 >(tag, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Represents a JSON value.
@@ -4990,66 +6026,117 @@ impl ::buffa::Message for Value {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                self.kind = ::core::option::Option::Some(
-                    value::Kind::NullValue(
-                        __buffa::scalar::read::<
-                            __buffa::OpenEnum<NullValue>,
-                        >(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
+            1 | 4 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             2 => {
-                self.kind = ::core::option::Option::Some(
-                    value::Kind::NumberValue(
-                        __buffa::scalar::read::<__buffa::Double>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed64),
+                )
             }
-            3 => {
-                self.kind = ::core::option::Option::Some(
-                    value::Kind::StringValue(
-                        __buffa::scalar::read::<__buffa::ProtoString>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            4 => {
-                self.kind = ::core::option::Option::Some(
-                    value::Kind::BoolValue(
-                        __buffa::scalar::read::<__buffa::Bool>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            5 => {
-                if let ::core::option::Option::Some(value::Kind::StructValue(value)) = &mut self
-                    .kind
-                {
-                    return __buffa::message::merge(tag, &mut **value, decoder);
-                }
-                let mut value = __buffa::message::new_boxed::<Struct>(decoder)?;
-                __buffa::message::merge(tag, &mut *value, decoder)?;
-                self.kind = ::core::option::Option::Some(
-                    value::Kind::StructValue(value),
-                );
-                ::core::result::Result::Ok(())
-            }
-            6 => {
-                if let ::core::option::Option::Some(value::Kind::ListValue(value)) = &mut self
-                    .kind
-                {
-                    return __buffa::message::merge(tag, &mut **value, decoder);
-                }
-                let mut value = __buffa::message::new_boxed::<ListValue>(decoder)?;
-                __buffa::message::merge(tag, &mut *value, decoder)?;
-                self.kind = ::core::option::Option::Some(value::Kind::ListValue(value));
-                ::core::result::Result::Ok(())
+            3 | 5..=6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                {
+                    self.kind = ::core::option::Option::Some(
+                        value::Kind::NullValue(
+                            __buffa::scalar::read::<
+                                __buffa::OpenEnum<NullValue>,
+                            >(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+            }
+            0x11 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Fixed64);
+                {
+                    self.kind = ::core::option::Option::Some(
+                        value::Kind::NumberValue(
+                            __buffa::scalar::read::<__buffa::Double>(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                {
+                    self.kind = ::core::option::Option::Some(
+                        value::Kind::StringValue(
+                            __buffa::scalar::read::<__buffa::ProtoString>(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+            }
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                {
+                    self.kind = ::core::option::Option::Some(
+                        value::Kind::BoolValue(
+                            __buffa::scalar::read::<__buffa::Bool>(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                {
+                    if let ::core::option::Option::Some(
+                        value::Kind::StructValue(value),
+                    ) = &mut self.kind
+                    {
+                        __buffa::message::merge(tag, &mut **value, decoder)
+                    } else {
+                        let mut value = __buffa::message::new_boxed::<Struct>(decoder)?;
+                        __buffa::message::merge(tag, &mut *value, decoder)?;
+                        self.kind = ::core::option::Option::Some(
+                            value::Kind::StructValue(value),
+                        );
+                        ::core::result::Result::Ok(())
+                    }
+                }
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                {
+                    if let ::core::option::Option::Some(value::Kind::ListValue(value)) = &mut self
+                        .kind
+                    {
+                        __buffa::message::merge(tag, &mut **value, decoder)
+                    } else {
+                        let mut value = __buffa::message::new_boxed::<
+                            ListValue,
+                        >(decoder)?;
+                        __buffa::message::merge(tag, &mut *value, decoder)?;
+                        self.kind = ::core::option::Option::Some(
+                            value::Kind::ListValue(value),
+                        );
+                        ::core::result::Result::Ok(())
+                    }
+                }
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -5223,68 +6310,20 @@ impl<'a> __buffa::Mergeable<'a> for ValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                self.kind = ::core::option::Option::Some(
-                    value::KindView::NullValue(
-                        __buffa::scalar::read::<
-                            __buffa::OpenEnum<NullValue>,
-                        >(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
+            1 | 4 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
             2 => {
-                self.kind = ::core::option::Option::Some(
-                    value::KindView::NumberValue(
-                        __buffa::scalar::read::<__buffa::Double>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed64),
+                )
             }
-            3 => {
-                self.kind = ::core::option::Option::Some(
-                    value::KindView::StringValue(
-                        __buffa::scalar::read::<__buffa::BorrowedStr<'a>>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            4 => {
-                self.kind = ::core::option::Option::Some(
-                    value::KindView::BoolValue(
-                        __buffa::scalar::read::<__buffa::Bool>(tag, decoder)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            5 => {
-                if let ::core::option::Option::Some(
-                    value::KindView::StructValue(value),
-                ) = &mut self.kind
-                {
-                    return __buffa::message::merge(tag, value, decoder);
-                }
-                let mut value = <StructView<'a> as ::core::default::Default>::default();
-                __buffa::message::merge(tag, &mut value, decoder)?;
-                self.kind = ::core::option::Option::Some(
-                    value::KindView::StructValue(value),
-                );
-                ::core::result::Result::Ok(())
-            }
-            6 => {
-                if let ::core::option::Option::Some(value::KindView::ListValue(value)) = &mut self
-                    .kind
-                {
-                    return __buffa::message::merge(tag, value, decoder);
-                }
-                let mut value = <ListValueView<
-                    'a,
-                > as ::core::default::Default>::default();
-                __buffa::message::merge(tag, &mut value, decoder)?;
-                self.kind = ::core::option::Option::Some(
-                    value::KindView::ListValue(value),
-                );
-                ::core::result::Result::Ok(())
+            3 | 5..=6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -5295,14 +6334,156 @@ impl<'a> __buffa::Mergeable<'a> for ValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::OpenEnum<NullValue>>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::Double>(tag, decoder),
-            3 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
-            4 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
-            5 => __buffa::message::check::<StructView<'a>>(tag, decoder),
-            6 => __buffa::message::check::<ListValueView<'a>>(tag, decoder),
+            1 | 4 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
+            2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed64),
+                )
+            }
+            3 | 5..=6 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                {
+                    self.kind = ::core::option::Option::Some(
+                        value::KindView::NullValue(
+                            __buffa::scalar::read::<
+                                __buffa::OpenEnum<NullValue>,
+                            >(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+            }
+            0x11 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Fixed64);
+                {
+                    self.kind = ::core::option::Option::Some(
+                        value::KindView::NumberValue(
+                            __buffa::scalar::read::<__buffa::Double>(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                {
+                    self.kind = ::core::option::Option::Some(
+                        value::KindView::StringValue(
+                            __buffa::scalar::read::<
+                                __buffa::BorrowedStr<'a>,
+                            >(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+            }
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                {
+                    self.kind = ::core::option::Option::Some(
+                        value::KindView::BoolValue(
+                            __buffa::scalar::read::<__buffa::Bool>(tag, decoder)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                {
+                    if let ::core::option::Option::Some(
+                        value::KindView::StructValue(value),
+                    ) = &mut self.kind
+                    {
+                        __buffa::message::merge(tag, value, decoder)
+                    } else {
+                        let mut value = <StructView<
+                            'a,
+                        > as ::core::default::Default>::default();
+                        __buffa::message::merge(tag, &mut value, decoder)?;
+                        self.kind = ::core::option::Option::Some(
+                            value::KindView::StructValue(value),
+                        );
+                        ::core::result::Result::Ok(())
+                    }
+                }
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                {
+                    if let ::core::option::Option::Some(
+                        value::KindView::ListValue(value),
+                    ) = &mut self.kind
+                    {
+                        __buffa::message::merge(tag, value, decoder)
+                    } else {
+                        let mut value = <ListValueView<
+                            'a,
+                        > as ::core::default::Default>::default();
+                        __buffa::message::merge(tag, &mut value, decoder)?;
+                        self.kind = ::core::option::Option::Some(
+                            value::KindView::ListValue(value),
+                        );
+                        ::core::result::Result::Ok(())
+                    }
+                }
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::OpenEnum<NullValue>>(tag, decoder)
+            }
+            0x11 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Fixed64);
+                __buffa::scalar::check::<__buffa::Double>(tag, decoder)
+            }
+            0x1a => {
+                let tag = __buffa::Tag::new(3, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            0x20 => {
+                let tag = __buffa::Tag::new(4, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            0x2a => {
+                let tag = __buffa::Tag::new(5, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<StructView<'a>>(tag, decoder)
+            }
+            0x32 => {
+                let tag = __buffa::Tag::new(6, __buffa::WireType::LengthDelimited);
+                __buffa::message::check::<ListValueView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Nested types of [`Value`].
@@ -5424,9 +6605,28 @@ impl ::buffa::Message for ListValue {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::message::merge_repeated(tag, &mut self.values, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::message::merge_repeated(tag, &mut self.values, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -5513,7 +6713,11 @@ impl<'a> __buffa::Mergeable<'a> for ListValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::view::merge_repeated(tag, &mut self.values, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -5523,9 +6727,42 @@ impl<'a> __buffa::Mergeable<'a> for ListValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::view::check_repeated::<ValueView<'a>>(tag, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::view::merge_repeated(tag, &mut self.values, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::view::check_repeated::<ValueView<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Represents a JSON `null`.
@@ -5720,12 +6957,32 @@ impl ::buffa::Message for Timestamp {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.seconds, decoder)
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
-            2 => __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.nanos, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.seconds, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.nanos, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -5819,10 +7076,11 @@ impl<'a> __buffa::Mergeable<'a> for TimestampView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => {
-                __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.seconds, decoder)
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
             }
-            2 => __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.nanos, decoder),
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -5832,10 +7090,50 @@ impl<'a> __buffa::Mergeable<'a> for TimestampView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::Int64>(tag, decoder),
-            2 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+            1..=2 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.seconds, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.nanos, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Int64>(tag, decoder)
+            }
+            0x10 => {
+                let tag = __buffa::Tag::new(2, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Wrapper message for `double`.
@@ -5887,9 +7185,28 @@ impl ::buffa::Message for DoubleValue {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::Double>(tag, &mut self.value, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed64),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x09 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Fixed64);
+                __buffa::scalar::merge::<__buffa::Double>(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = __buffa::FixedRecord::new(
         &[__buffa::FixedField::of::<__buffa::Double>(1)],
@@ -5981,7 +7298,11 @@ impl<'a> __buffa::Mergeable<'a> for DoubleValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::Double>(tag, &mut self.value, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed64),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -5991,9 +7312,42 @@ impl<'a> __buffa::Mergeable<'a> for DoubleValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::Double>(tag, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed64),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x09 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Fixed64);
+                __buffa::scalar::merge::<__buffa::Double>(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x09 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Fixed64);
+                __buffa::scalar::check::<__buffa::Double>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = __buffa::FixedRecord::new(
         &[__buffa::FixedField::of::<__buffa::Double>(1)],
@@ -6052,9 +7406,28 @@ impl ::buffa::Message for FloatValue {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.value, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed32),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0d => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Fixed32);
+                __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = __buffa::FixedRecord::new(
         &[__buffa::FixedField::of::<__buffa::Float>(1)],
@@ -6146,7 +7519,11 @@ impl<'a> __buffa::Mergeable<'a> for FloatValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.value, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed32),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -6156,9 +7533,42 @@ impl<'a> __buffa::Mergeable<'a> for FloatValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::Float>(tag, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Fixed32),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0d => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Fixed32);
+                __buffa::scalar::merge::<__buffa::Float>(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0d => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Fixed32);
+                __buffa::scalar::check::<__buffa::Float>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     const FIXED_RECORD: ::core::option::Option<__buffa::FixedRecord> = __buffa::FixedRecord::new(
         &[__buffa::FixedField::of::<__buffa::Float>(1)],
@@ -6219,9 +7629,28 @@ impl ::buffa::Message for Int64Value {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.value, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -6306,7 +7735,11 @@ impl<'a> __buffa::Mergeable<'a> for Int64ValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.value, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -6316,9 +7749,42 @@ impl<'a> __buffa::Mergeable<'a> for Int64ValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::Int64>(tag, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int64>(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Int64>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Wrapper message for `uint64`.
@@ -6372,9 +7838,28 @@ impl ::buffa::Message for UInt64Value {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::UInt64>(tag, &mut self.value, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::UInt64>(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -6459,7 +7944,11 @@ impl<'a> __buffa::Mergeable<'a> for UInt64ValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::UInt64>(tag, &mut self.value, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -6469,9 +7958,42 @@ impl<'a> __buffa::Mergeable<'a> for UInt64ValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::UInt64>(tag, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::UInt64>(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::UInt64>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Wrapper message for `int32`.
@@ -6525,9 +8047,28 @@ impl ::buffa::Message for Int32Value {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.value, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -6612,7 +8153,11 @@ impl<'a> __buffa::Mergeable<'a> for Int32ValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.value, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -6622,9 +8167,42 @@ impl<'a> __buffa::Mergeable<'a> for Int32ValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::Int32>(tag, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Int32>(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Int32>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Wrapper message for `uint32`.
@@ -6678,9 +8256,28 @@ impl ::buffa::Message for UInt32Value {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::UInt32>(tag, &mut self.value, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::UInt32>(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -6765,7 +8362,11 @@ impl<'a> __buffa::Mergeable<'a> for UInt32ValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::UInt32>(tag, &mut self.value, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -6775,9 +8376,42 @@ impl<'a> __buffa::Mergeable<'a> for UInt32ValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::UInt32>(tag, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::UInt32>(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::UInt32>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Wrapper message for `bool`.
@@ -6831,9 +8465,28 @@ impl ::buffa::Message for BoolValue {
         decoder: &mut __buffa::Decoder<'_>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::Bool>(tag, &mut self.value, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Bool>(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -6916,7 +8569,11 @@ impl<'a> __buffa::Mergeable<'a> for BoolValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::merge::<__buffa::Bool>(tag, &mut self.value, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
     }
@@ -6926,9 +8583,42 @@ impl<'a> __buffa::Mergeable<'a> for BoolValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::Bool>(tag, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::Varint),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::merge::<__buffa::Bool>(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x08 => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::Varint);
+                __buffa::scalar::check::<__buffa::Bool>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Wrapper message for `string`.
@@ -6983,12 +8673,29 @@ impl ::buffa::Message for StringValue {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoString,
                 >(tag, &mut self.value, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -7079,9 +8786,9 @@ impl<'a> __buffa::Mergeable<'a> for StringValueView<'a> {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedStr<'a>,
-                >(tag, &mut self.value, decoder)
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -7092,9 +8799,44 @@ impl<'a> __buffa::Mergeable<'a> for StringValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedStr<'a>,
+                >(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedStr<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Wrapper message for `bytes`.
@@ -7149,12 +8891,29 @@ impl ::buffa::Message for BytesValue {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
+            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
+        }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'_>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
                 __buffa::scalar::merge::<
                     __buffa::ProtoBytes,
                 >(tag, &mut self.value, decoder)
             }
-            _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
-        }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
     fn unknown_fields(&self) -> &::buffa::UnknownFields {
         &self.unknown_fields
@@ -7245,9 +9004,9 @@ impl<'a> __buffa::Mergeable<'a> for BytesValueView<'a> {
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
             1 => {
-                __buffa::scalar::merge::<
-                    __buffa::BorrowedBytes<'a>,
-                >(tag, &mut self.value, decoder)
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
             }
             _ => decoder.skip_to_unknown(tag, &mut self.unknown_fields),
         }
@@ -7258,9 +9017,44 @@ impl<'a> __buffa::Mergeable<'a> for BytesValueView<'a> {
         decoder: &mut __buffa::Decoder<'a>,
     ) -> ::core::result::Result<(), ::buffa::DecodeError> {
         match tag.field_number() {
-            1 => __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder),
+            1 => {
+                ::core::result::Result::Err(
+                    decoder.wire_type_mismatch(tag, __buffa::WireType::LengthDelimited),
+                )
+            }
             _ => decoder.skip_to_unknown(tag, &mut __buffa::DiscardUnknown),
         }
+    }
+    #[inline(always)]
+    fn merge_keyed(
+        &mut self,
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::merge::<
+                    __buffa::BorrowedBytes<'a>,
+                >(tag, &mut self.value, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
+    }
+    #[inline(always)]
+    fn check_keyed(
+        key: u8,
+        decoder: &mut __buffa::Decoder<'a>,
+    ) -> ::core::result::Result<bool, ::buffa::DecodeError> {
+        let read = match key {
+            0x0a => {
+                let tag = __buffa::Tag::new(1, __buffa::WireType::LengthDelimited);
+                __buffa::scalar::check::<__buffa::BorrowedBytes<'a>>(tag, decoder)
+            }
+            _ => return ::core::result::Result::Ok(false),
+        };
+        read.map(|()| true)
     }
 }
 /// Adds the messages of this package to `registry`, so that
