@@ -527,3 +527,22 @@ pub(crate) fn packable(field: &Field<'_>) -> bool {
         ValueType::Message { .. } => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn consecutive_numbers_become_ranges() {
+        let patterns = |numbers: Vec<u32>| {
+            number_patterns(numbers)
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(patterns(vec![9, 1, 3, 8, 7]), ["1", "3", "7 ..= 9"]);
+        assert_eq!(patterns(vec![4, 5]), ["4 ..= 5"]);
+        assert_eq!(patterns(vec![15]), ["15"]);
+        assert!(patterns(Vec::new()).is_empty());
+    }
+}
