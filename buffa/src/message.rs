@@ -679,6 +679,9 @@ fn merge_fields<'a, T: ?Sized>(
                 field_number: tag.field_number(),
             }));
         }
+        if take_padded_key(name, target, tag, decoder, &mut take_key)? {
+            continue;
+        }
         take_field(target, tag, decoder).map_err(|e| e.in_field(name, tag.field_number()))?;
     }
 }
@@ -703,6 +706,25 @@ fn take_keyed<'a, T: ?Sized>(
         }
         Err(e) => Err(e.in_field(name, u32::from(key >> 3))),
     }
+}
+
+/// Offers `take_key` a key of a field numbered 1 to 15 that was written
+/// longer than one byte (a varint padded with `0x80` bytes, which parsers
+/// must accept): its one-byte form, so that such a key reaches the field
+/// it names and not `merge_field`, which answers those numbers with the
+/// wire-type error only. Whether it took the field.
+#[inline(always)]
+fn take_padded_key<'a, T: ?Sized>(
+    name: &'static str,
+    target: &mut T,
+    tag: Tag,
+    decoder: &mut Decoder<'a>,
+    take_key: &mut impl FnMut(&mut T, u8, &mut Decoder<'a>) -> Result<bool, DecodeError>,
+) -> Result<bool, DecodeError> {
+    if tag.raw() >= 0x80 || decoder.last_tag_len() == 1 {
+        return Ok(false);
+    }
+    take_key(target, tag.raw() as u8, decoder).map_err(|e| e.in_field(name, tag.field_number()))
 }
 
 /// Reads the rest of the decoder's current message into `target`: in one
@@ -784,6 +806,9 @@ fn merge_group_fields<'a, T: ?Sized>(
         };
         if tag.wire_type() == WireType::EndGroup {
             return decoder.check_end_group(tag, field_number);
+        }
+        if take_padded_key(name, target, tag, decoder, &mut take_key)? {
+            continue;
         }
         take_field(target, tag, decoder).map_err(|e| e.in_field(name, tag.field_number()))?;
     }

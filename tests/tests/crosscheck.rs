@@ -1041,6 +1041,18 @@ fn a_known_field_under_another_wire_type_is_an_error() {
         let view = buffa::view_of::<b::Packed>(bytes).expect_err("a mismatched key");
         assert_eq!(view.kind(), &want, "view, field {field_number}");
     }
+    // A key padded past one byte still reaches its field (parsers must
+    // accept a varint padded with 0x80 bytes): field 3 as `98 00` and
+    // `98 80 00`, field 14 as `f2 00`.
+    let padded = [
+        0x98, 0x00, 0x07, 0x98, 0x80, 0x00, 0x08, 0xf2, 0x00, 0x01, b'x',
+    ];
+    let decoded = b::Packed::decode_from_slice(&padded).unwrap();
+    assert_eq!(decoded.f_int32, [7, 8]);
+    assert_eq!(decoded.f_string, ["x"]);
+    let view = buffa::view_of::<b::Packed>(&padded).unwrap();
+    assert_eq!(view.f_int32.iter().collect::<Vec<_>>(), [7, 8]);
+    assert_eq!(view.f_string.iter().collect::<Vec<_>>(), ["x"]);
     // Both forms of a repeated number are read: packed and one by one.
     let both = [0x1a, 2, 5, 6, 0x18, 7];
     let decoded = b::Packed::decode_from_slice(&both).unwrap();
