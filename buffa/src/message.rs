@@ -656,9 +656,9 @@ impl<'a, M: Message> Mergeable<'a> for M {
 }
 
 /// Merges fields into `target` until the end of the decoder's current
-/// message: each one-byte key offered to `take_key` first (see
-/// [`Message::merge_keyed`]), every key it leaves read as a tag and given
-/// to `take_field`. An end-group key there has no group to close.
+/// message: each key offered to `take_key` first (see [`next_left_tag`]),
+/// every key it leaves given to `take_field`. An end-group key there has
+/// no group to close.
 #[inline(always)]
 fn merge_fields<'a, T: ?Sized>(
     name: &'static str,
@@ -667,64 +667,49 @@ fn merge_fields<'a, T: ?Sized>(
     mut take_key: impl FnMut(&mut T, u8, &mut Decoder<'a>) -> Result<bool, DecodeError>,
     mut take_field: impl FnMut(&mut T, Tag, &mut Decoder<'a>) -> Result<(), DecodeError>,
 ) -> Result<(), DecodeError> {
-    loop {
-        if take_keyed(name, target, decoder, &mut take_key)? {
-            continue;
-        }
-        let Some(tag) = decoder.read_tag()? else {
-            return Ok(());
-        };
+    while let Some(tag) = next_left_tag(name, target, decoder, &mut take_key)? {
         if tag.wire_type() == WireType::EndGroup {
             return Err(decoder.error(DecodeErrorKind::UnmatchedEndGroup {
                 field_number: tag.field_number(),
             }));
         }
-        if take_padded_key(name, target, tag, decoder, &mut take_key)? {
-            continue;
-        }
         take_field(target, tag, decoder).map_err(|e| e.in_field(name, tag.field_number()))?;
     }
+    Ok(())
 }
 
-/// Offers the next key to `take_key` if it is one byte: whether it took
-/// the field. A key it leaves is put back.
+/// Offers keys to `take_key` (see [`Message::merge_keyed`]) until it
+/// leaves one, and returns that key's tag, or `None` at the end of the
+/// decoder's current message. A key of a field numbered 1 to 15 is offered
+/// in its one-byte form even when it was written longer (a varint padded
+/// with `0x80` bytes, which parsers must accept), since `merge_field`
+/// answers those numbers with the wire-type error only; longer keys are
+/// not offered. `take_key` is called from one place only: it is generated
+/// code's whole keyed dispatch, inlined.
 #[inline(always)]
-fn take_keyed<'a, T: ?Sized>(
+fn next_left_tag<'a, T: ?Sized>(
     name: &'static str,
     target: &mut T,
     decoder: &mut Decoder<'a>,
     take_key: &mut impl FnMut(&mut T, u8, &mut Decoder<'a>) -> Result<bool, DecodeError>,
-) -> Result<bool, DecodeError> {
-    let Some((key, from)) = decoder.take_key_byte() else {
-        return Ok(false);
-    };
-    match take_key(target, key, decoder) {
-        Ok(true) => Ok(true),
-        Ok(false) => {
-            decoder.put_back_key(from);
-            Ok(false)
+) -> Result<Option<Tag>, DecodeError> {
+    loop {
+        let (key, from) = match decoder.take_key_byte() {
+            Some(taken) => taken,
+            None => {
+                let from = decoder.remaining_slice();
+                match decoder.read_tag()? {
+                    Some(tag) if tag.raw() < 0x80 => (tag.raw() as u8, from),
+                    other => return Ok(other),
+                }
+            }
+        };
+        let taken =
+            take_key(target, key, decoder).map_err(|e| e.in_field(name, u32::from(key >> 3)))?;
+        if !taken {
+            return decoder.left_key_tag(key, from).map(Some);
         }
-        Err(e) => Err(e.in_field(name, u32::from(key >> 3))),
     }
-}
-
-/// Offers `take_key` a key of a field numbered 1 to 15 that was written
-/// longer than one byte (a varint padded with `0x80` bytes, which parsers
-/// must accept): its one-byte form, so that such a key reaches the field
-/// it names and not `merge_field`, which answers those numbers with the
-/// wire-type error only. Whether it took the field.
-#[inline(always)]
-fn take_padded_key<'a, T: ?Sized>(
-    name: &'static str,
-    target: &mut T,
-    tag: Tag,
-    decoder: &mut Decoder<'a>,
-    take_key: &mut impl FnMut(&mut T, u8, &mut Decoder<'a>) -> Result<bool, DecodeError>,
-) -> Result<bool, DecodeError> {
-    if tag.raw() >= 0x80 || decoder.last_tag_len() == 1 {
-        return Ok(false);
-    }
-    take_key(target, tag.raw() as u8, decoder).map_err(|e| e.in_field(name, tag.field_number()))
 }
 
 /// Reads the rest of the decoder's current message into `target`: in one
@@ -797,21 +782,13 @@ fn merge_group_fields<'a, T: ?Sized>(
     mut take_key: impl FnMut(&mut T, u8, &mut Decoder<'a>) -> Result<bool, DecodeError>,
     mut take_field: impl FnMut(&mut T, Tag, &mut Decoder<'a>) -> Result<(), DecodeError>,
 ) -> Result<(), DecodeError> {
-    loop {
-        if take_keyed(name, target, decoder, &mut take_key)? {
-            continue;
-        }
-        let Some(tag) = decoder.read_tag()? else {
-            return Err(decoder.error(DecodeErrorKind::MissingEndGroup { field_number }));
-        };
+    while let Some(tag) = next_left_tag(name, target, decoder, &mut take_key)? {
         if tag.wire_type() == WireType::EndGroup {
             return decoder.check_end_group(tag, field_number);
         }
-        if take_padded_key(name, target, tag, decoder, &mut take_key)? {
-            continue;
-        }
         take_field(target, tag, decoder).map_err(|e| e.in_field(name, tag.field_number()))?;
     }
+    Err(decoder.error(DecodeErrorKind::MissingEndGroup { field_number }))
 }
 
 /// Sizes `message`, failing if it is beyond the limits `cache` was made

@@ -295,7 +295,7 @@ impl<'a> Decoder<'a> {
 
     /// Takes the next byte if it is a key on its own (below `0x80`; not
     /// validated), returning it with the bytes from that key on, which
-    /// [`Decoder::put_back_key`] restores. How the field loop hands a
+    /// [`Decoder::left_key_tag`] needs. How the field loop hands a
     /// one-byte key to generated code before taking it apart.
     #[inline(always)]
     pub(crate) fn take_key_byte(&mut self) -> Option<(u8, &'a [u8])> {
@@ -310,11 +310,19 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    /// Puts back a key taken by [`Decoder::take_key_byte`]: `from` is the
-    /// bytes it returned.
+    /// The tag of `key`, a key byte that generated code's keyed arms left
+    /// (an unknown field, or not a valid key at all), taken from the
+    /// start of `from`. An invalid key is put back and reported where it
+    /// starts, as [`Decoder::read_tag`] reports it.
     #[inline(always)]
-    pub(crate) fn put_back_key(&mut self, from: &'a [u8]) {
-        self.data = from;
+    pub(crate) fn left_key_tag(&mut self, key: u8, from: &'a [u8]) -> Result<Tag, DecodeError> {
+        match ONE_BYTE_KEYS[usize::from(key)] {
+            Some(tag) => Ok(tag),
+            None => {
+                self.data = from;
+                Err(self.error(invalid_key(u64::from(key))))
+            }
+        }
     }
 
     /// Reads the next field key, or `None` at the end of the current
@@ -813,19 +821,19 @@ fn long_tag(data: &[u8]) -> Result<(Tag, &[u8]), DecodeErrorKind> {
     };
     match Tag::from_raw(raw) {
         Some(tag) => Ok((tag, rest)),
-        None => {
-            let bits = (raw & 7) as u8;
-            Err(
-                if raw <= u64::from(u32::MAX)
-                    && raw >> 3 != 0
-                    && WireType::from_bits(bits).is_none()
-                {
-                    DecodeErrorKind::InvalidWireType(bits)
-                } else {
-                    DecodeErrorKind::InvalidTag(raw)
-                },
-            )
-        }
+        None => Err(invalid_key(raw)),
+    }
+}
+
+/// Why `raw`, a key [`Tag::from_raw`] refuses, is invalid: an unknown wire
+/// type of a valid field number, or else the key as a whole.
+#[cold]
+fn invalid_key(raw: u64) -> DecodeErrorKind {
+    let bits = (raw & 7) as u8;
+    if raw <= u64::from(u32::MAX) && raw >> 3 != 0 && WireType::from_bits(bits).is_none() {
+        DecodeErrorKind::InvalidWireType(bits)
+    } else {
+        DecodeErrorKind::InvalidTag(raw)
     }
 }
 
