@@ -694,20 +694,17 @@ fn next_left_tag<'a, T: ?Sized>(
     take_key: &mut impl FnMut(&mut T, u8, &mut Decoder<'a>) -> Result<bool, DecodeError>,
 ) -> Result<Option<Tag>, DecodeError> {
     loop {
-        let (key, from) = match decoder.take_key_byte() {
-            Some(taken) => taken,
-            None => {
-                let from = decoder.remaining_slice();
-                match decoder.read_tag()? {
-                    Some(tag) if tag.raw() < 0x80 => (tag.raw() as u8, from),
-                    other => return Ok(other),
-                }
-            }
+        let key = match decoder.take_key_byte() {
+            Some(key) => key,
+            None => match decoder.read_tag()? {
+                Some(tag) if tag.raw() < 0x80 => tag.raw() as u8,
+                other => return Ok(other),
+            },
         };
         let taken =
             take_key(target, key, decoder).map_err(|e| e.in_field(name, u32::from(key >> 3)))?;
         if !taken {
-            return decoder.left_key_tag(key, from).map(Some);
+            return decoder.left_key_tag(key).map(Some);
         }
     }
 }

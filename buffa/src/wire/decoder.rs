@@ -294,34 +294,32 @@ impl<'a> Decoder<'a> {
     }
 
     /// Takes the next byte if it is a key on its own (below `0x80`; not
-    /// validated), returning it with the bytes from that key on, which
-    /// [`Decoder::left_key_tag`] needs. How the field loop hands a
-    /// one-byte key to generated code before taking it apart.
+    /// validated). How the field loop hands a one-byte key to generated
+    /// code before taking it apart.
     #[inline(always)]
-    pub(crate) fn take_key_byte(&mut self) -> Option<(u8, &'a [u8])> {
-        let data = self.data;
-        match *data {
+    pub(crate) fn take_key_byte(&mut self) -> Option<u8> {
+        match *self.data {
             [byte, ref rest @ ..] if byte < 0x80 => {
                 self.data = rest;
                 self.tag_len = 1;
-                Some((byte, data))
+                Some(byte)
             }
             _ => None,
         }
     }
 
-    /// The tag of `key`, a key byte that generated code's keyed arms left
-    /// (an unknown field, or not a valid key at all), taken from the
-    /// start of `from`. An invalid key is put back and reported where it
-    /// starts, as [`Decoder::read_tag`] reports it.
+    /// The tag of `key`, the one-byte form of the key just read, which
+    /// generated code's keyed arms left (an unknown field, or not a valid
+    /// key at all). An invalid key is reported where it starts, as
+    /// [`Decoder::read_tag`] reports it.
     #[inline(always)]
-    pub(crate) fn left_key_tag(&mut self, key: u8, from: &'a [u8]) -> Result<Tag, DecodeError> {
+    pub(crate) fn left_key_tag(&self, key: u8) -> Result<Tag, DecodeError> {
         match ONE_BYTE_KEYS[usize::from(key)] {
             Some(tag) => Ok(tag),
-            None => {
-                self.data = from;
-                Err(self.error(invalid_key(u64::from(key))))
-            }
+            None => Err(DecodeError::at(
+                invalid_key(u64::from(key)),
+                self.offset() - self.tag_len,
+            )),
         }
     }
 
