@@ -1060,3 +1060,32 @@ fn a_known_field_under_another_wire_type_is_an_error() {
     let view = buffa::view_of::<b::Packed>(&both).unwrap();
     assert_eq!(view.f_int32.iter().collect::<Vec<_>>(), [5, 6, 7]);
 }
+
+#[test]
+fn an_invalid_one_byte_key_is_reported_where_it_starts() {
+    use buffa::DecodeErrorKind::{InvalidTag, InvalidWireType};
+    // One-byte keys go to the keyed arms first; one they leave that is not
+    // a key at all (field number 0, wire type 6 or 7) is reported with the
+    // kind and offset the general key reader gives, at the start, after a
+    // field and after a padded key alike. Owned and view decodes agree.
+    let cases: [(&[u8], _, usize); 4] = [
+        (&[0x18, 1, 0x00], InvalidTag(0), 2),
+        (&[0x18, 1, 0x1e, 1], InvalidWireType(6), 2),
+        (&[0x0f], InvalidWireType(7), 0),
+        (&[0x18, 1, 0x98, 0x00, 2, 0x0f], InvalidWireType(7), 5),
+    ];
+    for (bytes, want, offset) in cases {
+        let owned = b::Packed::decode_from_slice(bytes).expect_err("an invalid key");
+        assert_eq!(
+            (owned.kind(), owned.offset()),
+            (&want, Some(offset)),
+            "owned {bytes:x?}"
+        );
+        let view = buffa::view_of::<b::Packed>(bytes).expect_err("an invalid key");
+        assert_eq!(
+            (view.kind(), view.offset()),
+            (&want, Some(offset)),
+            "view {bytes:x?}"
+        );
+    }
+}
